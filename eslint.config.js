@@ -1,0 +1,56 @@
+// Lint configuration: typescript-eslint recommended rules everywhere, plus the determinism rules
+// of the pure core (no wall clock, no ambient randomness, no host timers) for everything in src/
+// except the edge adapters that are allowed to do process I/O.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const determinism = {
+  'no-restricted-properties': [
+    'error',
+    { object: 'Date', property: 'now', message: 'The core reads virtual time from the context.' },
+    { object: 'Math', property: 'random', message: 'Use the seeded RandomSource.' },
+    { object: 'performance', property: 'now', message: 'The core reads virtual time.' },
+  ],
+  'no-restricted-globals': [
+    'error',
+    { name: 'setTimeout', message: 'Schedule a timer on the agenda instead.' },
+    { name: 'setInterval', message: 'Schedule a timer on the agenda instead.' },
+    { name: 'setImmediate', message: 'Schedule a timer on the agenda instead.' },
+    { name: 'crypto', message: 'Ids and randomness come from the seed.' },
+  ],
+  'no-restricted-imports': [
+    'error',
+    { name: 'crypto', message: 'Ids and randomness come from the seed.' },
+    { name: 'node:crypto', message: 'Ids and randomness come from the seed.' },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+      message: 'new Date() reads the wall clock; pass virtual time.',
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'out/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/http/**'],
+    rules: determinism,
+  },
+);

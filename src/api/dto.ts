@@ -1,0 +1,106 @@
+/**
+ * DTO mapping: state records to the exact JSON of the public v2 API. snake_case and ISO timestamps
+ * live here and nowhere else.
+ */
+import { formatInstant } from '../core/instant.js';
+import type { BranchState, EndpointState, OperationState, ProjectState } from '../model/state.js';
+
+/** Compute record as the API returns it. */
+export function endpointDto(e: EndpointState): Record<string, unknown> {
+  return {
+    host: e.host,
+    id: e.id,
+    project_id: e.projectId,
+    branch_id: e.branchId,
+    ...(e.name === undefined ? {} : { name: e.name }),
+    autoscaling_limit_min_cu: e.minCu,
+    autoscaling_limit_max_cu: e.maxCu,
+    region_id: e.regionId,
+    type: e.type,
+    current_state: e.currentState,
+    ...(e.pendingState === undefined ? {} : { pending_state: e.pendingState }),
+    settings: { pg_settings: { ...e.pgSettings } },
+    pooler_enabled: e.poolerEnabled,
+    pooler_mode: e.poolerMode,
+    disabled: e.disabled,
+    passwordless_access: e.passwordlessAccess,
+    ...(e.lastActive === undefined ? {} : { last_active: formatInstant(e.lastActive) }),
+    creation_source: e.creationSource,
+    created_at: formatInstant(e.createdAt),
+    updated_at: formatInstant(e.updatedAt),
+    ...(e.startedAt === undefined ? {} : { started_at: formatInstant(e.startedAt) }),
+    ...(e.suspendedAt === undefined ? {} : { suspended_at: formatInstant(e.suspendedAt) }),
+    proxy_host: e.proxyHost,
+    suspend_timeout_seconds: e.suspendTimeoutSeconds,
+    provisioner: e.provisioner,
+  };
+}
+
+/** Operation record as the API returns it. */
+export function operationDto(o: OperationState): Record<string, unknown> {
+  return {
+    id: o.id,
+    project_id: o.projectId,
+    branch_id: o.branchId,
+    ...(o.endpointId === undefined ? {} : { endpoint_id: o.endpointId }),
+    action: o.action,
+    status: o.status,
+    ...(o.error === undefined ? {} : { error: o.error }),
+    failures_count: o.failuresCount,
+    ...(o.retryAt === undefined ? {} : { retry_at: formatInstant(o.retryAt) }),
+    created_at: formatInstant(o.createdAt),
+    updated_at: formatInstant(o.updatedAt),
+    total_duration_ms: o.totalDurationMs,
+  };
+}
+
+/** Branch record as the API returns it. */
+export function branchDto(b: BranchState): Record<string, unknown> {
+  return {
+    id: b.id,
+    project_id: b.projectId,
+    ...(b.parentId === undefined ? {} : { parent_id: b.parentId }),
+    name: b.name,
+    current_state: 'ready',
+    state_changed_at: formatInstant(b.createdAt),
+    creation_source: 'console',
+    default: b.isDefault,
+    protected: false,
+    cpu_used_sec: 0,
+    active_time_seconds: 0,
+    compute_time_seconds: 0,
+    written_data_bytes: 0,
+    data_transfer_bytes: 0,
+    created_at: formatInstant(b.createdAt),
+    updated_at: formatInstant(b.updatedAt),
+  };
+}
+
+/** Project record as the API returns it. */
+export function projectDto(p: ProjectState, proxyHost: string): Record<string, unknown> {
+  return {
+    id: p.id,
+    platform_id: 'aws',
+    region_id: p.regionId,
+    name: p.name,
+    provisioner: 'k8s-neonvm',
+    pg_version: 17,
+    proxy_host: proxyHost,
+    branch_logical_size_limit: 0,
+    branch_logical_size_limit_bytes: 0,
+    store_passwords: true,
+    creation_source: 'console',
+    history_retention_seconds: 86_400,
+    created_at: formatInstant(p.createdAt),
+    updated_at: formatInstant(p.updatedAt),
+    consumption_period_start: formatInstant(p.createdAt),
+    consumption_period_end: formatInstant(p.createdAt + 30 * 86_400_000),
+    active_time_seconds: 0,
+    compute_time_seconds: 0,
+    written_data_bytes: 0,
+    data_transfer_bytes: 0,
+    data_storage_bytes_hour: 0,
+    cpu_used_sec: 0,
+    owner_id: 'computesim-user',
+  };
+}

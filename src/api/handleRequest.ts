@@ -1,0 +1,64 @@
+/**
+ * The REST surface in process: parses a method, path and body, dispatches through the route table and
+ * turns every outcome, even a bug, into an HTTP-style response. It never throws for bad input.
+ */
+import { reject } from '../domain/rejection.js';
+import { errorResponse, type ApiResponse } from './apiResponse.js';
+import type { RequestTarget } from './requestTarget.js';
+import { ROUTES } from './routeTable.js';
+import { Router } from './router.js';
+
+/** Per-request options of `sim.request`. */
+export interface RequestOptions {
+  /** Echoed as `request_id` in error bodies, like the `X-Request-ID` header. */
+  readonly requestId?: string;
+  /** API key (`Bearer` value); checked only when the simulation is configured with keys. */
+  readonly apiKey?: string;
+}
+
+const API_PREFIX = '/api/v2';
+const router = new Router(ROUTES);
+
+/** Handles one request against `target`. */
+export function handleRequest(
+  target: RequestTarget,
+  method: string,
+  path: string,
+  body: unknown,
+  options: RequestOptions = {},
+): ApiResponse {
+  const requestId = options.requestId;
+  if (typeof method !== 'string' || typeof path !== 'string') {
+    return errorResponse(reject('invalid_input', 'method and path must be strings'), requestId);
+  }
+  const { pathname, query } = splitPath(path);
+  const match = router.match(method.toUpperCase(), pathname);
+  if (!match.ok) return errorResponse(match.error, requestId);
+  try {
+    const response = match.value.route.handle({ params: match.value.params, query, body, target });
+    if (response.status >= 400 && requestId !== undefined) {
+      return {
+        status: response.status,
+        body: { ...(response.body as object), request_id: requestId },
+      };
+    }
+    return response;
+  } catch (error) {
+    return {
+      status: 500,
+      body: {
+        code: 'internal_error',
+        message: `the simulator failed on ${method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`,
+        ...(requestId === undefined ? {} : { request_id: requestId }),
+      },
+    };
+  }
+}
+
+function splitPath(path: string): { pathname: string; query: URLSearchParams } {
+  const at = path.indexOf('?');
+  let pathname = at === -1 ? path : path.slice(0, at);
+  const query = new URLSearchParams(at === -1 ? '' : path.slice(at + 1));
+  if (pathname.startsWith(API_PREFIX)) pathname = pathname.slice(API_PREFIX.length);
+  return { pathname, query };
+}

@@ -1,0 +1,16 @@
+/**
+ * What a route handler can reach: the current state, the profile, and a way to execute commands.
+ */
+import type { Result } from '../core/result.js';
+import type { Profile } from '../domain/profile.js';
+import type { Rejection } from '../domain/rejection.js';
+import type { RequestCommand } from '../model/commands.js';
+import type { DomainEvent } from '../model/events.js';
+import type { SimState } from '../model/state.js';
+
+/** The simulation as route handlers see it. */
+export interface RequestTarget {
+  readonly state: SimState;
+  readonly profile: Profile;
+  execute(command: RequestCommand): Result<readonly DomainEvent[], Rejection>;
+}

@@ -1,0 +1,23 @@
+/**
+ * One entry of the route table: a method, a path pattern with `{param}` segments, and a handler.
+ */
+import type { ApiResponse } from './apiResponse.js';
+import type { RequestTarget } from './requestTarget.js';
+
+/** HTTP methods the API uses. */
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** What a handler receives. */
+export interface RouteInput {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly body: unknown;
+  readonly target: RequestTarget;
+}
+
+/** A route: `pattern` is relative to `/api/v2`, e.g. `/projects/{project_id}/endpoints`. */
+export interface Route {
+  readonly method: Method;
+  readonly pattern: string;
+  readonly handle: (input: RouteInput) => ApiResponse;
+}

@@ -1,0 +1,76 @@
+/**
+ * Matches a method and path against the route table: the route and its path parameters, or why
+ * nothing matched (404 unknown path, 405 known path with another method).
+ */
+import { err, ok, type Result } from '../core/result.js';
+import { reject, type Rejection } from '../domain/rejection.js';
+import type { Route } from './route.js';
+
+/** A matched route with its decoded path parameters. */
+export interface RouteMatch {
+  readonly route: Route;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+interface CompiledRoute {
+  readonly route: Route;
+  readonly segments: readonly { readonly literal?: string; readonly param?: string }[];
+}
+
+/** A router over a fixed list of routes. */
+export class Router {
+  readonly #routes: readonly CompiledRoute[];
+
+  constructor(routes: readonly Route[]) {
+    this.#routes = routes.map((route) => ({
+      route,
+      segments: split(route.pattern).map((segment) => {
+        const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+        return param === undefined ? { literal: segment } : { param };
+      }),
+    }));
+  }
+
+  /** Finds the route for `method` and `pathname` (no query string, relative to `/api/v2`). */
+  match(method: string, pathname: string): Result<RouteMatch, Rejection> {
+    const parts = split(pathname);
+    let pathKnown = false;
+    for (const compiled of this.#routes) {
+      const params = matchSegments(compiled.segments, parts);
+      if (params === undefined) continue;
+      if (compiled.route.method === method) return ok({ route: compiled.route, params });
+      pathKnown = true;
+    }
+    if (pathKnown)
+      return err(reject('method_not_allowed', `method ${method} is not allowed on ${pathname}`));
+    return err(reject('not_found', `no route for ${method} ${pathname}`));
+  }
+}
+
+function split(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '');
+}
+
+function matchSegments(
+  segments: CompiledRoute['segments'],
+  parts: readonly string[],
+): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as CompiledRoute['segments'][number];
+    const part = parts[i] as string;
+    if (segment.literal !== undefined) {
+      if (segment.literal !== part) return undefined;
+    } else {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(part);
+      } catch {
+        return undefined;
+      }
+      params[segment.param as string] = decoded;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,40 @@
+/**
+ * Instants at the edges: ISO 8601 UTC strings in, ISO 8601 UTC strings out. Inside the engine an
+ * instant is an integer number of epoch milliseconds.
+ */
+import { err, ok, type Result } from './result.js';
+
+/** An instant as users write it: epoch milliseconds or an ISO 8601 string with a zone. */
+export type Instant = number | string;
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Parses an instant without throwing; the error is a one-line message for a user. */
+export function tryParseInstant(input: Instant): Result<number, string> {
+  if (typeof input === 'number') {
+    if (!Number.isSafeInteger(input))
+      return err(`Invalid instant ${String(input)}: expected whole epoch milliseconds`);
+    return ok(input);
+  }
+  if (typeof input !== 'string' || !ISO.test(input.trim())) {
+    return err(
+      `Invalid instant ${JSON.stringify(input)}: expected ISO 8601 with a zone, like '2026-01-05T00:00:00Z'`,
+    );
+  }
+  const ms = Date.parse(input.trim());
+  if (Number.isNaN(ms)) return err(`Invalid instant ${JSON.stringify(input)}: not a real date`);
+  return ok(ms);
+}
+
+/** Parses an instant, throwing a `RangeError` with a clear message on bad input. */
+export function parseInstant(input: Instant): number {
+  const result = tryParseInstant(input);
+  if (!result.ok) throw new RangeError(result.error);
+  return result.value;
+}
+
+/** Formats epoch milliseconds as ISO 8601 UTC; whole seconds drop the `.000`. */
+export function formatInstant(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+}

@@ -1,0 +1,110 @@
+/**
+ * The profile: every number of the control plane that a user may override (latencies, timeouts,
+ * region, host names), in one object, with validated deep overrides.
+ */
+import { err, ok, type Result } from '../core/result.js';
+
+/** A duration range `[min, max]` in milliseconds; a draw is uniform in it. */
+export type LatencyRange = readonly [minMs: number, maxMs: number];
+
+/** Latency of each kind of control-plane work, as a uniform range. */
+export interface LatencyProfile {
+  readonly create_timeline: LatencyRange;
+  /** The first start of a newly created compute. */
+  readonly start_compute: LatencyRange;
+  /** Waking an idle compute ("a few hundred milliseconds"). */
+  readonly wake_compute: LatencyRange;
+  readonly suspend_compute: LatencyRange;
+  readonly apply_config: LatencyRange;
+  readonly create_branch: LatencyRange;
+  readonly check_availability: LatencyRange;
+}
+
+/** All tunable numbers of the simulated control plane. */
+export interface Profile {
+  /** Region of new projects, e.g. `aws-us-east-2`. */
+  readonly regionId: string;
+  /** Domain under which compute hosts are named: `<endpoint>.<region>.<hostDomain>`. */
+  readonly hostDomain: string;
+  /** Scale-to-zero timeout used when a compute says 0 ("default"), in seconds. */
+  readonly defaultSuspendTimeoutSeconds: number;
+  readonly latency: LatencyProfile;
+}
+
+/** The defaults, from the spec and the typical durations seen on the real service. */
+export const DEFAULT_PROFILE: Profile = {
+  regionId: 'aws-us-east-2',
+  hostDomain: 'aws.computesim.local',
+  defaultSuspendTimeoutSeconds: 300,
+  latency: {
+    create_timeline: [2_000, 4_000],
+    start_compute: [1_000, 5_000],
+    wake_compute: [200, 600],
+    suspend_compute: [100, 400],
+    apply_config: [50, 100],
+    create_branch: [100, 200],
+    check_availability: [2_000, 5_000],
+  },
+};
+
+/** Profile overrides: any subset of the profile, nested objects merged key by key. */
+export type ProfileOverrides = {
+  readonly [K in keyof Profile]?: Profile[K] extends LatencyProfile
+    ? Partial<LatencyProfile>
+    : Profile[K];
+};
+
+/** Merges overrides onto the defaults and validates the result; errors name the offending key. */
+export function resolveProfile(overrides: unknown = {}): Result<Profile, string> {
+  if (!isPlainObject(overrides)) return err('profile overrides must be an object');
+  for (const key of Object.keys(overrides)) {
+    if (!(key in DEFAULT_PROFILE))
+      return err(
+        `profile: unknown setting "${key}" (known: ${Object.keys(DEFAULT_PROFILE).join(', ')})`,
+      );
+  }
+  const latencyOverrides = overrides['latency'] ?? {};
+  if (!isPlainObject(latencyOverrides)) return err('profile.latency must be an object');
+  for (const [key, range] of Object.entries(latencyOverrides)) {
+    if (!(key in DEFAULT_PROFILE.latency)) {
+      return err(
+        `profile.latency: unknown kind "${key}" (known: ${Object.keys(DEFAULT_PROFILE.latency).join(', ')})`,
+      );
+    }
+    if (!isRange(range))
+      return err(
+        `profile.latency.${key} must be [minMs, maxMs] with 0 ≤ min ≤ max, whole milliseconds`,
+      );
+  }
+  const profile = {
+    ...DEFAULT_PROFILE,
+    ...overrides,
+    latency: { ...DEFAULT_PROFILE.latency, ...latencyOverrides },
+  } as Profile;
+  if (typeof profile.regionId !== 'string' || !/^[a-z0-9-]{1,60}$/.test(profile.regionId)) {
+    return err('profile.regionId must match ^[a-z0-9-]{1,60}$');
+  }
+  if (typeof profile.hostDomain !== 'string' || !/^[a-z0-9.-]{1,200}$/.test(profile.hostDomain)) {
+    return err('profile.hostDomain must be a host name (letters, digits, dots, dashes)');
+  }
+  const timeout = profile.defaultSuspendTimeoutSeconds;
+  if (!Number.isSafeInteger(timeout) || timeout < 60 || timeout > 604_800) {
+    return err(
+      'profile.defaultSuspendTimeoutSeconds must be a whole number of seconds in 60..604800',
+    );
+  }
+  return ok(profile);
+}
+
+function isRange(value: unknown): value is LatencyRange {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) &&
+    (value[0] as number) <= (value[1] as number)
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

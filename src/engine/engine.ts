@@ -1,0 +1,378 @@
+/**
+ * The generic simulation engine: owns the virtual clock, the agenda, the event log and the state,
+ * and drives a Decider. Each public call works on one immer draft (closed every `snapshotEvery`
+ * events in long runs), so the hot loop never pays one `produce` per event.
+ */
+import { createDraft, finishDraft, type Draft, type Objectish } from 'immer';
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { RandomSource } from '../core/randomSource.js';
+import type { Result } from '../core/result.js';
+import { Agenda } from './agenda.js';
+import type { DecideContext, Decider } from './decider.js';
+import { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './errors.js';
+import { EventLog } from './eventLog.js';
+import { LOG_FORMAT, type LoggedEvent, type SimulationStarted } from './loggedEvent.js';
+import { SnapshotIndex } from './snapshotIndex.js';
+
+/** Settings of one engine instance. */
+export interface EngineOptions {
+  readonly seed: number;
+  /** Virtual start time, epoch milliseconds. */
+  readonly start: number;
+  /** Domain configuration recorded in the log header (JSON). */
+  readonly config: unknown;
+  /** Events between state snapshots kept for `stateAt` (also the batch size of long runs). */
+  readonly snapshotEvery?: number;
+  /** Timers one run call may fire before it throws `StepLimitError`. */
+  readonly stepLimit?: number;
+}
+
+/** Per-call override of the step guard. */
+export interface RunOptions {
+  readonly stepLimit?: number;
+}
+
+/** Default events between snapshots. */
+export const DEFAULT_SNAPSHOT_EVERY = 20_000;
+/** Default timers one run call may fire. */
+export const DEFAULT_STEP_LIMIT = 50_000_000;
+
+/** Runs a Decider over virtual time with an append-only log. */
+export class Engine<S, C, E extends LoggedEvent, T, R> {
+  readonly #decider: Decider<S, C, E, T, R>;
+  readonly #agenda = new Agenda<T>();
+  readonly #log = new EventLog<E | SimulationStarted>();
+  readonly #snapshots: SnapshotIndex<S>;
+  readonly #events$ = new Subject<E | SimulationStarted>();
+  readonly #state$: BehaviorSubject<S>;
+  readonly #stepLimit: number;
+  readonly #context: CommandContext;
+  readonly seed: number;
+  readonly start: number;
+  #now: number;
+  #state: S;
+  #draft: Draft<S> | undefined;
+  #sinceSnapshot = 0;
+  #busy = false;
+
+  constructor(decider: Decider<S, C, E, T, R>, options: EngineOptions) {
+    if (!Number.isSafeInteger(options.seed))
+      throw new RangeError(`seed must be a safe integer, got ${String(options.seed)}`);
+    if (!Number.isSafeInteger(options.start))
+      throw new RangeError(`start must be whole epoch ms, got ${String(options.start)}`);
+    const stepLimit = options.stepLimit ?? DEFAULT_STEP_LIMIT;
+    if (!Number.isSafeInteger(stepLimit) || stepLimit < 1)
+      throw new RangeError(`stepLimit must be a whole number ≥ 1, got ${String(stepLimit)}`);
+    this.#decider = decider;
+    this.seed = options.seed;
+    this.start = options.start;
+    this.#now = options.start;
+    this.#stepLimit = stepLimit;
+    this.#snapshots = new SnapshotIndex(options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
+    this.#state = decider.initialState();
+    this.#state$ = new BehaviorSubject(this.#state);
+    this.#context = new CommandContext(options.seed);
+    const header: SimulationStarted = {
+      type: 'SimulationStarted',
+      at: options.start,
+      seq: 0,
+      seed: options.seed,
+      config: options.config,
+      format: LOG_FORMAT,
+    };
+    this.#log.append(header);
+    this.#snapshots.offer(0, options.start, this.#state);
+  }
+
+  /** Virtual time, epoch milliseconds. */
+  get now(): number {
+    return this.#now;
+  }
+
+  /** Latest published immutable state (during a step: the state before the step). */
+  get state(): S {
+    return this.#state;
+  }
+
+  /** The event log, header first. */
+  get log(): EventLog<E | SimulationStarted> {
+    return this.#log;
+  }
+
+  /** Every event as it is appended, synchronously and in order. */
+  get events$(): Observable<E | SimulationStarted> {
+    return this.#events$.asObservable();
+  }
+
+  /** The state after each public call (replays the latest one to a new subscriber). */
+  get state$(): Observable<S> {
+    return this.#state$.asObservable();
+  }
+
+  /** Number of timers waiting, and how many of them are foreground work. */
+  get pending(): {
+    readonly timers: number;
+    readonly foreground: number;
+    readonly nextDue: number;
+  } {
+    return {
+      timers: this.#agenda.size,
+      foreground: this.#agenda.foregroundCount,
+      nextDue: this.#agenda.peekDue(),
+    };
+  }
+
+  /** Decides and applies one command at the current virtual time. */
+  execute(command: C): Result<readonly E[], R> {
+    return this.#publicCall(() => this.#apply(command));
+  }
+
+  /** Runs every timer due up to and including `t`, then sets the clock to `t`. */
+  advanceTo(t: number, options?: RunOptions): void {
+    this.#checkTarget(t, 'advanceTo');
+    this.#publicCall(() => {
+      const limit = options?.stepLimit ?? this.#stepLimit;
+      let steps = 0;
+      while (this.#agenda.peekDue() <= t) {
+        if (++steps > limit) throw this.#stepLimitError('advance', limit);
+        this.#fireNext();
+      }
+      this.#now = t;
+    });
+  }
+
+  /**
+   * Fires timers one at a time until `predicate(state)` holds, checking it before the first timer and
+   * after every timer that changed state. Throws when no pending work is left or past the step guard.
+   */
+  runUntilState(predicate: (state: S) => boolean, options?: RunOptions): void {
+    this.#publicCall(() => {
+      const limit = options?.stepLimit ?? this.#stepLimit;
+      let steps = 0;
+      while (!predicate(this.#state)) {
+        if (this.#agenda.size === 0) {
+          throw new StepLimitError(
+            `runUntil: the condition is still false and no work is pending (virtual time ${iso(this.#now)})`,
+          );
+        }
+        if (++steps > limit) throw this.#stepLimitError('runUntil', limit);
+        if (this.#fireNext() > 0) this.#closeDraft();
+      }
+    });
+  }
+
+  /**
+   * Fires timers until only background work (periodic checks) is pending. The clock stops at the
+   * last timer fired; it does not jump to the next background timer.
+   */
+  runUntilIdle(options?: RunOptions): void {
+    this.#publicCall(() => {
+      const limit = options?.stepLimit ?? this.#stepLimit;
+      let steps = 0;
+      while (this.#agenda.foregroundCount > 0) {
+        if (++steps > limit) throw this.#stepLimitError('runUntilIdle', limit);
+        this.#fireNext();
+      }
+    });
+  }
+
+  /** State as it stood at virtual time `t` (after every event at `t`), from a snapshot plus replay. */
+  stateAt(t: number): S {
+    if (!Number.isSafeInteger(t))
+      throw new ClockError(`stateAt: ${String(t)} is not whole epoch ms`);
+    if (t < this.start)
+      throw new ClockError(
+        `stateAt: ${iso(t)} is before the simulation started (${iso(this.start)})`,
+      );
+    if (t > this.#now)
+      throw new ClockError(`stateAt: ${iso(t)} is in the future (now ${iso(this.#now)})`);
+    const snapshot = this.#snapshots.latestAtOrBefore(t);
+    if (snapshot === undefined) return this.#decider.initialState();
+    const end = this.#log.firstAfter(t);
+    if (end <= snapshot.seq + 1) return snapshot.state;
+    const draft = draftOf(snapshot.state);
+    for (let seq = snapshot.seq + 1; seq < end; seq++) {
+      this.#decider.evolve(draft, this.#log.get(seq) as E);
+    }
+    return finishDraft(draft) as S;
+  }
+
+  /**
+   * Rebuilds an engine from a log (header first). The result's state, agenda and random streams
+   * equal the original's as of its last event, so it continues exactly as the original would.
+   */
+  static replay<S, C, E extends LoggedEvent, T, R>(
+    decider: Decider<S, C, E, T, R>,
+    events: Iterable<LoggedEvent>,
+    options: Pick<EngineOptions, 'snapshotEvery' | 'stepLimit'> = {},
+  ): Engine<S, C, E, T, R> {
+    const iterator = events[Symbol.iterator]();
+    const first = iterator.next();
+    if (first.done === true)
+      throw new LogFormatError('the log is empty: it must start with SimulationStarted');
+    const header = first.value as Partial<SimulationStarted>;
+    if (header.type !== 'SimulationStarted' || header.seq !== 0) {
+      throw new LogFormatError('the log must start with a SimulationStarted event at seq 0', 1);
+    }
+    if (header.format !== LOG_FORMAT) {
+      throw new LogFormatError(
+        `log format ${String(header.format)} is not supported (this build reads ${LOG_FORMAT})`,
+        1,
+      );
+    }
+    const engine = new Engine(decider, {
+      seed: header.seed as number,
+      start: header.at as number,
+      config: header.config,
+      ...options,
+    });
+    engine.#publicCall(() => {
+      for (let next = iterator.next(); next.done !== true; next = iterator.next()) {
+        engine.#replayOne(next.value as E);
+      }
+    });
+    return engine;
+  }
+
+  #replayOne(event: E): void {
+    const line = this.#log.length + 1;
+    if (event.seq !== this.#log.length) {
+      throw new LogFormatError(
+        `event ${event.type} has seq ${event.seq} where ${this.#log.length} was expected`,
+        line,
+      );
+    }
+    if (!Number.isSafeInteger(event.at) || event.at < this.#now) {
+      throw new LogFormatError(
+        `event ${event.type} at ${String(event.at)} goes back in time`,
+        line,
+      );
+    }
+    this.#now = event.at;
+    this.#agenda.discardBefore(event.at);
+    try {
+      this.#record(event);
+    } catch (error) {
+      throw new LogFormatError(
+        `event ${event.type} could not be applied: ${error instanceof Error ? error.message : String(error)}`,
+        line,
+      );
+    }
+  }
+
+  #publicCall<V>(body: () => V): V {
+    if (this.#busy) {
+      throw new ReentrancyError(
+        'the simulation was called from inside a step (an events$ or state$ subscriber may observe, not drive)',
+      );
+    }
+    this.#busy = true;
+    try {
+      return body();
+    } finally {
+      this.#closeDraft();
+      this.#busy = false;
+      this.#state$.next(this.#state);
+    }
+  }
+
+  /** Fires the earliest timer; returns how many events it produced. */
+  #fireNext(): number {
+    this.#now = this.#agenda.peekDue();
+    const timer = this.#agenda.popTimer() as T;
+    const result = this.#apply(this.#decider.commandForTimer(timer));
+    return result.ok ? result.value.length : 0;
+  }
+
+  #apply(command: C): Result<readonly E[], R> {
+    const draft = this.#openDraft();
+    this.#context.begin(this.#now, this.#log.length);
+    const decided = this.#decider.decide(draft as S, command, this.#context);
+    if (!decided.ok) return decided;
+    const stamped = decided.value as unknown as { at: number; seq: number }[];
+    for (const event of stamped) {
+      event.at = this.#now;
+      event.seq = this.#log.length;
+      this.#record(event as unknown as E);
+    }
+    if (this.#sinceSnapshot >= this.#snapshots.every) this.#closeDraft();
+    return decided as unknown as Result<readonly E[], R>;
+  }
+
+  #record(event: E): void {
+    const draft = this.#openDraft();
+    this.#log.append(event);
+    this.#decider.evolve(draft, event);
+    this.#sinceSnapshot++;
+    if (this.#events$.observed) this.#events$.next(event);
+    const timers = this.#decider.timersFor(event, draft as S);
+    if (timers !== undefined) {
+      for (const request of timers)
+        this.#agenda.push(request.due, request.timer, request.background === true);
+    }
+  }
+
+  #openDraft(): Draft<S> {
+    this.#draft ??= draftOf(this.#state);
+    return this.#draft;
+  }
+
+  #closeDraft(): void {
+    if (this.#draft === undefined) return;
+    this.#state = finishDraft(this.#draft) as S;
+    this.#draft = undefined;
+    const last = this.#log.last() as LoggedEvent;
+    this.#snapshots.offer(last.seq, last.at, this.#state);
+    this.#sinceSnapshot = 0;
+  }
+
+  #checkTarget(t: number, verb: string): void {
+    if (!Number.isSafeInteger(t))
+      throw new ClockError(`${verb}: ${String(t)} is not whole epoch ms`);
+    if (t < this.#now)
+      throw new ClockError(
+        `${verb}: ${iso(t)} is before now (${iso(this.#now)}); virtual time never goes back`,
+      );
+  }
+
+  #stepLimitError(verb: string, limit: number): StepLimitError {
+    return new StepLimitError(
+      `${verb}: fired ${limit} timers without finishing (virtual time ${iso(this.#now)}, ${this.#agenda.size} pending). ` +
+        'A timer may re-arm itself forever; raise stepLimit if the run is simply long.',
+    );
+  }
+}
+
+/** The reusable DecideContext of the engine: random streams are created lazily, once per purpose. */
+class CommandContext implements DecideContext {
+  now = 0;
+  #index = 0;
+  #streams: Map<string, RandomSource> | undefined;
+
+  constructor(readonly seed: number) {}
+
+  begin(now: number, index: number): void {
+    this.now = now;
+    this.#index = index;
+    this.#streams = undefined;
+  }
+
+  random(purpose: string): RandomSource {
+    this.#streams ??= new Map();
+    let stream = this.#streams.get(purpose);
+    if (stream === undefined) {
+      stream = RandomSource.derive(this.seed, purpose, this.#index);
+      this.#streams.set(purpose, stream);
+    }
+    return stream;
+  }
+}
+
+/** Opens an immer draft of a state (immer's types cannot see that every state is an object). */
+function draftOf<S>(state: S): Draft<S> {
+  return createDraft(state as Objectish) as Draft<S>;
+}
+
+function iso(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
+}

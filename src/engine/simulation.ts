@@ -1,0 +1,214 @@
+/**
+ * Simulation: the public entry point. Binds the generic engine to the control-plane model and the
+ * REST route table, and speaks in user units at its edges (ISO instants, duration strings).
+ */
+import type { Observable } from 'rxjs';
+import { parseDuration, type Duration } from '../core/duration.js';
+import { parseInstant, type Instant } from '../core/instant.js';
+import { resolveProfile, type Profile, type ProfileOverrides } from '../domain/profile.js';
+import type { ApiResponse } from '../api/apiResponse.js';
+import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
+import type { RequestTarget } from '../api/requestTarget.js';
+import type { Rejection } from '../domain/rejection.js';
+import type { Command } from '../model/commands.js';
+import { createControlPlane } from '../model/controlPlane.js';
+import type { TimerCommand } from '../model/timers.js';
+import { DOMAIN_EVENT_TYPES, type DomainEvent, type SimEvent } from '../model/events.js';
+import type { SimState } from '../model/state.js';
+import { Engine, type RunOptions } from './engine.js';
+import { LogFormatError } from './errors.js';
+import type { EventLog } from './eventLog.js';
+import { parseJsonLines } from './jsonLines.js';
+import type { LoggedEvent } from './loggedEvent.js';
+
+/** Options of a new simulation; every field has a default. */
+export interface SimulationOptions {
+  /** Seed of every random draw (ids, latencies). Default 1. */
+  readonly seed?: number;
+  /** Virtual start time. Default `2026-01-05T00:00:00Z` (a Monday). */
+  readonly start?: Instant;
+  /** Overrides of the control-plane profile (latencies, timeouts, region). */
+  readonly profile?: ProfileOverrides;
+  /** Events between the snapshots `stateAt` starts from. Default 20,000. */
+  readonly snapshotEvery?: number;
+  /** Timers one run call may fire before it throws instead of hanging. Default 50,000,000. */
+  readonly stepLimit?: number;
+}
+
+/** Default virtual start time. */
+export const DEFAULT_START = '2026-01-05T00:00:00Z';
+
+/** A deterministic simulation of the control plane over virtual time. */
+export class Simulation {
+  readonly #engine: ControlPlaneEngine;
+  readonly #target: RequestTarget;
+  /** The resolved profile in force. */
+  readonly profile: Profile;
+
+  constructor(options: SimulationOptions = {}) {
+    const rebuilt = (options as { [REBUILT]?: { engine: ControlPlaneEngine; profile: Profile } })[
+      REBUILT
+    ];
+    if (rebuilt !== undefined) {
+      this.profile = rebuilt.profile;
+      this.#engine = rebuilt.engine;
+    } else {
+      const profile = resolveProfile(options.profile ?? {});
+      if (!profile.ok) throw new RangeError(profile.error);
+      this.profile = profile.value;
+      this.#engine = new Engine(createControlPlane(profile.value), {
+        seed: options.seed ?? 1,
+        start: parseInstant(options.start ?? DEFAULT_START),
+        config: profile.value,
+        ...engineTuning(options),
+      });
+    }
+    this.#target = targetOf(this.#engine, this.profile);
+  }
+
+  /** Rebuilds a simulation from its log (header first). Its state deep-equals the original's. */
+  static replay(
+    log: Iterable<LoggedEvent>,
+    options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit'> = {},
+  ): Simulation {
+    const events = [...log];
+    const header = events[0] as { type?: unknown; config?: unknown } | undefined;
+    if (header?.type !== 'SimulationStarted')
+      throw new LogFormatError('the log must start with SimulationStarted', 1);
+    const profile = resolveProfile(header.config);
+    if (!profile.ok)
+      throw new LogFormatError(`the header's profile is invalid: ${profile.error}`, 1);
+    for (let i = 1; i < events.length; i++) {
+      const type = (events[i] as LoggedEvent).type;
+      if (!KNOWN_TYPES.has(type)) throw new LogFormatError(`unknown event type "${type}"`, i + 1);
+    }
+    const engine = Engine.replay(createControlPlane(profile.value), events, engineTuning(options));
+    return new Simulation({ [REBUILT]: { engine, profile: profile.value } } as SimulationOptions);
+  }
+
+  /**
+   * Rebuilds a simulation from a JSON Lines log. A torn last line is ignored and reported in
+   * `tornLastLine`; any other defect throws `LogFormatError` naming the line.
+   */
+  static fromJSONL(
+    text: string,
+    options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit'> = {},
+  ): {
+    readonly simulation: Simulation;
+    readonly tornLastLine?: { readonly line: number; readonly reason: string };
+  } {
+    const parsed = parseJsonLines(text);
+    const simulation = Simulation.replay(parsed.events, options);
+    return parsed.tornLastLine === undefined
+      ? { simulation }
+      : { simulation, tornLastLine: parsed.tornLastLine };
+  }
+
+  /** Virtual time, epoch milliseconds. */
+  now(): number {
+    return this.#engine.now;
+  }
+
+  /** The seed of this run. */
+  get seed(): number {
+    return this.#engine.seed;
+  }
+
+  /** Immutable snapshot of the current state. */
+  get state(): SimState {
+    return this.#engine.state;
+  }
+
+  /** The append-only event log, header first. */
+  get log(): EventLog<SimEvent> {
+    return this.#engine.log as EventLog<SimEvent>;
+  }
+
+  /** Every event as it is appended (synchronous, in order). */
+  get events$(): Observable<SimEvent> {
+    return this.#engine.events$ as Observable<SimEvent>;
+  }
+
+  /** The state after each public call; a new subscriber gets the current state first. */
+  get state$(): Observable<SimState> {
+    return this.#engine.state$;
+  }
+
+  /** Pending timers: how many, how many are foreground work, and when the next is due. */
+  get pending(): {
+    readonly timers: number;
+    readonly foreground: number;
+    readonly nextDue: number;
+  } {
+    return this.#engine.pending;
+  }
+
+  /** Moves virtual time forward by `duration` (ms or `'5m'`), running all work due in between. */
+  advance(duration: Duration, options?: RunOptions): this {
+    this.#engine.advanceTo(this.#engine.now + parseDuration(duration), options);
+    return this;
+  }
+
+  /** Moves virtual time forward to `instant`, running all work due up to it. */
+  advanceTo(instant: Instant, options?: RunOptions): this {
+    this.#engine.advanceTo(parseInstant(instant), options);
+    return this;
+  }
+
+  /**
+   * Runs until an instant (like `advanceTo`) or until `predicate(state)` holds. With a predicate it
+   * throws when the condition is false and nothing is pending, or past the step guard.
+   */
+  runUntil(target: Instant | ((state: SimState) => boolean), options?: RunOptions): this {
+    if (typeof target === 'function') this.#engine.runUntilState(target, options);
+    else this.#engine.advanceTo(parseInstant(target), options);
+    return this;
+  }
+
+  /**
+   * Runs until no foreground work is pending: operations settled, idle computes suspended. Periodic
+   * background work does not count, so this always ends (or hits the step guard).
+   */
+  runUntilIdle(options?: RunOptions): this {
+    this.#engine.runUntilIdle(options);
+    return this;
+  }
+
+  /** One REST request, path relative to `/api/v2`. Never throws: errors are responses. */
+  request(method: string, path: string, body?: unknown, options?: RequestOptions): ApiResponse {
+    return handleRequest(this.#target, method, path, body, options);
+  }
+
+  /** State as it stood at a past instant. */
+  stateAt(instant: Instant): SimState {
+    return this.#engine.stateAt(parseInstant(instant));
+  }
+
+  /** The log as JSON Lines (one event a line). */
+  toJSONL(): string {
+    return this.#engine.log.toJSONL();
+  }
+}
+
+type ControlPlaneEngine = Engine<SimState, Command, DomainEvent, TimerCommand, Rejection>;
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(DOMAIN_EVENT_TYPES);
+/** Key of the private construction path used by `replay`. */
+const REBUILT = Symbol('rebuilt');
+
+function engineTuning(options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit'>) {
+  return {
+    ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }),
+    ...(options.stepLimit === undefined ? {} : { stepLimit: options.stepLimit }),
+  };
+}
+
+function targetOf(engine: ControlPlaneEngine, profile: Profile): RequestTarget {
+  return {
+    get state() {
+      return engine.state;
+    },
+    profile,
+    execute: (command) => engine.execute(command),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * computesim's public API. Exports are listed by name; anything not here is internal.
+ */
+export { Simulation, DEFAULT_START, type SimulationOptions } from './engine/simulation.js';
+export type { RunOptions } from './engine/engine.js';
+export { EventLog } from './engine/eventLog.js';
+export { parseJsonLines, type ParsedLog } from './engine/jsonLines.js';
+export type { LoggedEvent, SimulationStarted } from './engine/loggedEvent.js';
+export { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './engine/errors.js';
+export { Agenda, type DueTimer } from './engine/agenda.js';
+export { Engine, type EngineOptions } from './engine/engine.js';
+export type { Decider, DecideContext, TimerRequest } from './engine/decider.js';
+export type { ApiResponse, ErrorBody } from './api/apiResponse.js';
+export type { RequestOptions } from './api/handleRequest.js';
+export { formatDuration, parseDuration, tryParseDuration, type Duration } from './core/duration.js';
+export { formatInstant, parseInstant, tryParseInstant, type Instant } from './core/instant.js';
+export { RandomSource } from './core/randomSource.js';
+export { ok, err, type Result } from './core/result.js';
+export {
+  DEFAULT_PROFILE,
+  resolveProfile,
+  type Profile,
+  type ProfileOverrides,
+  type LatencyProfile,
+} from './domain/profile.js';
+export { OPERATION_ACTIONS, type OperationAction } from './domain/operationAction.js';
+export { OPERATION_STATUSES, isTerminal, type OperationStatus } from './domain/operationStatus.js';
+export {
+  COMPUTE_STATES,
+  COMPUTE_TYPES,
+  type ComputeState,
+  type ComputeType,
+} from './domain/computeState.js';
+export type { Rejection, RejectionKind } from './domain/rejection.js';
+export type {
+  SimState,
+  ProjectState,
+  BranchState,
+  EndpointState,
+  OperationState,
+} from './model/state.js';
+export type { SimEvent, DomainEvent } from './model/events.js';

@@ -1,0 +1,47 @@
+/**
+ * The control plane as a Decider the engine can run: the command handler table, evolve, and the
+ * timers events arm, bound to one profile.
+ */
+import type { Profile } from '../domain/profile.js';
+import type { Rejection } from '../domain/rejection.js';
+import type { Decider } from '../engine/decider.js';
+import { armTimers } from './armTimers.js';
+import type { Command } from './commands.js';
+import type { Handler, ModelContext } from './decideContext.js';
+import type { DomainEvent } from './events.js';
+import { evolve } from './evolve.js';
+import { completeOperation } from './handlers/completeOperation.js';
+import { createProject } from './handlers/createProject.js';
+import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
+import { emptyState, type SimState } from './state.js';
+import type { TimerCommand } from './timers.js';
+
+type HandlerTable = { readonly [K in Command['type']]: Handler<Extract<Command, { type: K }>> };
+
+const HANDLERS: HandlerTable = {
+  CreateProject: createProject,
+  CompleteOperation: completeOperation,
+  SuspendIdleCompute: suspendIdleCompute,
+};
+
+/** The control-plane Decider for one profile. */
+export type ControlPlane = Decider<SimState, Command, DomainEvent, TimerCommand, Rejection>;
+
+/** Builds the control-plane Decider for `profile`. */
+export function createControlPlane(profile: Profile): ControlPlane {
+  return {
+    initialState: emptyState,
+    decide(state, command, context) {
+      const modelContext: ModelContext = {
+        now: context.now,
+        random: (purpose) => context.random(purpose),
+        profile,
+      };
+      const handler = HANDLERS[command.type] as Handler<Command>;
+      return handler(state, command, modelContext);
+    },
+    evolve,
+    timersFor: (event, state) => armTimers(event, state, profile),
+    commandForTimer: (timer) => timer,
+  };
+}

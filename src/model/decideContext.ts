@@ -1,0 +1,21 @@
+/**
+ * What a command handler sees: the engine's context (time, random streams) plus the profile.
+ */
+import type { DecideContext } from '../engine/decider.js';
+import type { Profile } from '../domain/profile.js';
+import type { Rejection } from '../domain/rejection.js';
+import type { Result } from '../core/result.js';
+import type { Unstamped } from '../engine/loggedEvent.js';
+import type { DomainEvent } from './events.js';
+import type { SimState } from './state.js';
+
+/** The engine context of a command, with the control-plane profile. */
+export interface ModelContext extends DecideContext {
+  readonly profile: Profile;
+}
+
+/** Events a handler decides on, not yet stamped. */
+export type Decision = Result<Unstamped<DomainEvent>[], Rejection>;
+
+/** A command handler: pure, reads state and context, returns events or a rejection. */
+export type Handler<C> = (state: SimState, command: C, context: ModelContext) => Decision;

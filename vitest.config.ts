@@ -1,0 +1,10 @@
+/** Test runner configuration: every test under test/, run in Node worker threads. */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'threads',
+    testTimeout: 60_000,
+  },
+});
