@@ -1,6 +1,7 @@
 /**
- * The scheduler's agenda: a binary min-heap on typed arrays ordered by `(due, seq)`, where `seq`
- * is the order in which timers were scheduled. Timers are data; the engine decides when one fires
+ * The scheduler's agenda: a 4-ary min-heap on typed arrays ordered by `(due, seq)`, where `seq`
+ * is the order in which timers were scheduled (4-ary: half the depth of a binary heap, fewer moves
+ * per pop, measured faster on the hold model). Timers are data; the engine decides when one fires
  * whether it still applies, so nothing is ever removed from the middle of the heap.
  */
 
@@ -53,7 +54,7 @@ export class Agenda<T> {
     const dues = this.#due;
     const seqs = this.#seq;
     while (i > 0) {
-      const parent = (i - 1) >> 1;
+      const parent = (i - 1) >> 2;
       const pd = dues[parent] as number;
       if (pd < due || (pd === due && (seqs[parent] as number) < seq)) break;
       this.#move(parent, i);
@@ -107,20 +108,24 @@ export class Agenda<T> {
     const dues = this.#due;
     const seqs = this.#seq;
     let i = 0;
-    const half = last >> 1;
-    while (i < half) {
-      let child = 2 * i + 1;
-      const right = child + 1;
-      if (right < last) {
-        const cd = dues[child] as number;
-        const rd = dues[right] as number;
-        if (rd < cd || (rd === cd && (seqs[right] as number) < (seqs[child] as number)))
-          child = right;
+    for (;;) {
+      const first = 4 * i + 1;
+      if (first >= last) break;
+      let best = first;
+      let bestDue = dues[first] as number;
+      let bestSeq = seqs[first] as number;
+      const end = first + 4 < last ? first + 4 : last;
+      for (let c = first + 1; c < end; c++) {
+        const cd = dues[c] as number;
+        if (cd < bestDue || (cd === bestDue && (seqs[c] as number) < bestSeq)) {
+          best = c;
+          bestDue = cd;
+          bestSeq = seqs[c] as number;
+        }
       }
-      const cd = dues[child] as number;
-      if (due < cd || (due === cd && seq < (seqs[child] as number))) break;
-      this.#move(child, i);
-      i = child;
+      if (due < bestDue || (due === bestDue && seq < bestSeq)) break;
+      this.#move(best, i);
+      i = best;
     }
     dues[i] = due;
     seqs[i] = seq;

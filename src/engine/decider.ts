@@ -5,6 +5,7 @@
 import type { Draft } from 'immer';
 import type { Result } from '../core/result.js';
 import type { RandomSource } from '../core/randomSource.js';
+import type { Touch } from './dirtyPaths.js';
 import type { LoggedEvent, Unstamped } from './loggedEvent.js';
 
 /** What `decide` may read besides state: the virtual time and seeded random streams. */
@@ -19,16 +20,19 @@ export interface DecideContext {
   random(purpose: string): RandomSource;
 }
 
-/** A timer to arm: fire `timer` at `due`. Background timers do not keep a run from being idle. */
-export interface TimerRequest<T> {
-  readonly due: number;
-  readonly timer: T;
-  readonly background?: boolean;
-}
+/**
+ * Arms a timer: fire `timer` at `due`. Background timers (periodic checks) do not keep a run from
+ * being idle. A callback rather than a returned list, so the hot loop allocates nothing for it.
+ */
+export type Arm<T> = (due: number, timer: T, background?: boolean) => void;
 
 /**
  * A domain model the engine can run. `S` state, `C` commands, `E` events, `T` timers, `R` rejections.
  * All functions are pure apart from `evolve`, which mutates only the draft it is given.
+ *
+ * `evolve` is an immer-style draft handler. The engine runs it on an immer draft where structural
+ * sharing pays (`stateAt`), and in the hot loop on a private mutable working state, publishing an
+ * immutable snapshot at each call boundary. For that, `touches` names the paths each event changes.
  */
 export interface Decider<S, C, E extends LoggedEvent, T, R> {
   /** State before any event. */
@@ -37,8 +41,14 @@ export interface Decider<S, C, E extends LoggedEvent, T, R> {
   decide(state: S, command: C, context: DecideContext): Result<Unstamped<E>[], R>;
   /** Applies one event to the draft. Total: it never validates and never refuses. */
   evolve(draft: Draft<S>, event: E): void;
-  /** Timers armed by `event`, given the state right after it. Called live and on replay alike. */
-  timersFor(event: E, state: S): readonly TimerRequest<T>[] | undefined;
+  /**
+   * Calls `touch` with the path of every object `event` adds, replaces or changes in place
+   * (touching a new or deleted entry's path covers its record). Every object along a touched path is
+   * refreshed when the next snapshot is published; anything else is shared with the previous one.
+   */
+  touches(event: E, touch: Touch): void;
+  /** Arms the timers `event` sets, given the state right after it. Called live and on replay alike. */
+  armTimers(event: E, state: S, arm: Arm<T>): void;
   /** The internal command a fired timer becomes; `decide` checks whether it still applies. */
   commandForTimer(timer: T): C;
 }

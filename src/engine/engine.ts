@@ -1,7 +1,8 @@
 /**
  * The generic simulation engine: owns the virtual clock, the agenda, the event log and the state,
- * and drives a Decider. Each public call works on one immer draft (closed every `snapshotEvery`
- * events in long runs), so the hot loop never pays one `produce` per event.
+ * and drives a Decider. The hot loop decides and evolves on a private mutable working state and
+ * publishes an immutable, structurally shared snapshot at each public call boundary (and every
+ * `snapshotEvery` events in long runs), so it never pays a `produce` or a proxy trap per event.
  */
 import { createDraft, finishDraft, type Draft, type Objectish } from 'immer';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
@@ -9,9 +10,16 @@ import { RandomSource } from '../core/randomSource.js';
 import type { Result } from '../core/result.js';
 import { Agenda } from './agenda.js';
 import type { DecideContext, Decider } from './decider.js';
+import { DirtyPaths } from './dirtyPaths.js';
 import { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './errors.js';
 import { EventLog } from './eventLog.js';
-import { LOG_FORMAT, type LoggedEvent, type SimulationStarted } from './loggedEvent.js';
+import {
+  LOG_FORMAT,
+  type EngineEvent,
+  type LoggedEvent,
+  type SimulationStarted,
+} from './loggedEvent.js';
+import { frozenCopy, publishSnapshot } from './publishSnapshot.js';
 import { SnapshotIndex } from './snapshotIndex.js';
 
 /** Settings of one engine instance. */
@@ -33,7 +41,7 @@ export interface RunOptions {
 }
 
 /** Default events between snapshots. */
-export const DEFAULT_SNAPSHOT_EVERY = 20_000;
+export const DEFAULT_SNAPSHOT_EVERY = 100_000;
 /** Default timers one run call may fire. */
 export const DEFAULT_STEP_LIMIT = 50_000_000;
 
@@ -41,19 +49,25 @@ export const DEFAULT_STEP_LIMIT = 50_000_000;
 export class Engine<S, C, E extends LoggedEvent, T, R> {
   readonly #decider: Decider<S, C, E, T, R>;
   readonly #agenda = new Agenda<T>();
-  readonly #log = new EventLog<E | SimulationStarted>();
+  readonly #log = new EventLog<E | EngineEvent>();
   readonly #snapshots: SnapshotIndex<S>;
-  readonly #events$ = new Subject<E | SimulationStarted>();
+  readonly #events$ = new Subject<E | EngineEvent>();
   readonly #state$: BehaviorSubject<S>;
   readonly #stepLimit: number;
   readonly #context: CommandContext;
+  readonly #dirty = new DirtyPaths();
   readonly seed: number;
   readonly start: number;
   #now: number;
+  /** The private mutable state decide reads and evolve changes; never handed out. */
+  readonly #working: S;
+  /** The latest immutable snapshot. */
   #state: S;
-  #draft: Draft<S> | undefined;
   #sinceSnapshot = 0;
   #busy = false;
+  readonly #arm = (due: number, timer: T, background?: boolean): void => {
+    this.#agenda.push(due, timer, background === true);
+  };
 
   constructor(decider: Decider<S, C, E, T, R>, options: EngineOptions) {
     if (!Number.isSafeInteger(options.seed))
@@ -69,7 +83,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     this.#now = options.start;
     this.#stepLimit = stepLimit;
     this.#snapshots = new SnapshotIndex(options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
-    this.#state = decider.initialState();
+    this.#working = decider.initialState();
+    this.#state = frozenCopy(this.#working);
     this.#state$ = new BehaviorSubject(this.#state);
     this.#context = new CommandContext(options.seed);
     const header: SimulationStarted = {
@@ -95,12 +110,12 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   }
 
   /** The event log, header first. */
-  get log(): EventLog<E | SimulationStarted> {
+  get log(): EventLog<E | EngineEvent> {
     return this.#log;
   }
 
   /** Every event as it is appended, synchronously and in order. */
-  get events$(): Observable<E | SimulationStarted> {
+  get events$(): Observable<E | EngineEvent> {
     return this.#events$.asObservable();
   }
 
@@ -156,7 +171,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
           );
         }
         if (++steps > limit) throw this.#stepLimitError('runUntil', limit);
-        if (this.#fireNext() > 0) this.#closeDraft();
+        if (this.#fireNext() > 0) this.#publish();
       }
     });
   }
@@ -187,12 +202,13 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     if (t > this.#now)
       throw new ClockError(`stateAt: ${iso(t)} is in the future (now ${iso(this.#now)})`);
     const snapshot = this.#snapshots.latestAtOrBefore(t);
-    if (snapshot === undefined) return this.#decider.initialState();
+    if (snapshot === undefined) return frozenCopy(this.#decider.initialState());
     const end = this.#log.firstAfter(t);
     if (end <= snapshot.seq + 1) return snapshot.state;
     const draft = draftOf(snapshot.state);
     for (let seq = snapshot.seq + 1; seq < end; seq++) {
-      this.#decider.evolve(draft, this.#log.get(seq) as E);
+      const event = this.#log.get(seq) as E | EngineEvent;
+      if (event.type !== 'ClockAdvanced') this.#decider.evolve(draft, event as E);
     }
     return finishDraft(draft) as S;
   }
@@ -250,6 +266,10 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     }
     this.#now = event.at;
     this.#agenda.discardBefore(event.at);
+    if (event.type === 'ClockAdvanced') {
+      this.#log.append(event as LoggedEvent as EngineEvent);
+      return;
+    }
     try {
       this.#record(event);
     } catch (error) {
@@ -270,7 +290,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     try {
       return body();
     } finally {
-      this.#closeDraft();
+      this.#markClock();
+      this.#publish();
       this.#busy = false;
       this.#state$.next(this.#state);
     }
@@ -285,9 +306,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   }
 
   #apply(command: C): Result<readonly E[], R> {
-    const draft = this.#openDraft();
     this.#context.begin(this.#now, this.#log.length);
-    const decided = this.#decider.decide(draft as S, command, this.#context);
+    const decided = this.#decider.decide(this.#working, command, this.#context);
     if (!decided.ok) return decided;
     const stamped = decided.value as unknown as { at: number; seq: number }[];
     for (const event of stamped) {
@@ -295,32 +315,32 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       event.seq = this.#log.length;
       this.#record(event as unknown as E);
     }
-    if (this.#sinceSnapshot >= this.#snapshots.every) this.#closeDraft();
+    if (this.#sinceSnapshot >= this.#snapshots.every) this.#publish();
     return decided as unknown as Result<readonly E[], R>;
   }
 
   #record(event: E): void {
-    const draft = this.#openDraft();
     this.#log.append(event);
-    this.#decider.evolve(draft, event);
+    this.#decider.evolve(this.#working as Draft<S>, event);
+    this.#decider.touches(event, this.#dirty.touch);
     this.#sinceSnapshot++;
     if (this.#events$.observed) this.#events$.next(event);
-    const timers = this.#decider.timersFor(event, draft as S);
-    if (timers !== undefined) {
-      for (const request of timers)
-        this.#agenda.push(request.due, request.timer, request.background === true);
-    }
+    this.#decider.armTimers(event, this.#working, this.#arm);
   }
 
-  #openDraft(): Draft<S> {
-    this.#draft ??= draftOf(this.#state);
-    return this.#draft;
+  /** Records that the clock moved past the last event, so a replay ends at the same time. */
+  #markClock(): void {
+    const last = this.#log.last() as LoggedEvent;
+    if (this.#now <= last.at) return;
+    const marker: EngineEvent = { type: 'ClockAdvanced', at: this.#now, seq: this.#log.length };
+    this.#log.append(marker);
+    if (this.#events$.observed) this.#events$.next(marker);
   }
 
-  #closeDraft(): void {
-    if (this.#draft === undefined) return;
-    this.#state = finishDraft(this.#draft) as S;
-    this.#draft = undefined;
+  /** Publishes the working state as the next immutable snapshot, if anything changed. */
+  #publish(): void {
+    if (!this.#dirty.any) return;
+    this.#state = publishSnapshot(this.#state, this.#working, this.#dirty.take());
     const last = this.#log.last() as LoggedEvent;
     this.#snapshots.offer(last.seq, last.at, this.#state);
     this.#sinceSnapshot = 0;

@@ -25,5 +25,16 @@ export interface SimulationStarted extends LoggedEvent {
   readonly format: number;
 }
 
+/**
+ * Written when a public call leaves the clock past the last event (for example `advance('10m')` with
+ * nothing due), so that a replay ends at the same virtual time as the original.
+ */
+export interface ClockAdvanced extends LoggedEvent {
+  readonly type: 'ClockAdvanced';
+}
+
+/** Events the engine itself writes; domains never see them in `evolve`. */
+export type EngineEvent = SimulationStarted | ClockAdvanced;
+
 /** Version of the log format written by this build. */
 export const LOG_FORMAT = 1;

@@ -29,7 +29,7 @@ export interface SimulationOptions {
   readonly start?: Instant;
   /** Overrides of the control-plane profile (latencies, timeouts, region). */
   readonly profile?: ProfileOverrides;
-  /** Events between the snapshots `stateAt` starts from. Default 20,000. */
+  /** Events between the snapshots `stateAt` starts from. Default 100,000. */
   readonly snapshotEvery?: number;
   /** Timers one run call may fire before it throws instead of hanging. Default 50,000,000. */
   readonly stepLimit?: number;
@@ -192,7 +192,7 @@ export class Simulation {
 
 type ControlPlaneEngine = Engine<SimState, Command, DomainEvent, TimerCommand, Rejection>;
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set(DOMAIN_EVENT_TYPES);
+const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...DOMAIN_EVENT_TYPES, 'ClockAdvanced']);
 /** Key of the private construction path used by `replay`. */
 const REBUILT = Symbol('rebuilt');
 

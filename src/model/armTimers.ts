@@ -4,54 +4,43 @@
  */
 import type { Profile } from '../domain/profile.js';
 import { suspendTimeoutMs } from '../domain/suspendTimeout.js';
-import type { TimerRequest } from '../engine/decider.js';
+import type { Arm } from '../engine/decider.js';
 import type { DomainEvent } from './events.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
 
-/** Timers armed by `event`. */
+/** Arms the timers `event` sets. */
 export function armTimers(
   event: DomainEvent,
   state: SimState,
   profile: Profile,
-): readonly TimerRequest<TimerCommand>[] | undefined {
+  arm: Arm<TimerCommand>,
+): void {
   switch (event.type) {
     case 'OperationCreated':
-      if (event.status !== 'running') return undefined;
-      return [completeAt(event.at + event.durationMs, event.projectId, event.operationId)];
+      if (event.status === 'running') {
+        const { projectId, operationId } = event;
+        arm(event.at + event.durationMs, { type: 'CompleteOperation', projectId, operationId });
+      }
+      return;
     case 'OperationStarted': {
       const operation = state.projects[event.projectId]?.operations[event.operationId];
-      return operation === undefined
-        ? undefined
-        : [completeAt(event.at + operation.durationMs, event.projectId, operation.id)];
+      if (operation !== undefined) {
+        const { projectId, id: operationId } = operation;
+        arm(event.at + operation.durationMs, { type: 'CompleteOperation', projectId, operationId });
+      }
+      return;
     }
     case 'ComputeStateChanged': {
       const endpoint = state.projects[event.projectId]?.endpoints[event.endpointId];
-      if (endpoint?.idleSince === undefined || endpoint.pendingState !== undefined)
-        return undefined;
+      if (endpoint?.idleSince === undefined || endpoint.pendingState !== undefined) return;
       const timeout = suspendTimeoutMs(endpoint.suspendTimeoutSeconds, profile);
-      if (timeout === undefined) return undefined;
-      return [
-        {
-          due: endpoint.idleSince + timeout,
-          timer: {
-            type: 'SuspendIdleCompute',
-            projectId: endpoint.projectId,
-            endpointId: endpoint.id,
-            idleSince: endpoint.idleSince,
-          },
-        },
-      ];
+      if (timeout === undefined) return;
+      const { projectId, id: endpointId, idleSince } = endpoint;
+      arm(idleSince + timeout, { type: 'SuspendIdleCompute', projectId, endpointId, idleSince });
+      return;
     }
     default:
-      return undefined;
+      return;
   }
-}
-
-function completeAt(
-  due: number,
-  projectId: string,
-  operationId: string,
-): TimerRequest<TimerCommand> {
-  return { due, timer: { type: 'CompleteOperation', projectId, operationId } };
 }

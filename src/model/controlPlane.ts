@@ -14,6 +14,7 @@ import { completeOperation } from './handlers/completeOperation.js';
 import { createProject } from './handlers/createProject.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
 import { emptyState, type SimState } from './state.js';
+import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
 
 type HandlerTable = { readonly [K in Command['type']]: Handler<Extract<Command, { type: K }>> };
@@ -41,7 +42,8 @@ export function createControlPlane(profile: Profile): ControlPlane {
       return handler(state, command, modelContext);
     },
     evolve,
-    timersFor: (event, state) => armTimers(event, state, profile),
+    touches,
+    armTimers: (event, state, arm) => armTimers(event, state, profile, arm),
     commandForTimer: (timer) => timer,
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
-import type { SimulationStarted } from '../engine/loggedEvent.js';
+import type { EngineEvent } from '../engine/loggedEvent.js';
 
 interface Stamp {
   readonly at: number;
@@ -98,8 +98,8 @@ export type DomainEvent =
   | OperationFinished
   | ComputeStateChanged;
 
-/** Every event of a control-plane log, the header included. */
-export type SimEvent = SimulationStarted | DomainEvent;
+/** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
+export type SimEvent = EngineEvent | DomainEvent;
 
 /** The event type names, for validating logs read from outside. */
 export const DOMAIN_EVENT_TYPES: readonly DomainEvent['type'][] = [

@@ -1,0 +1,28 @@
+/**
+ * Runs the benchmarks: all of them, or those named on the command line (`npm run bench -- scheduler`).
+ * Exits 1 when a target was missed and `--strict` is given.
+ */
+import { runSchedulerBenchmark } from './scheduler.js';
+
+const BENCHMARKS: Readonly<Record<string, () => boolean>> = {
+  scheduler: runSchedulerBenchmark,
+};
+
+const args = process.argv.slice(2);
+const strict = args.includes('--strict');
+const names = args.filter((a) => a !== '--strict');
+const unknown = names.filter((n) => !(n in BENCHMARKS));
+if (unknown.length > 0) {
+  console.error(
+    `bench: unknown benchmark ${unknown.join(', ')} (known: ${Object.keys(BENCHMARKS).join(', ')})`,
+  );
+  process.exit(2);
+}
+let allMet = true;
+for (const name of names.length > 0 ? names : Object.keys(BENCHMARKS)) {
+  allMet = (BENCHMARKS[name] as () => boolean)() && allMet;
+}
+console.log(
+  `\n${allMet ? 'All targets met.' : 'Some targets were MISSED.'} (node ${process.version}, ${process.arch})`,
+);
+if (strict && !allMet) process.exit(1);

@@ -1,0 +1,67 @@
+/**
+ * Benchmark helpers: run a workload several times, keep the median, and print rates and ratios
+ * against floors measured in the same process.
+ */
+
+/** One measured workload. */
+export interface Measurement {
+  readonly name: string;
+  readonly events: number;
+  readonly seconds: number;
+  readonly eventsPerSecond: number;
+}
+
+/** A measured workload with the ratio it should reach against the main floor. */
+export interface Row extends Measurement {
+  readonly target?: number;
+}
+
+/** Runs `work` (which returns how many events it processed) `runs` times after one warm-up; keeps the median. */
+export function measure(name: string, work: () => number, runs = 3): Measurement {
+  work();
+  const samples: { events: number; seconds: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = process.hrtime.bigint();
+    const events = work();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    samples.push({ events, seconds });
+  }
+  samples.sort((a, b) => a.seconds - b.seconds);
+  const median = samples[Math.floor(samples.length / 2)] as { events: number; seconds: number };
+  return { name, ...median, eventsPerSecond: median.events / median.seconds };
+}
+
+/** Formats a rate with thousands separators. */
+export function rate(perSecond: number): string {
+  return `${Math.round(perSecond).toLocaleString('en-US')}/s`;
+}
+
+/**
+ * Prints measurements as an aligned table with each one's ratio to `floor` (targets are judged on it)
+ * and to `strictFloor` (a cheaper structure that does less), and returns whether every target was met.
+ */
+export function report(
+  title: string,
+  floor: Measurement,
+  strictFloor: Measurement,
+  rows: readonly Row[],
+): boolean {
+  console.log(`\n${title}`);
+  console.log(
+    `${'workload'.padEnd(44)} ${'events'.padStart(10)} ${'seconds'.padStart(8)} ${'rate'.padStart(13)}  ${'ratio'.padStart(5)}  ${'strict'.padStart(6)}  target`,
+  );
+  let allMet = true;
+  for (const row of [floor, strictFloor, ...rows] as Row[]) {
+    const ratio = row.eventsPerSecond / floor.eventsPerSecond;
+    const strict = row.eventsPerSecond / strictFloor.eventsPerSecond;
+    const verdict =
+      row.target === undefined
+        ? ''
+        : `≥ ${row.target.toFixed(2)} ${ratio >= row.target ? 'met' : 'MISSED'}`;
+    if (row.target !== undefined && ratio < row.target) allMet = false;
+    console.log(
+      `${row.name.padEnd(44)} ${row.events.toLocaleString('en-US').padStart(10)} ${row.seconds.toFixed(3).padStart(8)} ${rate(row.eventsPerSecond).padStart(13)}  ${ratio.toFixed(2).padStart(5)}  ${strict.toFixed(2).padStart(6)}  ${verdict}`,
+    );
+  }
+  return allMet;
+}

@@ -1,0 +1,50 @@
+/**
+ * Publishing: turns the engine's private mutable working state into the next immutable snapshot,
+ * copying only the objects on changed paths and sharing everything else with the previous snapshot
+ * (as immer does, but from declared paths instead of a proxy trap per access, which the hot loop
+ * cannot afford).
+ */
+import type { DirtyNode } from './dirtyPaths.js';
+
+type Node = Record<string, unknown>;
+
+/**
+ * The next snapshot. Every object on a dirty path is refreshed from `working`: a shallow copy whose
+ * dirty children are refreshed in turn, whose children absent from `published` are deep-copied, and
+ * whose other object children are the previous snapshot's. Arrays on a dirty path are copied whole.
+ * Frozen working objects are shared as they are; everything new is frozen.
+ */
+export function publishSnapshot<S>(published: S, working: S, dirty: DirtyNode): S {
+  return refresh(published, working, dirty) as S;
+}
+
+function refresh(published: unknown, working: unknown, dirty: DirtyNode): unknown {
+  if (!isObject(working) || Object.isFrozen(working)) return working;
+  if (!isObject(published) || Array.isArray(working)) return frozenCopy(working);
+  const out: Node = {};
+  for (const key in working) {
+    const value = (working as Node)[key];
+    if (!isObject(value) || Object.isFrozen(value)) {
+      out[key] = value;
+      continue;
+    }
+    const dirtyChild = dirty.get(key);
+    const previous = (published as Node)[key];
+    if (dirtyChild !== undefined) out[key] = refresh(previous, value, dirtyChild);
+    else out[key] = previous === undefined ? frozenCopy(value) : previous;
+  }
+  return Object.freeze(out);
+}
+
+/** A deep, frozen copy; frozen objects inside are shared, not copied. */
+export function frozenCopy<T>(value: T): T {
+  if (!isObject(value) || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const out: Node = {};
+  for (const key in value) out[key] = frozenCopy((value as Node)[key]);
+  return Object.freeze(out) as T;
+}
+
+function isObject(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null;
+}

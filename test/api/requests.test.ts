@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
+
+describe('request errors', () => {
+  const sim = new Simulation();
+  const projectId = (sim.request('POST', '/projects').body as { project: { id: string } }).project
+    .id;
+
+  it.each([
+    ['GET', '/projects/nope', 404, 'not_found'],
+    ['GET', `/projects/${'x'}/operations`, 404, 'not_found'],
+    ['GET', '/projects/PROJECT/operations/00000000-0000-4000-8000-000000000000', 404, 'not_found'],
+    ['GET', '/projects/PROJECT/endpoints/ep-none', 404, 'not_found'],
+    ['GET', '/no/such/route', 404, 'not_found'],
+    ['DELETE', '/projects', 405, 'method_not_allowed'],
+    ['BREW', '/projects', 405, 'method_not_allowed'],
+  ])('%s %s gives %d %s', (method, path, status, code) => {
+    const response = sim.request(method, path.replace('PROJECT', projectId));
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ code, message: expect.any(String) });
+  });
+
+  it.each([
+    [5, /body must be a JSON object/],
+    [[], /body must be a JSON object/],
+    [{ project: 'x' }, /"project" must be an object/],
+    [{ project: { name: '' } }, /project.name/],
+    [{ project: { name: 7 } }, /project.name/],
+    [{ project: { region_id: 'Not A Region' } }, /project.region_id/],
+  ])(
+    'POST /projects with %j is a 400 that says what is wrong, and changes nothing',
+    (body, message) => {
+      const before = sim.state;
+      const length = sim.log.length;
+      const response = sim.request('POST', '/projects', body);
+      expect(response.status).toBe(400);
+      expect((response.body as { message: string }).message).toMatch(message);
+      expect(sim.state).toBe(before);
+      expect(sim.log.length).toBe(length);
+    },
+  );
+
+  it('echoes the request id in error bodies', () => {
+    const response = sim.request('GET', '/projects/nope', undefined, { requestId: 'req-1' });
+    expect(response.body).toEqual({
+      code: 'not_found',
+      message: 'project nope not found',
+      request_id: 'req-1',
+    });
+  });
+
+  it('accepts paths with the /api/v2 prefix and a query string', () => {
+    expect(sim.request('GET', `/api/v2/projects/${projectId}/operations?limit=10`).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('request fuzzing', () => {
+  const jsonArb = fc.jsonValue({ maxDepth: 3 });
+  const segmentArb = fc.oneof(
+    fc.constantFrom(
+      'projects',
+      'endpoints',
+      'operations',
+      'branches',
+      'api',
+      'v2',
+      '%',
+      '%E0%A4%A',
+      '..',
+      '',
+    ),
+    fc.string({ maxLength: 12 }),
+  );
+  const pathArb = fc.array(segmentArb, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
+  const methodArb = fc.oneof(
+    fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'get', 'PUT'),
+    fc.string({ maxLength: 6 }),
+  );
+
+  it('never answers 5xx and never throws, whatever the method, path and body', () => {
+    const sim = new Simulation();
+    const projectId = (sim.request('POST', '/projects').body as { project: { id: string } }).project
+      .id;
+    fc.assert(
+      fc.property(
+        methodArb,
+        pathArb,
+        fc.option(jsonArb),
+        fc.boolean(),
+        (method, path, body, useProject) => {
+          const realPath = useProject ? path.replace(/^\/[^/]*/, `/projects/${projectId}`) : path;
+          const response = sim.request(method, realPath, body ?? undefined);
+          expect(response.status).toBeLessThan(500);
+          if (response.status >= 400)
+            expect(response.body).toMatchObject({
+              code: expect.any(String),
+              message: expect.any(String),
+            });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { produce } from 'immer';
+import { describe, expect, it } from 'vitest';
+import { emptyState, type SimState } from '../../src/model/state.js';
+import { evolve } from '../../src/model/evolve.js';
+import type { DomainEvent } from '../../src/index.js';
+import { scriptArb, simulate } from '../support/scripts.js';
+
+/** The reference: every event applied with immer's produce, one at a time, from the empty state. */
+function immerFold(events: Iterable<{ type: string }>): SimState {
+  let state = emptyState();
+  for (const event of events) {
+    if (event.type === 'SimulationStarted' || event.type === 'ClockAdvanced') continue;
+    state = produce(state, (draft) => evolve(draft, event as DomainEvent));
+  }
+  return state;
+}
+
+function expectDeepFrozen(value: unknown, path = 'state'): void {
+  if (typeof value !== 'object' || value === null) return;
+  expect(Object.isFrozen(value), `${path} is frozen`).toBe(true);
+  for (const [key, child] of Object.entries(value)) expectDeepFrozen(child, `${path}.${key}`);
+}
+
+describe('published snapshots', () => {
+  it('equal an immer fold of the log, whatever the snapshot spacing (every changed path is declared)', () => {
+    fc.assert(
+      fc.property(scriptArb(30), fc.integer({ min: 1, max: 200 }), (script, every) => {
+        const sim = simulate(script, { snapshotEvery: every });
+        expect(sim.state).toEqual(immerFold(sim.log));
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('are deeply frozen and never change once published', () => {
+    fc.assert(
+      fc.property(scriptArb(20), scriptArb(20), (before, after) => {
+        const sim = simulate(before);
+        const early = sim.state;
+        const earlyJson = JSON.stringify(early);
+        expectDeepFrozen(early);
+        for (const step of after) if (step.kind === 'advance') sim.advance(step.ms);
+        sim.request('POST', '/projects');
+        sim.runUntilIdle();
+        expect(JSON.stringify(early)).toBe(earlyJson);
+        expectDeepFrozen(sim.state);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('share unchanged projects with the previous snapshot', () => {
+    const sim = simulate([{ kind: 'createProject' }, { kind: 'runUntilIdle' }]);
+    const before = sim.state;
+    sim.request('POST', '/projects');
+    const [first] = Object.keys(before.projects);
+    expect(sim.state.projects[first as string]).toBe(before.projects[first as string]);
+    expect(sim.state.projects).not.toBe(before.projects);
+  });
+});
