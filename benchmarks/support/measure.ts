@@ -16,11 +16,20 @@ export interface Row extends Measurement {
   readonly target?: number;
 }
 
-/** Runs `work` (which returns how many events it processed) `runs` times after one warm-up; keeps the median. */
+/** Collects garbage left by earlier samples when node runs with --expose-gc (the bench script does). */
+function settle(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+/**
+ * Runs `work` (which returns how many events it processed) `runs` times after one warm-up, each on a
+ * collected heap so no sample pays for the previous one's garbage; keeps the median.
+ */
 export function measure(name: string, work: () => number, runs = 3): Measurement {
   work();
   const samples: { events: number; seconds: number }[] = [];
   for (let i = 0; i < runs; i++) {
+    settle();
     const started = process.hrtime.bigint();
     const events = work();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -1,8 +1,11 @@
 /**
- * The scheduler's agenda: a 4-ary min-heap on typed arrays ordered by `(due, seq)`, where `seq`
- * is the order in which timers were scheduled (4-ary: half the depth of a binary heap, fewer moves
- * per pop, measured faster on the hold model). Timers are data; the engine decides when one fires
+ * The scheduler's agenda: a 4-ary min-heap on typed arrays ordered by `(due, seq)`, where `seq` is
+ * the order in which timers were scheduled. Timers are data; the engine decides when one fires
  * whether it still applies, so nothing is ever removed from the middle of the heap.
+ *
+ * The heap moves only numbers: each timer object sits still in a slot table and the heap holds its
+ * slot index (4-ary: half the depth of a binary heap; slots: no pointer writes while sifting). Both
+ * measured faster on the hold model.
  */
 
 /** One timer taken off the agenda. */
@@ -19,8 +22,10 @@ const INITIAL_CAPACITY = 1024;
 export class Agenda<T> {
   #due = new Float64Array(INITIAL_CAPACITY);
   #seq = new Float64Array(INITIAL_CAPACITY);
-  #background = new Uint8Array(INITIAL_CAPACITY);
-  #timers: (T | undefined)[] = new Array<T | undefined>(INITIAL_CAPACITY);
+  #slotOf = new Uint32Array(INITIAL_CAPACITY);
+  #timers: (T | undefined)[] = [];
+  #background: boolean[] = [];
+  #freeSlots: number[] = [];
   #size = 0;
   #nextSeq = 0;
   #foreground = 0;
@@ -50,34 +55,37 @@ export class Agenda<T> {
     if (this.#size === this.#due.length) this.#grow();
     const seq = this.#nextSeq++;
     if (!background) this.#foreground++;
-    let i = this.#size++;
+    const slot =
+      this.#freeSlots.length > 0 ? (this.#freeSlots.pop() as number) : this.#timers.length;
+    this.#timers[slot] = timer;
+    this.#background[slot] = background;
     const dues = this.#due;
     const seqs = this.#seq;
+    const slots = this.#slotOf;
+    let i = this.#size++;
     while (i > 0) {
       const parent = (i - 1) >> 2;
       const pd = dues[parent] as number;
       if (pd < due || (pd === due && (seqs[parent] as number) < seq)) break;
-      this.#move(parent, i);
+      dues[i] = pd;
+      seqs[i] = seqs[parent] as number;
+      slots[i] = slots[parent] as number;
       i = parent;
     }
     dues[i] = due;
     seqs[i] = seq;
-    this.#background[i] = background ? 1 : 0;
-    this.#timers[i] = timer;
+    slots[i] = slot;
     return seq;
   }
 
   /** Removes and returns the earliest timer, or `undefined` when empty. */
   pop(): DueTimer<T> | undefined {
     if (this.#size === 0) return undefined;
-    const top: DueTimer<T> = {
-      due: this.#due[0] as number,
-      seq: this.#seq[0] as number,
-      timer: this.#timers[0] as T,
-      background: this.#background[0] === 1,
-    };
-    this.#removeTop();
-    return top;
+    const due = this.#due[0] as number;
+    const seq = this.#seq[0] as number;
+    const background = this.#background[this.#slotOf[0] as number] === true;
+    const timer = this.popTimer() as T;
+    return { due, seq, timer, background };
   }
 
   /**
@@ -86,27 +94,29 @@ export class Agenda<T> {
    */
   popTimer(): T | undefined {
     if (this.#size === 0) return undefined;
-    const timer = this.#timers[0] as T;
+    const slot = this.#slotOf[0] as number;
+    const timer = this.#timers[slot] as T;
+    if (this.#background[slot] !== true) this.#foreground--;
+    this.#timers[slot] = undefined;
+    this.#freeSlots.push(slot);
     this.#removeTop();
     return timer;
   }
 
   /** Discards every timer due strictly before `t` (used when replaying a log). */
   discardBefore(t: number): void {
-    while (this.#size > 0 && (this.#due[0] as number) < t) this.#removeTop();
+    while (this.#size > 0 && (this.#due[0] as number) < t) this.popTimer();
   }
 
   #removeTop(): void {
-    if (this.#background[0] === 0) this.#foreground--;
     const last = --this.#size;
-    const due = this.#due[last] as number;
-    const seq = this.#seq[last] as number;
-    const background = this.#background[last] as number;
-    const timer = this.#timers[last];
-    this.#timers[last] = undefined;
     if (last === 0) return;
     const dues = this.#due;
     const seqs = this.#seq;
+    const slots = this.#slotOf;
+    const due = dues[last] as number;
+    const seq = seqs[last] as number;
+    const slot = slots[last] as number;
     let i = 0;
     for (;;) {
       const first = 4 * i + 1;
@@ -124,20 +134,14 @@ export class Agenda<T> {
         }
       }
       if (due < bestDue || (due === bestDue && seq < bestSeq)) break;
-      this.#move(best, i);
+      dues[i] = bestDue;
+      seqs[i] = bestSeq;
+      slots[i] = slots[best] as number;
       i = best;
     }
     dues[i] = due;
     seqs[i] = seq;
-    this.#background[i] = background;
-    this.#timers[i] = timer;
-  }
-
-  #move(from: number, to: number): void {
-    this.#due[to] = this.#due[from] as number;
-    this.#seq[to] = this.#seq[from] as number;
-    this.#background[to] = this.#background[from] as number;
-    this.#timers[to] = this.#timers[from];
+    slots[i] = slot;
   }
 
   #grow(): void {
@@ -146,11 +150,10 @@ export class Agenda<T> {
     due.set(this.#due);
     const seq = new Float64Array(capacity);
     seq.set(this.#seq);
-    const background = new Uint8Array(capacity);
-    background.set(this.#background);
+    const slotOf = new Uint32Array(capacity);
+    slotOf.set(this.#slotOf);
     this.#due = due;
     this.#seq = seq;
-    this.#background = background;
-    this.#timers.length = capacity;
+    this.#slotOf = slotOf;
   }
 }

@@ -4,7 +4,7 @@
  */
 
 /** A node of the trie: its changed children by key. The root stands for the state object itself. */
-export type DirtyNode = Map<string, DirtyNode>;
+export type DirtyNode = ReadonlyMap<string, DirtyNode>;
 
 /**
  * Marks a path (up to four keys from the root) as changed. Every object along the path counts as
@@ -12,22 +12,26 @@ export type DirtyNode = Map<string, DirtyNode>;
  */
 export type Touch = (k1?: string, k2?: string, k3?: string, k4?: string) => void;
 
+type MutableNode = Map<string, MutableNode>;
+
+/** The shared node of every path end that has no marked children (never written to). */
+const LEAF: MutableNode = new Map();
+
 /** Accumulates changed paths between publishes. */
 export class DirtyPaths {
-  #root: DirtyNode = new Map();
+  #root: MutableNode = new Map();
   #any = false;
 
-  /** The `touch` callback handed to the domain; bound once, allocation-free per call. */
+  /** The `touch` callback handed to the domain; bound once. */
   readonly touch: Touch = (k1, k2, k3, k4) => {
     this.#any = true;
     if (k1 === undefined) return;
-    let node = child(this.#root, k1);
-    if (k2 === undefined) return;
-    node = child(node, k2);
-    if (k3 === undefined) return;
-    node = child(node, k3);
-    if (k4 === undefined) return;
-    child(node, k4);
+    if (k2 === undefined) return leaf(this.#root, k1);
+    const n1 = branch(this.#root, k1);
+    if (k3 === undefined) return leaf(n1, k2);
+    const n2 = branch(n1, k2);
+    if (k4 === undefined) return leaf(n2, k3);
+    leaf(branch(n2, k3), k4);
   };
 
   /** True when anything was touched since the last `take`. */
@@ -44,11 +48,16 @@ export class DirtyPaths {
   }
 }
 
-function child(node: DirtyNode, key: string): DirtyNode {
-  let next = node.get(key);
-  if (next === undefined) {
-    next = new Map();
-    node.set(key, next);
-  }
-  return next;
+/** Marks `key` under `node` as a path end. */
+function leaf(node: MutableNode, key: string): void {
+  if (!node.has(key)) node.set(key, LEAF);
+}
+
+/** The node for `key` under `node`, made able to hold children. */
+function branch(node: MutableNode, key: string): MutableNode {
+  const next = node.get(key);
+  if (next !== undefined && next !== LEAF) return next;
+  const created: MutableNode = new Map();
+  node.set(key, created);
+  return created;
 }

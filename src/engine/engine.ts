@@ -54,6 +54,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   readonly #events$ = new Subject<E | EngineEvent>();
   readonly #state$: BehaviorSubject<S>;
   readonly #stepLimit: number;
+  readonly #snapshotEvery: number;
   readonly #context: CommandContext;
   readonly #dirty = new DirtyPaths();
   readonly seed: number;
@@ -83,17 +84,18 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     this.#now = options.start;
     this.#stepLimit = stepLimit;
     this.#snapshots = new SnapshotIndex(options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
+    this.#snapshotEvery = this.#snapshots.every;
     this.#working = decider.initialState();
     this.#state = frozenCopy(this.#working);
     this.#state$ = new BehaviorSubject(this.#state);
     this.#context = new CommandContext(options.seed);
     const header: SimulationStarted = {
       type: 'SimulationStarted',
-      at: options.start,
-      seq: 0,
       seed: options.seed,
       config: options.config,
       format: LOG_FORMAT,
+      at: options.start,
+      seq: 0,
     };
     this.#log.append(header);
     this.#snapshots.offer(0, options.start, this.#state);
@@ -315,7 +317,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       event.seq = this.#log.length;
       this.#record(event as unknown as E);
     }
-    if (this.#sinceSnapshot >= this.#snapshots.every) this.#publish();
+    if (this.#sinceSnapshot >= this.#snapshotEvery) this.#publish();
     return decided as unknown as Result<readonly E[], R>;
   }
 
@@ -330,8 +332,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
 
   /** Records that the clock moved past the last event, so a replay ends at the same time. */
   #markClock(): void {
-    const last = this.#log.last() as LoggedEvent;
-    if (this.#now <= last.at) return;
+    if (this.#now <= this.#log.lastAt) return;
     const marker: EngineEvent = { type: 'ClockAdvanced', at: this.#now, seq: this.#log.length };
     this.#log.append(marker);
     if (this.#events$.observed) this.#events$.next(marker);
@@ -341,8 +342,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   #publish(): void {
     if (!this.#dirty.any) return;
     this.#state = publishSnapshot(this.#state, this.#working, this.#dirty.take());
-    const last = this.#log.last() as LoggedEvent;
-    this.#snapshots.offer(last.seq, last.at, this.#state);
+    this.#snapshots.offer(this.#log.length - 1, this.#log.lastAt, this.#state);
     this.#sinceSnapshot = 0;
   }
 

@@ -71,18 +71,21 @@ export class Simulation {
     log: Iterable<LoggedEvent>,
     options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit'> = {},
   ): Simulation {
-    const events = [...log];
-    const header = events[0] as { type?: unknown; config?: unknown } | undefined;
-    if (header?.type !== 'SimulationStarted')
+    const iterator = log[Symbol.iterator]();
+    const first = iterator.next();
+    const header = (first.done === true ? undefined : first.value) as
+      { type?: unknown; config?: unknown } | undefined;
+    if (header?.type !== 'SimulationStarted') {
       throw new LogFormatError('the log must start with SimulationStarted', 1);
+    }
     const profile = resolveProfile(header.config);
     if (!profile.ok)
       throw new LogFormatError(`the header's profile is invalid: ${profile.error}`, 1);
-    for (let i = 1; i < events.length; i++) {
-      const type = (events[i] as LoggedEvent).type;
-      if (!KNOWN_TYPES.has(type)) throw new LogFormatError(`unknown event type "${type}"`, i + 1);
-    }
-    const engine = Engine.replay(createControlPlane(profile.value), events, engineTuning(options));
+    const engine = Engine.replay(
+      createControlPlane(profile.value),
+      knownEvents(header as LoggedEvent, iterator),
+      engineTuning(options),
+    );
     return new Simulation({ [REBUILT]: { engine, profile: profile.value } } as SimulationOptions);
   }
 
@@ -174,9 +177,19 @@ export class Simulation {
     return this;
   }
 
-  /** One REST request, path relative to `/api/v2`. Never throws: errors are responses. */
-  request(method: string, path: string, body?: unknown, options?: RequestOptions): ApiResponse {
-    return handleRequest(this.#target, method, path, body, options);
+  /**
+   * One REST request, path relative to `/api/v2` (a leading `/api/v2` is accepted too). Never throws:
+   * errors are responses with a `{ code, message, request_id? }` body. The body is the API's JSON,
+   * typed `any` by default like `fetch`'s `json()`; pass `B` to type it.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  request<B = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: RequestOptions,
+  ): ApiResponse<B> {
+    return handleRequest(this.#target, method, path, body, options) as ApiResponse<B>;
   }
 
   /** State as it stood at a past instant. */
@@ -195,6 +208,20 @@ type ControlPlaneEngine = Engine<SimState, Command, DomainEvent, TimerCommand, R
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...DOMAIN_EVENT_TYPES, 'ClockAdvanced']);
 /** Key of the private construction path used by `replay`. */
 const REBUILT = Symbol('rebuilt');
+
+/** The header, then every further event, refusing unknown types as they come (one pass, no copy). */
+function* knownEvents(header: LoggedEvent, rest: Iterator<LoggedEvent>): Generator<LoggedEvent> {
+  yield header;
+  let line = 1;
+  for (let next = rest.next(); next.done !== true; next = rest.next()) {
+    line++;
+    const type = (next.value as { type?: unknown }).type;
+    if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) {
+      throw new LogFormatError(`unknown event type ${JSON.stringify(type)}`, line);
+    }
+    yield next.value;
+  }
+}
 
 function engineTuning(options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit'>) {
   return {

@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it, vi } from 'vitest';
+import { Simulation } from '../src/index.js';
+import { quickstart } from '../src/scenario/quickstart.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const example = /<!-- example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const srcIndex = fileURLToPath(new URL('../src/index.js', import.meta.url));
+
+describe('README', () => {
+  it('has a short example that typechecks under the strict settings users have', () => {
+    expect(example.split('\n').length).toBeLessThanOrEqual(26);
+    const file = join(mkdtempSync(join(tmpdir(), 'computesim-readme-')), 'example.ts');
+    writeFileSync(file, example.replace("from 'computesim'", `from ${JSON.stringify(srcIndex)}`));
+    const program = ts.createProgram([file], {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      types: ['node'],
+      skipLibCheck: true,
+      noEmit: true,
+    });
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file?.fileName === file)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(diagnostics).toEqual([]);
+  }, 60_000);
+
+  it('has an example that runs and prints what its comments say', () => {
+    const js = ts.transpileModule(example.replace(/^import .*$/m, ''), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    }).outputText;
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      lines.push(args.join(' '));
+    });
+    try {
+      new Function('Simulation', js)(Simulation);
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^201 [a-z]+-[a-z]+-\d{6} init$/);
+    expect(lines.slice(1)).toEqual(['active', 'idle', 'true']);
+  });
+
+  it('shows the quickstart output exactly as it prints', () => {
+    const shown = /What `npm start` prints[^\n]*\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(shown).toBe(`${quickstart(42).join('\n')}\n`);
+  });
+});
