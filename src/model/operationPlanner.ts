@@ -2,7 +2,7 @@
  * Builds the events that record operations: one that runs at once, and chains where each waits for
  * the one before it. Durations are drawn here, so replay never draws.
  */
-import type { ComputeEffect, OperationAction } from '../domain/operationAction.js';
+import type { ActionEffects, ComputeEffect, OperationAction } from '../domain/operationAction.js';
 import { ACTION_EFFECTS } from '../domain/operationAction.js';
 import type { LatencyProfile } from '../domain/profile.js';
 import { newId } from '../core/ids.js';
@@ -48,17 +48,28 @@ export function recordOperations(
     };
     events.push(created);
     if (previousId === undefined) {
-      const endpoint = step.endpointId === undefined ? undefined : endpoints[step.endpointId];
-      const effect = ACTION_EFFECTS[step.action]?.onRunning;
-      const change =
-        endpoint === undefined || effect === undefined
-          ? undefined
-          : computeEffect(endpoint, effect);
+      const change = phaseEffect(endpoints, step, 'onRunning');
       if (change !== undefined) events.push(change);
     }
     previousId = operationId;
   }
   return events;
+}
+
+/**
+ * The event applying the effect an operation has on its compute when it enters `phase`, or
+ * `undefined` when it has no compute, no such effect, or the effect would change nothing.
+ */
+export function phaseEffect(
+  endpoints: Readonly<Record<string, EndpointState>>,
+  operation: { readonly action: OperationAction; readonly endpointId?: string },
+  phase: keyof ActionEffects,
+): Unstamped<ComputeStateChanged> | undefined {
+  const endpoint = operation.endpointId === undefined ? undefined : endpoints[operation.endpointId];
+  const effect = ACTION_EFFECTS[operation.action]?.[phase];
+  return endpoint === undefined || effect === undefined
+    ? undefined
+    : computeEffect(endpoint, effect);
 }
 
 /** The event applying an operation's effect to its compute, or `undefined` when nothing would change. */

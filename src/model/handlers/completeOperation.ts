@@ -3,11 +3,10 @@
  * compute, and the operation waiting for it starts. Stale when the operation is no longer running.
  */
 import { ok } from '../../core/result.js';
-import { ACTION_EFFECTS } from '../../domain/operationAction.js';
 import type { Unstamped } from '../../engine/loggedEvent.js';
 import type { Handler } from '../decideContext.js';
 import type { DomainEvent } from '../events.js';
-import { computeEffect } from '../operationPlanner.js';
+import { phaseEffect } from '../operationPlanner.js';
 import type { CompleteOperation } from '../timers.js';
 
 /** Decides the end of a running operation. */
@@ -19,25 +18,13 @@ export const completeOperation: Handler<CompleteOperation> = (state, command) =>
   const events: Unstamped<DomainEvent>[] = [
     { type: 'OperationFinished', projectId: project.id, operationId: operation.id },
   ];
-  const finishedEffect = ACTION_EFFECTS[operation.action]?.onFinished;
-  const endpoint =
-    operation.endpointId === undefined ? undefined : project.endpoints[operation.endpointId];
-  const finishedChange =
-    endpoint === undefined || finishedEffect === undefined
-      ? undefined
-      : computeEffect(endpoint, finishedEffect);
-  if (finishedChange !== undefined) events.push(finishedChange);
+  const finished = phaseEffect(project.endpoints, operation, 'onFinished');
+  if (finished !== undefined) events.push(finished);
   const next = operation.nextId === undefined ? undefined : project.operations[operation.nextId];
   if (next !== undefined && next.status === 'scheduling') {
     events.push({ type: 'OperationStarted', projectId: project.id, operationId: next.id });
-    const nextEndpoint =
-      next.endpointId === undefined ? undefined : project.endpoints[next.endpointId];
-    const runningEffect = ACTION_EFFECTS[next.action]?.onRunning;
-    const runningChange =
-      nextEndpoint === undefined || runningEffect === undefined
-        ? undefined
-        : computeEffect(nextEndpoint, runningEffect);
-    if (runningChange !== undefined) events.push(runningChange);
+    const running = phaseEffect(project.endpoints, next, 'onRunning');
+    if (running !== undefined) events.push(running);
   }
   return ok(events);
 };
