@@ -3,6 +3,7 @@
  * turns every outcome, even a bug, into an HTTP-style response. It never throws for bad input.
  */
 import { reject } from '../domain/rejection.js';
+import { keyProblem } from './apiKey.js';
 import { errorResponse, type ApiResponse } from './apiResponse.js';
 import type { RequestTarget } from './requestTarget.js';
 import { ROUTES } from './routeTable.js';
@@ -12,7 +13,7 @@ import { Router } from './router.js';
 export interface RequestOptions {
   /** Echoed as `request_id` in error bodies, like the `X-Request-ID` header. */
   readonly requestId?: string;
-  /** API key (`Bearer` value); checked only when the simulation is configured with keys. */
+  /** API key (the `Bearer` value); checked only when the simulation has keys (`sim.addApiKey`). */
   readonly apiKey?: string;
 }
 
@@ -34,8 +35,25 @@ export function handleRequest(
   const { pathname, query } = splitPath(path);
   const match = router.match(method.toUpperCase(), pathname);
   if (!match.ok) return errorResponse(match.error, requestId);
+  const { route, params } = match.value;
+  const denied = keyProblem(
+    target.apiKeys,
+    options.apiKey,
+    route.method,
+    route.pattern,
+    params['project_id'],
+  );
+  if (denied !== undefined) return errorResponse(denied, requestId);
+  const key = options.apiKey === undefined ? undefined : target.apiKeys.get(options.apiKey);
+  const onlyProject = key?.kind === 'project' ? key.projectId : undefined;
   try {
-    const response = match.value.route.handle({ params: match.value.params, query, body, target });
+    const response = route.handle({
+      params,
+      query,
+      body,
+      target,
+      ...(onlyProject === undefined ? {} : { onlyProject }),
+    });
     if (response.status >= 400 && requestId !== undefined) {
       return {
         status: response.status,

@@ -2,6 +2,7 @@
  * What a route handler can reach: the current state, the profile, and a way to execute commands.
  */
 import type { Result } from '../core/result.js';
+import type { ApiKey } from './apiKey.js';
 import type { Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { RequestCommand } from '../model/commands.js';
@@ -12,5 +13,7 @@ import type { SimState } from '../model/state.js';
 export interface RequestTarget {
   readonly state: SimState;
   readonly profile: Profile;
+  /** Accepted API keys by key; empty means no authentication. */
+  readonly apiKeys: ReadonlyMap<string, ApiKey>;
   execute(command: RequestCommand): Result<readonly DomainEvent[], Rejection>;
 }

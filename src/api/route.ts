@@ -13,6 +13,8 @@ export interface RouteInput {
   readonly query: URLSearchParams;
   readonly body: unknown;
   readonly target: RequestTarget;
+  /** Set when the API key reaches only one project (listings show only it). */
+  readonly onlyProject?: string;
 }
 
 /** A route: `pattern` is relative to `/api/v2`, e.g. `/projects/{project_id}/endpoints`. */

@@ -3,16 +3,48 @@
  * the HTTP facade both dispatch through it.
  */
 import type { Route } from './route.js';
-import { getEndpointRoute, listEndpointsRoute } from './routes/endpointRoutes.js';
+import {
+  createBranchRoute,
+  deleteBranchRoute,
+  getBranchRoute,
+  listBranchesRoute,
+} from './routes/branchRoutes.js';
+import {
+  createEndpointRoute,
+  deleteEndpointRoute,
+  getEndpointRoute,
+  listEndpointsRoute,
+  restartEndpointRoute,
+  startEndpointRoute,
+  suspendEndpointRoute,
+  updateEndpointRoute,
+} from './routes/endpointRoutes.js';
 import { getOperationRoute, listOperationsRoute } from './routes/operationRoutes.js';
-import { createProjectRoute, getProjectRoute } from './routes/projectRoutes.js';
+import {
+  createProjectRoute,
+  deleteProjectRoute,
+  getProjectRoute,
+  listProjectsRoute,
+} from './routes/projectRoutes.js';
 
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
   createProjectRoute,
+  listProjectsRoute,
   getProjectRoute,
+  deleteProjectRoute,
+  createBranchRoute,
+  listBranchesRoute,
+  getBranchRoute,
+  deleteBranchRoute,
+  createEndpointRoute,
   listEndpointsRoute,
   getEndpointRoute,
+  updateEndpointRoute,
+  deleteEndpointRoute,
+  startEndpointRoute,
+  suspendEndpointRoute,
+  restartEndpointRoute,
   listOperationsRoute,
   getOperationRoute,
 ];

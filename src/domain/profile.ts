@@ -3,6 +3,8 @@
  * region, host names), in one object, with validated deep overrides.
  */
 import { err, ok, type Result } from '../core/result.js';
+import { OPERATION_ACTIONS, type OperationAction } from './operationAction.js';
+import { PLANS, type Plan } from './plan.js';
 
 /** A duration range `[min, max]` in milliseconds; a draw is uniform in it. */
 export type LatencyRange = readonly [minMs: number, maxMs: number];
@@ -20,8 +22,21 @@ export interface LatencyProfile {
   readonly check_availability: LatencyRange;
 }
 
+/**
+ * Fault injection for one action: each attempt fails with probability `failureRate`; a failed
+ * operation is retried after `retryDelayMs` (status `failed`, `failures_count` grows) until
+ * `maxRetries` retries have failed too, when it ends in `error`.
+ */
+export interface FaultSpec {
+  readonly failureRate: number;
+  readonly maxRetries: number;
+  readonly retryDelayMs: number;
+}
+
 /** All tunable numbers of the simulated control plane. */
 export interface Profile {
+  /** What the account's plan allows (sizes, autoscaling, timeouts). */
+  readonly plan: Plan;
   /** Region of new projects, e.g. `aws-us-east-2`. */
   readonly regionId: string;
   /** Domain under which compute hosts are named: `<endpoint>.<region>.<hostDomain>`. */
@@ -29,10 +44,13 @@ export interface Profile {
   /** Scale-to-zero timeout used when a compute says 0 ("default"), in seconds. */
   readonly defaultSuspendTimeoutSeconds: number;
   readonly latency: LatencyProfile;
+  /** Faults per action; none by default. */
+  readonly faults: Readonly<Partial<Record<OperationAction, FaultSpec>>>;
 }
 
 /** The defaults, from the spec and the typical durations seen on the real service. */
 export const DEFAULT_PROFILE: Profile = {
+  plan: 'paid',
   regionId: 'aws-us-east-2',
   hostDomain: 'aws.computesim.local',
   defaultSuspendTimeoutSeconds: 300,
@@ -45,6 +63,7 @@ export const DEFAULT_PROFILE: Profile = {
     create_branch: [100, 200],
     check_availability: [2_000, 5_000],
   },
+  faults: {},
 };
 
 /** Profile overrides: any subset of the profile, nested objects merged key by key. */
@@ -53,6 +72,8 @@ export type ProfileOverrides = {
     ? Partial<LatencyProfile>
     : Profile[K];
 };
+
+const ACTIONS: ReadonlySet<string> = new Set(OPERATION_ACTIONS);
 
 /** Merges overrides onto the defaults and validates the result; errors name the offending key. */
 export function resolveProfile(overrides: unknown = {}): Result<Profile, string> {
@@ -76,11 +97,21 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
         `profile.latency.${key} must be [minMs, maxMs] with 0 ≤ min ≤ max, whole milliseconds`,
       );
   }
+  const faults = overrides['faults'] ?? {};
+  if (!isPlainObject(faults)) return err('profile.faults must be an object of action → fault spec');
+  for (const [action, spec] of Object.entries(faults)) {
+    if (!ACTIONS.has(action)) return err(`profile.faults: unknown action "${action}"`);
+    const problem = faultProblem(spec);
+    if (problem !== undefined) return err(`profile.faults.${action}: ${problem}`);
+  }
   const profile = {
     ...DEFAULT_PROFILE,
     ...overrides,
     latency: { ...DEFAULT_PROFILE.latency, ...latencyOverrides },
+    faults: { ...faults },
   } as Profile;
+  if (!(PLANS as readonly unknown[]).includes(profile.plan))
+    return err(`profile.plan must be one of ${PLANS.join(', ')}`);
   if (typeof profile.regionId !== 'string' || !/^[a-z0-9-]{1,60}$/.test(profile.regionId)) {
     return err('profile.regionId must match ^[a-z0-9-]{1,60}$');
   }
@@ -94,6 +125,21 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
     );
   }
   return ok(profile);
+}
+
+function faultProblem(spec: unknown): string | undefined {
+  if (!isPlainObject(spec)) return 'must be { failureRate, maxRetries, retryDelayMs }';
+  const { failureRate, maxRetries, retryDelayMs } = spec;
+  if (typeof failureRate !== 'number' || !(failureRate >= 0 && failureRate <= 1))
+    return 'failureRate must be in 0..1';
+  if (!Number.isSafeInteger(maxRetries) || (maxRetries as number) < 0)
+    return 'maxRetries must be a whole number ≥ 0';
+  if (!Number.isSafeInteger(retryDelayMs) || (retryDelayMs as number) < 0)
+    return 'retryDelayMs must be whole milliseconds ≥ 0';
+  const extra = Object.keys(spec).filter(
+    (k) => !['failureRate', 'maxRetries', 'retryDelayMs'].includes(k),
+  );
+  return extra.length > 0 ? `unknown field "${extra[0]}"` : undefined;
 }
 
 function isRange(value: unknown): value is LatencyRange {

@@ -12,6 +12,8 @@ import type { LoggedEvent, Unstamped } from './loggedEvent.js';
 export interface DecideContext {
   /** Virtual time of the command, epoch milliseconds. */
   readonly now: number;
+  /** The `seq` the command's first event will get: unique per command, usable to name things. */
+  readonly nextSeq: number;
   /**
    * The random stream for one purpose within this command. Streams are keyed by the seed, the
    * purpose and the position of the command in the log, so draws for one purpose never shift
@@ -42,9 +44,11 @@ export interface Decider<S, C, E extends LoggedEvent, T, R> {
   /** Applies one event to the draft. Total: it never validates and never refuses. */
   evolve(draft: Draft<S>, event: E): void;
   /**
-   * Calls `touch` with the path of every object `event` adds, replaces or changes in place
-   * (touching a new or deleted entry's path covers its record). Every object along a touched path is
-   * refreshed when the next snapshot is published; anything else is shared with the previous one.
+   * Calls `touch` with the path of every object `event` adds, deletes, replaces or changes (touching
+   * an entry's path covers the record holding it). When the next snapshot is published, each object
+   * along a touched path is copied shallowly, the object where the path ends is copied with all it
+   * holds, and everything else is shared with the previous snapshot. So name the smallest object
+   * that covers a change: an entity, not the collection of entities it sits in.
    */
   touches(event: E, touch: Touch): void;
   /** Arms the timers `event` sets, given the state right after it. Called live and on replay alike. */

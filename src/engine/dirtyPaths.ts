@@ -7,8 +7,8 @@
 export type DirtyNode = ReadonlyMap<string, DirtyNode>;
 
 /**
- * Marks a path (up to four keys from the root) as changed. Every object along the path counts as
- * changed in its own fields; objects below the last key count as unchanged unless marked too.
+ * Marks a path (up to four keys from the root) as changed: each object along it in its own fields,
+ * and the object where it ends with everything it holds.
  */
 export type Touch = (k1?: string, k2?: string, k3?: string, k4?: string) => void;
 

@@ -366,6 +366,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
 /** The reusable DecideContext of the engine: random streams are created lazily, once per purpose. */
 class CommandContext implements DecideContext {
   now = 0;
+  nextSeq = 0;
   #index = 0;
   #streams: Map<string, RandomSource> | undefined;
 
@@ -373,6 +374,7 @@ class CommandContext implements DecideContext {
 
   begin(now: number, index: number): void {
     this.now = now;
+    this.nextSeq = index;
     this.#index = index;
     this.#streams = undefined;
   }

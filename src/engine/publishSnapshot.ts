@@ -9,16 +9,22 @@ import type { DirtyNode } from './dirtyPaths.js';
 type Node = Record<string, unknown>;
 
 /**
- * The next snapshot. Every object on a dirty path is refreshed from `working`: a shallow copy whose
- * dirty children are refreshed in turn, whose children absent from `published` are deep-copied, and
- * whose other object children are the previous snapshot's. Arrays on a dirty path are copied whole.
- * Frozen working objects are shared as they are; everything new is frozen.
+ * The next snapshot. The root and every object along a dirty path are refreshed shallowly: a copy
+ * whose dirty children are refreshed in turn, whose children absent from `published` are copied, and
+ * whose other children are the previous snapshot's. Where a dirty path ends, the whole subtree is
+ * copied anew, so anything below it may have changed or been replaced. Frozen working objects are
+ * shared as they are; everything new is frozen.
  */
 export function publishSnapshot<S>(published: S, working: S, dirty: DirtyNode): S {
-  return refresh(published, working, dirty) as S;
+  return shallowRefresh(published, working, dirty) as S;
 }
 
 function refresh(published: unknown, working: unknown, dirty: DirtyNode): unknown {
+  if (dirty.size === 0) return frozenCopy(working);
+  return shallowRefresh(published, working, dirty);
+}
+
+function shallowRefresh(published: unknown, working: unknown, dirty: DirtyNode): unknown {
   if (!isObject(working) || Object.isFrozen(working)) return working;
   if (!isObject(published) || Array.isArray(working)) return frozenCopy(working);
   const out: Node = {};

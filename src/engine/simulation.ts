@@ -8,7 +8,9 @@ import { parseInstant, type Instant } from '../core/instant.js';
 import { resolveProfile, type Profile, type ProfileOverrides } from '../domain/profile.js';
 import type { ApiResponse } from '../api/apiResponse.js';
 import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
+import { API_KEY_KINDS, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
+import { Connection } from './connection.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { Command } from '../model/commands.js';
 import { createControlPlane } from '../model/controlPlane.js';
@@ -33,6 +35,8 @@ export interface SimulationOptions {
   readonly snapshotEvery?: number;
   /** Timers one run call may fire before it throws instead of hanging. Default 50,000,000. */
   readonly stepLimit?: number;
+  /** API keys to require (none: every in-process request is accepted). More with `addApiKey`. */
+  readonly apiKeys?: readonly ApiKey[];
 }
 
 /** Default virtual start time. */
@@ -42,6 +46,7 @@ export const DEFAULT_START = '2026-01-05T00:00:00Z';
 export class Simulation {
   readonly #engine: ControlPlaneEngine;
   readonly #target: RequestTarget;
+  readonly #apiKeys = new Map<string, ApiKey>();
   /** The resolved profile in force. */
   readonly profile: Profile;
 
@@ -63,7 +68,8 @@ export class Simulation {
         ...engineTuning(options),
       });
     }
-    this.#target = targetOf(this.#engine, this.profile);
+    for (const key of options.apiKeys ?? []) this.addApiKey(key);
+    this.#target = targetOf(this.#engine, this.profile, this.#apiKeys);
   }
 
   /** Rebuilds a simulation from its log (header first). Its state deep-equals the original's. */
@@ -192,6 +198,68 @@ export class Simulation {
     return handleRequest(this.#target, method, path, body, options) as ApiResponse<B>;
   }
 
+  /**
+   * A client connects to a compute (directly, or through the pooler with `pooled: true`). The handle
+   * is `connecting` while an idle compute wakes, then `open`; a refusal is a state (`refused`, with a
+   * SQLSTATE in `error`), never an exception. Connecting resets the compute's scale-to-zero timer.
+   */
+  connect(endpointId: string, options: { readonly pooled?: boolean } = {}): Connection {
+    const pooled = options.pooled === true;
+    const result = this.#engine.execute({
+      type: 'OpenConnection',
+      endpointId,
+      pooled,
+      tracked: true,
+    });
+    const first = result.ok ? result.value[0] : undefined;
+    if (first === undefined || !('connectionId' in first))
+      throw new Error('OpenConnection produced no connection event');
+    const engine = this.#engine;
+    return new Connection(first.connectionId, endpointId, pooled, {
+      get state() {
+        return engine.state;
+      },
+      close: (connectionId) => {
+        engine.execute({ type: 'CloseConnection', connectionId });
+      },
+    });
+  }
+
+  /**
+   * Requires API keys from now on (the first key switches authentication on). A project-scoped key
+   * reaches only its project. Returns the key string (generated from the seed when not given). Keys
+   * belong to this simulation object, not to its log: a replay starts without them.
+   */
+  addApiKey(key: {
+    readonly kind: ApiKey['kind'];
+    readonly key?: string;
+    readonly projectId?: string;
+  }): string {
+    if (!(API_KEY_KINDS as readonly string[]).includes(key.kind)) {
+      throw new RangeError(
+        `API key kind must be one of ${API_KEY_KINDS.join(', ')}, got ${JSON.stringify(key.kind)}`,
+      );
+    }
+    if (
+      key.kind === 'project' &&
+      (key.projectId === undefined || this.state.projects[key.projectId] === undefined)
+    ) {
+      throw new RangeError(
+        `a project-scoped API key needs an existing projectId, got ${JSON.stringify(key.projectId)}`,
+      );
+    }
+    const value = key.key ?? `csim_${key.kind}_${this.#apiKeys.size + 1}_${this.seed.toString(36)}`;
+    if (value.length === 0 || /\s/.test(value))
+      throw new RangeError('an API key must be a non-empty string without spaces');
+    this.#apiKeys.set(
+      value,
+      key.kind === 'project'
+        ? { key: value, kind: 'project', projectId: key.projectId as string }
+        : { key: value, kind: key.kind },
+    );
+    return value;
+  }
+
   /** State as it stood at a past instant. */
   stateAt(instant: Instant): SimState {
     return this.#engine.stateAt(parseInstant(instant));
@@ -230,12 +298,17 @@ function engineTuning(options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLi
   };
 }
 
-function targetOf(engine: ControlPlaneEngine, profile: Profile): RequestTarget {
+function targetOf(
+  engine: ControlPlaneEngine,
+  profile: Profile,
+  apiKeys: ReadonlyMap<string, ApiKey>,
+): RequestTarget {
   return {
     get state() {
       return engine.state;
     },
     profile,
+    apiKeys,
     execute: (command) => engine.execute(command),
   };
 }

@@ -24,23 +24,57 @@ export function armTimers(
       }
       return;
     case 'OperationStarted': {
-      const operation = state.projects[event.projectId]?.operations[event.operationId];
-      if (operation !== undefined) {
-        const { projectId, id: operationId } = operation;
-        arm(event.at + operation.durationMs, { type: 'CompleteOperation', projectId, operationId });
-      }
+      const { projectId, operationId } = event;
+      arm(event.at + event.durationMs, { type: 'CompleteOperation', projectId, operationId });
       return;
     }
-    case 'ComputeStateChanged': {
-      const endpoint = state.projects[event.projectId]?.endpoints[event.endpointId];
-      if (endpoint?.idleSince === undefined || endpoint.pendingState !== undefined) return;
-      const timeout = suspendTimeoutMs(endpoint.suspendTimeoutSeconds, profile);
-      if (timeout === undefined) return;
-      const { projectId, id: endpointId, idleSince } = endpoint;
-      arm(idleSince + timeout, { type: 'SuspendIdleCompute', projectId, endpointId, idleSince });
+    case 'OperationFailed': {
+      const { projectId, operationId } = event;
+      arm(event.retryAt, { type: 'RetryOperation', projectId, operationId });
       return;
     }
+    case 'OperationFinished':
+    case 'OperationErrored':
+    case 'OperationCancelled': {
+      // A suspend is skipped while operations lock the compute; re-check once one settles.
+      const endpointId = state.projects[event.projectId]?.operations[event.operationId]?.endpointId;
+      if (endpointId !== undefined)
+        armSuspend(state, event.projectId, endpointId, event.at, profile, arm);
+      return;
+    }
+    case 'ComputeStateChanged':
+    case 'EndpointUpdated':
+    case 'ConnectionClosed':
+    case 'ConnectionsDropped':
+      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
+      return;
+    case 'ConnectionRefused':
+      if (event.projectId !== undefined)
+        armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
+      return;
     default:
       return;
   }
+}
+
+/** Arms the scale-to-zero check of a compute that is idle, at the end of its timeout. */
+function armSuspend(
+  state: SimState,
+  projectId: string,
+  endpointId: string,
+  now: number,
+  profile: Profile,
+  arm: Arm<TimerCommand>,
+): void {
+  const endpoint = state.projects[projectId]?.endpoints[endpointId];
+  if (endpoint?.idleSince === undefined) return;
+  const timeout = suspendTimeoutMs(endpoint.suspendTimeoutSeconds, endpoint.maxCu, profile);
+  if (timeout === undefined) return;
+  const { idleSince } = endpoint;
+  arm(Math.max(now, idleSince + timeout), {
+    type: 'SuspendIdleCompute',
+    projectId,
+    endpointId,
+    idleSince,
+  });
 }

@@ -1,18 +1,121 @@
 /**
- * Commands of the control plane, in the imperative: those a request issues and those a fired timer
- * issues. Bodies are already parsed and validated in shape by the API layer.
+ * Commands of the control plane, in the imperative: those a request or a client issues, and those a
+ * fired timer issues. Values are parsed in shape by the edge (API, workloads); `decide` checks every
+ * rule (existence, sizes, plan, conflicts).
  */
+import type { ComputeType } from '../domain/computeState.js';
+import type { EndpointSettings } from './state.js';
 import type { TimerCommand } from './timers.js';
 
-/** Create a project with its default branch `main` and a primary read-write compute. */
+/** A compute to create: its type and settings (defaults already filled in). */
+export interface NewEndpoint {
+  readonly endpointType: ComputeType;
+  readonly settings: EndpointSettings;
+}
+
+/** Create a project with its default branch and a primary read-write compute. */
 export interface CreateProject {
   readonly type: 'CreateProject';
   readonly name?: string;
   readonly regionId?: string;
+  readonly branchName?: string;
+  readonly endpoint: EndpointSettings;
 }
 
-/** Every command a request can issue. */
-export type RequestCommand = CreateProject;
+/** Delete a project and everything in it. */
+export interface DeleteProject {
+  readonly type: 'DeleteProject';
+  readonly projectId: string;
+}
+
+/** Create a branch from a parent (the default branch when absent), with computes or without. */
+export interface CreateBranch {
+  readonly type: 'CreateBranch';
+  readonly projectId: string;
+  readonly name?: string;
+  readonly parentId?: string;
+  readonly endpoints: readonly NewEndpoint[];
+}
+
+/** Delete a branch that is not the default one, with its computes. */
+export interface DeleteBranch {
+  readonly type: 'DeleteBranch';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** Create a compute on a branch. */
+export interface CreateEndpoint extends NewEndpoint {
+  readonly type: 'CreateEndpoint';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** Change a compute's settings, or move it to another branch. */
+export interface UpdateEndpoint {
+  readonly type: 'UpdateEndpoint';
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly changes: Partial<EndpointSettings> & { readonly branchId?: string };
+}
+
+/** Delete a compute. */
+export interface DeleteEndpoint {
+  readonly type: 'DeleteEndpoint';
+  readonly projectId: string;
+  readonly endpointId: string;
+}
+
+/** Suspend then start a compute, dropping its connections. */
+export interface RestartEndpoint {
+  readonly type: 'RestartEndpoint';
+  readonly projectId: string;
+  readonly endpointId: string;
+}
+
+/** Start a compute. */
+export interface StartEndpoint {
+  readonly type: 'StartEndpoint';
+  readonly projectId: string;
+  readonly endpointId: string;
+}
+
+/** Suspend a compute, dropping its connections. */
+export interface SuspendEndpoint {
+  readonly type: 'SuspendEndpoint';
+  readonly projectId: string;
+  readonly endpointId: string;
+}
+
+/** A client connects to a compute (directly, or through the pooler). */
+export interface OpenConnection {
+  readonly type: 'OpenConnection';
+  readonly endpointId: string;
+  readonly pooled: boolean;
+  /** Keep the record after the connection ends (handles need it; workload sessions do not). */
+  readonly tracked: boolean;
+}
+
+/** A client closes its connection. */
+export interface CloseConnection {
+  readonly type: 'CloseConnection';
+  readonly connectionId: string;
+}
+
+/** Every command a request or client can issue. */
+export type RequestCommand =
+  | CreateProject
+  | DeleteProject
+  | CreateBranch
+  | DeleteBranch
+  | CreateEndpoint
+  | UpdateEndpoint
+  | DeleteEndpoint
+  | RestartEndpoint
+  | StartEndpoint
+  | SuspendEndpoint
+  | OpenConnection
+  | CloseConnection;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

@@ -11,8 +11,17 @@ import type { Handler, ModelContext } from './decideContext.js';
 import type { DomainEvent } from './events.js';
 import { evolve } from './evolve.js';
 import { completeOperation } from './handlers/completeOperation.js';
+import { closeConnection, openConnection } from './handlers/connections.js';
+import { createBranch } from './handlers/createBranch.js';
+import { createEndpoint } from './handlers/createEndpoint.js';
 import { createProject } from './handlers/createProject.js';
+import { deleteBranch } from './handlers/deleteBranch.js';
+import { deleteEndpoint } from './handlers/deleteEndpoint.js';
+import { deleteProject } from './handlers/deleteProject.js';
+import { restartEndpoint, startEndpoint, suspendEndpoint } from './handlers/powerEndpoint.js';
+import { retryOperation } from './handlers/retryOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
+import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { emptyState, type SimState } from './state.js';
 import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
@@ -21,7 +30,19 @@ type HandlerTable = { readonly [K in Command['type']]: Handler<Extract<Command, 
 
 const HANDLERS: HandlerTable = {
   CreateProject: createProject,
+  DeleteProject: deleteProject,
+  CreateBranch: createBranch,
+  DeleteBranch: deleteBranch,
+  CreateEndpoint: createEndpoint,
+  UpdateEndpoint: updateEndpoint,
+  DeleteEndpoint: deleteEndpoint,
+  RestartEndpoint: restartEndpoint,
+  StartEndpoint: startEndpoint,
+  SuspendEndpoint: suspendEndpoint,
+  OpenConnection: openConnection,
+  CloseConnection: closeConnection,
   CompleteOperation: completeOperation,
+  RetryOperation: retryOperation,
   SuspendIdleCompute: suspendIdleCompute,
 };
 
@@ -35,6 +56,7 @@ export function createControlPlane(profile: Profile): ControlPlane {
     decide(state, command, context) {
       const modelContext: ModelContext = {
         now: context.now,
+        nextSeq: context.nextSeq,
         random: (purpose) => context.random(purpose),
         profile,
       };

@@ -14,6 +14,9 @@ export interface ModelContext extends DecideContext {
   readonly profile: Profile;
 }
 
+/** Events being decided, not yet stamped. */
+export type Pending = Unstamped<DomainEvent>[];
+
 /** Events a handler decides on, not yet stamped. */
 export type Decision = Result<Unstamped<DomainEvent>[], Rejection>;
 

@@ -4,7 +4,10 @@
  */
 import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
+import type { Plan } from '../domain/plan.js';
 import type { EngineEvent } from '../engine/loggedEvent.js';
+import type { OperationEffect } from './operationEffect.js';
+import type { BranchLifecycle, EndpointSettings } from './state.js';
 
 interface Stamp {
   readonly at: number;
@@ -18,6 +21,13 @@ export interface ProjectCreated extends Stamp {
   readonly name: string;
   readonly regionId: string;
   readonly defaultBranchId: string;
+  readonly plan: Plan;
+}
+
+/** A project and everything in it were deleted. */
+export interface ProjectDeleted extends Stamp {
+  readonly type: 'ProjectDeleted';
+  readonly projectId: string;
 }
 
 /** A branch was created. */
@@ -28,27 +38,50 @@ export interface BranchCreated extends Stamp {
   readonly name: string;
   readonly parentId?: string;
   readonly isDefault: boolean;
+  readonly currentState: BranchLifecycle;
 }
 
-/** A compute was created, with every initial setting resolved. */
-export interface EndpointCreated extends Stamp {
+/** A branch finished being created. */
+export interface BranchStateChanged extends Stamp {
+  readonly type: 'BranchStateChanged';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly currentState: BranchLifecycle;
+}
+
+/** A branch was deleted (its computes were deleted before it, as their own events). */
+export interface BranchDeleted extends Stamp {
+  readonly type: 'BranchDeleted';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** A compute was created, with every setting resolved. */
+export interface EndpointCreated extends Stamp, EndpointSettings {
   readonly type: 'EndpointCreated';
   readonly projectId: string;
   readonly branchId: string;
   readonly endpointId: string;
   readonly endpointType: ComputeType;
-  readonly name?: string;
   readonly host: string;
   readonly proxyHost: string;
   readonly regionId: string;
-  readonly minCu: number;
-  readonly maxCu: number;
-  readonly suspendTimeoutSeconds: number;
-  readonly poolerEnabled: boolean;
-  readonly poolerMode: 'transaction' | 'session';
-  readonly disabled: boolean;
   readonly creationSource: string;
-  readonly provisioner: string;
+}
+
+/** Settings of a compute changed (a branch change is a reassignment). */
+export interface EndpointUpdated extends Stamp {
+  readonly type: 'EndpointUpdated';
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly changes: Partial<EndpointSettings> & { readonly branchId?: string };
+}
+
+/** A compute was deleted. */
+export interface EndpointDeleted extends Stamp {
+  readonly type: 'EndpointDeleted';
+  readonly projectId: string;
+  readonly endpointId: string;
 }
 
 /** The control plane recorded an operation, `running` at once or `scheduling` behind `afterId`. */
@@ -63,18 +96,48 @@ export interface OperationCreated extends Stamp {
   readonly durationMs: number;
   /** The operation this one waits for, when it is `scheduling`. */
   readonly afterId?: string;
+  readonly effects: {
+    readonly running: readonly OperationEffect[];
+    readonly finished: readonly OperationEffect[];
+  };
 }
 
-/** A `scheduling` operation started running. */
+/** An operation started running: a `scheduling` one whose predecessor finished, or a retry. */
 export interface OperationStarted extends Stamp {
   readonly type: 'OperationStarted';
   readonly projectId: string;
   readonly operationId: string;
+  /** Duration of this attempt (a retry draws a new one). */
+  readonly durationMs: number;
 }
 
 /** A running operation finished successfully. */
 export interface OperationFinished extends Stamp {
   readonly type: 'OperationFinished';
+  readonly projectId: string;
+  readonly operationId: string;
+}
+
+/** An attempt failed; the control plane retries at `retryAt`. */
+export interface OperationFailed extends Stamp {
+  readonly type: 'OperationFailed';
+  readonly projectId: string;
+  readonly operationId: string;
+  readonly error: string;
+  readonly retryAt: number;
+}
+
+/** An operation gave up (status `error`, terminal). */
+export interface OperationErrored extends Stamp {
+  readonly type: 'OperationErrored';
+  readonly projectId: string;
+  readonly operationId: string;
+  readonly error: string;
+}
+
+/** An operation that had not finished was cancelled (its predecessor gave up, or its object went). */
+export interface OperationCancelled extends Stamp {
+  readonly type: 'OperationCancelled';
   readonly projectId: string;
   readonly operationId: string;
 }
@@ -88,26 +151,102 @@ export interface ComputeStateChanged extends Stamp {
   readonly pendingState: ComputeState | null;
 }
 
+/** A client asked for a connection and waits for the compute to start. */
+export interface ConnectionRequested extends Stamp {
+  readonly type: 'ConnectionRequested';
+  readonly connectionId: string;
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly pooled: boolean;
+  readonly tracked: boolean;
+}
+
+/** A connection opened (at once, or after waiting for a start). */
+export interface ConnectionOpened extends Stamp {
+  readonly type: 'ConnectionOpened';
+  readonly connectionId: string;
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly pooled: boolean;
+  readonly tracked: boolean;
+}
+
+/** A connection was refused (at once, or after waiting). */
+export interface ConnectionRefused extends Stamp {
+  readonly type: 'ConnectionRefused';
+  readonly connectionId: string;
+  readonly projectId?: string;
+  readonly endpointId: string;
+  readonly pooled: boolean;
+  readonly tracked: boolean;
+  readonly sqlstate: string;
+  readonly message: string;
+}
+
+/** The client closed its connection. */
+export interface ConnectionClosed extends Stamp {
+  readonly type: 'ConnectionClosed';
+  readonly connectionId: string;
+  readonly projectId: string;
+  readonly endpointId: string;
+}
+
+/** The control plane terminated every connection of a compute. */
+export interface ConnectionsDropped extends Stamp {
+  readonly type: 'ConnectionsDropped';
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly connectionIds: readonly string[];
+  readonly sqlstate: string;
+  readonly message: string;
+}
+
 /** Every domain event. */
 export type DomainEvent =
   | ProjectCreated
+  | ProjectDeleted
   | BranchCreated
+  | BranchStateChanged
+  | BranchDeleted
   | EndpointCreated
+  | EndpointUpdated
+  | EndpointDeleted
   | OperationCreated
   | OperationStarted
   | OperationFinished
-  | ComputeStateChanged;
+  | OperationFailed
+  | OperationErrored
+  | OperationCancelled
+  | ComputeStateChanged
+  | ConnectionRequested
+  | ConnectionOpened
+  | ConnectionRefused
+  | ConnectionClosed
+  | ConnectionsDropped;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
 
-/** The event type names, for validating logs read from outside. */
+/** The domain event type names, for validating logs read from outside. */
 export const DOMAIN_EVENT_TYPES: readonly DomainEvent['type'][] = [
   'ProjectCreated',
+  'ProjectDeleted',
   'BranchCreated',
+  'BranchStateChanged',
+  'BranchDeleted',
   'EndpointCreated',
+  'EndpointUpdated',
+  'EndpointDeleted',
   'OperationCreated',
   'OperationStarted',
   'OperationFinished',
+  'OperationFailed',
+  'OperationErrored',
+  'OperationCancelled',
   'ComputeStateChanged',
+  'ConnectionRequested',
+  'ConnectionOpened',
+  'ConnectionRefused',
+  'ConnectionClosed',
+  'ConnectionsDropped',
 ];

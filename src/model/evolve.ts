@@ -1,16 +1,15 @@
 /**
- * evolve: applies one event to an immer draft of the state. Total and boring: every value it needs
- * is in the event, and it never validates (decide already did).
+ * evolve: applies one event to a draft of the state. Total and boring: every value it needs is in
+ * the event, and it never validates (decide already did). Each handler's changed paths are named in
+ * touches.ts.
  */
 import type { Draft } from 'immer';
 import type { DomainEvent } from './events.js';
-import type { SimState } from './state.js';
+import type { ConnectionState, EndpointState, OperationState, SimState } from './state.js';
 
+type S = Draft<SimState>;
 type EventHandlers = {
-  readonly [K in DomainEvent['type']]: (
-    draft: Draft<SimState>,
-    event: Extract<DomainEvent, { type: K }>,
-  ) => void;
+  readonly [K in DomainEvent['type']]: (draft: S, event: Extract<DomainEvent, { type: K }>) => void;
 };
 
 const HANDLERS: EventHandlers = {
@@ -20,30 +19,54 @@ const HANDLERS: EventHandlers = {
       name: e.name,
       regionId: e.regionId,
       defaultBranchId: e.defaultBranchId,
+      plan: e.plan,
       createdAt: e.at,
       updatedAt: e.at,
+      lastSortKey: 0,
       branches: {},
       endpoints: {},
       operations: {},
+      pendingOperations: {},
     };
   },
 
-  BranchCreated(draft, e) {
+  ProjectDeleted(draft, e) {
     const project = projectOf(draft, e.projectId);
-    project.branches[e.branchId] = {
+    for (const endpointId of Object.keys(project.endpoints)) {
+      delete draft.endpointOwners[endpointId];
+      delete draft.liveConnections[endpointId];
+    }
+    delete draft.projects[e.projectId];
+  },
+
+  BranchCreated(draft, e) {
+    projectOf(draft, e.projectId).branches[e.branchId] = {
       id: e.branchId,
       projectId: e.projectId,
       name: e.name,
       ...(e.parentId === undefined ? {} : { parentId: e.parentId }),
       isDefault: e.isDefault,
+      currentState: e.currentState,
+      stateChangedAt: e.at,
       createdAt: e.at,
       updatedAt: e.at,
     };
   },
 
+  BranchStateChanged(draft, e) {
+    const branch = projectOf(draft, e.projectId).branches[e.branchId];
+    if (branch === undefined) return;
+    branch.currentState = e.currentState;
+    branch.stateChangedAt = e.at;
+    branch.updatedAt = e.at;
+  },
+
+  BranchDeleted(draft, e) {
+    delete projectOf(draft, e.projectId).branches[e.branchId];
+  },
+
   EndpointCreated(draft, e) {
-    const project = projectOf(draft, e.projectId);
-    project.endpoints[e.endpointId] = {
+    projectOf(draft, e.projectId).endpoints[e.endpointId] = {
       id: e.endpointId,
       projectId: e.projectId,
       branchId: e.branchId,
@@ -60,18 +83,36 @@ const HANDLERS: EventHandlers = {
       poolerEnabled: e.poolerEnabled,
       poolerMode: e.poolerMode,
       disabled: e.disabled,
-      passwordlessAccess: true,
-      pgSettings: {},
-      creationSource: e.creationSource,
+      passwordlessAccess: e.passwordlessAccess,
+      pgSettings: { ...e.pgSettings },
       provisioner: e.provisioner,
+      creationSource: e.creationSource,
       createdAt: e.at,
       updatedAt: e.at,
+      directConnections: 0,
+      pooledConnections: 0,
     };
     draft.endpointOwners[e.endpointId] = e.projectId;
   },
 
+  EndpointUpdated(draft, e) {
+    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+    const { pgSettings, ...rest } = e.changes;
+    Object.assign(endpoint, rest);
+    if (pgSettings !== undefined) endpoint.pgSettings = { ...pgSettings };
+    endpoint.updatedAt = e.at;
+  },
+
+  EndpointDeleted(draft, e) {
+    delete projectOf(draft, e.projectId).endpoints[e.endpointId];
+    delete draft.endpointOwners[e.endpointId];
+    delete draft.liveConnections[e.endpointId];
+  },
+
   OperationCreated(draft, e) {
     const project = projectOf(draft, e.projectId);
+    const sortKey = Math.max(e.at * 1000, project.lastSortKey + 1);
+    project.lastSortKey = sortKey;
     project.operations[e.operationId] = {
       id: e.operationId,
       projectId: e.projectId,
@@ -82,10 +123,13 @@ const HANDLERS: EventHandlers = {
       failuresCount: 0,
       createdAt: e.at,
       updatedAt: e.at,
+      sortKey,
       durationMs: e.durationMs,
       ...(e.status === 'running' ? { startedAt: e.at } : {}),
       totalDurationMs: 0,
+      effects: e.effects as Draft<OperationState['effects']>,
     };
+    project.pendingOperations[e.operationId] = true;
     if (e.afterId !== undefined) {
       const previous = project.operations[e.afterId];
       if (previous !== undefined) previous.nextId = e.operationId;
@@ -96,20 +140,36 @@ const HANDLERS: EventHandlers = {
     const operation = operationOf(draft, e.projectId, e.operationId);
     operation.status = 'running';
     operation.startedAt = e.at;
+    operation.durationMs = e.durationMs;
     operation.updatedAt = e.at;
+    delete operation.retryAt;
   },
 
   OperationFinished(draft, e) {
+    settle(draft, e.projectId, e.operationId, e.at, 'finished');
+  },
+
+  OperationFailed(draft, e) {
     const operation = operationOf(draft, e.projectId, e.operationId);
-    operation.status = 'finished';
+    operation.status = 'failed';
+    operation.failuresCount++;
+    operation.error = e.error;
+    operation.retryAt = e.retryAt;
     operation.updatedAt = e.at;
-    operation.totalDurationMs = e.at - operation.createdAt;
+  },
+
+  OperationErrored(draft, e) {
+    const operation = settle(draft, e.projectId, e.operationId, e.at, 'error');
+    operation.failuresCount++;
+    operation.error = e.error;
+  },
+
+  OperationCancelled(draft, e) {
+    settle(draft, e.projectId, e.operationId, e.at, 'cancelled');
   },
 
   ComputeStateChanged(draft, e) {
-    const endpoint = projectOf(draft, e.projectId).endpoints[e.endpointId];
-    if (endpoint === undefined)
-      throw new Error(`no compute ${e.endpointId} in project ${e.projectId}`);
+    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
     const wasActive = endpoint.currentState === 'active';
     endpoint.currentState = e.currentState;
     if (e.pendingState === null) delete endpoint.pendingState;
@@ -118,27 +178,165 @@ const HANDLERS: EventHandlers = {
     if (e.currentState === 'active' && !wasActive) {
       endpoint.startedAt = e.at;
       endpoint.lastActive = e.at;
-      endpoint.idleSince = e.at;
     } else if (e.currentState !== 'active' && wasActive) {
       endpoint.suspendedAt = e.at;
-      delete endpoint.idleSince;
+    }
+    refreshIdleSince(endpoint, e.at);
+  },
+
+  ConnectionRequested(draft, e) {
+    addLive(draft, e, 'connecting');
+  },
+
+  ConnectionOpened(draft, e) {
+    const existing = draft.connections[e.connectionId];
+    if (existing === undefined) addLive(draft, e, 'open');
+    else existing.status = 'open';
+    const connection = draft.connections[e.connectionId];
+    if (connection !== undefined) connection.openedAt = e.at;
+    endpointOf(draft, e.projectId, e.endpointId).lastActive = e.at;
+  },
+
+  ConnectionRefused(draft, e) {
+    const existing = draft.connections[e.connectionId];
+    const error = { sqlstate: e.sqlstate, message: e.message };
+    if (existing !== undefined && e.projectId !== undefined) {
+      end(draft, existing, e.projectId, 'refused', e.at, error);
+      return;
+    }
+    if (!e.tracked) return;
+    draft.connections[e.connectionId] = {
+      id: e.connectionId,
+      endpointId: e.endpointId,
+      ...(e.projectId === undefined ? {} : { projectId: e.projectId }),
+      pooled: e.pooled,
+      status: 'refused',
+      requestedAt: e.at,
+      endedAt: e.at,
+      error,
+      tracked: true,
+    };
+  },
+
+  ConnectionClosed(draft, e) {
+    const connection = draft.connections[e.connectionId];
+    if (connection !== undefined) end(draft, connection, e.projectId, 'closed', e.at);
+  },
+
+  ConnectionsDropped(draft, e) {
+    const error = { sqlstate: e.sqlstate, message: e.message };
+    for (const id of e.connectionIds) {
+      const connection = draft.connections[id];
+      if (connection !== undefined) end(draft, connection, e.projectId, 'dropped', e.at, error);
     }
   },
 };
 
 /** Applies `event` to `draft`. */
-export function evolve(draft: Draft<SimState>, event: DomainEvent): void {
-  const handler = HANDLERS[event.type] as (draft: Draft<SimState>, event: DomainEvent) => void;
-  handler(draft, event);
+export function evolve(draft: S, event: DomainEvent): void {
+  (HANDLERS[event.type] as (draft: S, event: DomainEvent) => void)(draft, event);
 }
 
-function projectOf(draft: Draft<SimState>, projectId: string): Draft<SimState>['projects'][string] {
+/**
+ * The scale-to-zero clock: a compute that is active, not changing state and has no connection is idle
+ * since the moment that became true; anything else keeps it awake.
+ */
+function refreshIdleSince(endpoint: Draft<EndpointState>, at: number): void {
+  const busy = endpoint.directConnections + endpoint.pooledConnections > 0;
+  if (endpoint.currentState === 'active' && endpoint.pendingState === undefined && !busy) {
+    endpoint.idleSince ??= at;
+  } else {
+    delete endpoint.idleSince;
+  }
+}
+
+function addLive(
+  draft: S,
+  e: {
+    connectionId: string;
+    projectId: string;
+    endpointId: string;
+    pooled: boolean;
+    tracked: boolean;
+    at: number;
+  },
+  status: 'connecting' | 'open',
+): void {
+  draft.connections[e.connectionId] = {
+    id: e.connectionId,
+    endpointId: e.endpointId,
+    projectId: e.projectId,
+    pooled: e.pooled,
+    status,
+    requestedAt: e.at,
+    tracked: e.tracked,
+  };
+  (draft.liveConnections[e.endpointId] ??= {})[e.connectionId] = true;
+  const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+  if (e.pooled) endpoint.pooledConnections++;
+  else endpoint.directConnections++;
+  refreshIdleSince(endpoint, e.at);
+}
+
+function end(
+  draft: S,
+  connection: Draft<ConnectionState>,
+  projectId: string,
+  status: 'closed' | 'refused' | 'dropped',
+  at: number,
+  error?: { sqlstate: string; message: string },
+): void {
+  const live = draft.liveConnections[connection.endpointId];
+  if (live !== undefined) {
+    delete live[connection.id];
+    if (Object.keys(live).length === 0) delete draft.liveConnections[connection.endpointId];
+  }
+  const endpoint = draft.projects[projectId]?.endpoints[connection.endpointId];
+  if (endpoint !== undefined) {
+    if (connection.pooled) endpoint.pooledConnections--;
+    else endpoint.directConnections--;
+    endpoint.lastActive = at;
+    refreshIdleSince(endpoint, at);
+  }
+  if (!connection.tracked) {
+    delete draft.connections[connection.id];
+    return;
+  }
+  connection.status = status;
+  connection.endedAt = at;
+  if (error !== undefined) connection.error = error;
+}
+
+function settle(
+  draft: S,
+  projectId: string,
+  operationId: string,
+  at: number,
+  status: 'finished' | 'error' | 'cancelled',
+) {
+  const project = projectOf(draft, projectId);
+  const operation = operationOf(draft, projectId, operationId);
+  operation.status = status;
+  operation.updatedAt = at;
+  operation.totalDurationMs = at - operation.createdAt;
+  delete operation.retryAt;
+  delete project.pendingOperations[operationId];
+  return operation;
+}
+
+function projectOf(draft: S, projectId: string): Draft<SimState>['projects'][string] {
   const project = draft.projects[projectId];
   if (project === undefined) throw new Error(`no project ${projectId}`);
   return project;
 }
 
-function operationOf(draft: Draft<SimState>, projectId: string, operationId: string) {
+function endpointOf(draft: S, projectId: string, endpointId: string): Draft<EndpointState> {
+  const endpoint = projectOf(draft, projectId).endpoints[endpointId];
+  if (endpoint === undefined) throw new Error(`no compute ${endpointId} in project ${projectId}`);
+  return endpoint;
+}
+
+function operationOf(draft: S, projectId: string, operationId: string) {
   const operation = projectOf(draft, projectId).operations[operationId];
   if (operation === undefined)
     throw new Error(`no operation ${operationId} in project ${projectId}`);

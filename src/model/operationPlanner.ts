@@ -1,40 +1,53 @@
 /**
- * Builds the events that record operations: one that runs at once, and chains where each waits for
- * the one before it. Durations are drawn here, so replay never draws.
+ * Recording operations and carrying out their effects. A request records a chain: the first
+ * operation `running`, each next one `scheduling` behind the one before. Each operation carries its
+ * effects as data; here they become events at the moment they apply, against the state of then.
  */
-import type { ActionEffects, ComputeEffect, OperationAction } from '../domain/operationAction.js';
-import { ACTION_EFFECTS } from '../domain/operationAction.js';
-import type { LatencyProfile } from '../domain/profile.js';
 import { newId } from '../core/ids.js';
+import type { ComputeState } from '../domain/computeState.js';
+import type { OperationAction } from '../domain/operationAction.js';
+import type { LatencyProfile } from '../domain/profile.js';
+import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
-import type { ComputeStateChanged, DomainEvent, OperationCreated } from './events.js';
-import type { ModelContext } from './decideContext.js';
-import type { EndpointState } from './state.js';
+import type { ModelContext, Pending } from './decideContext.js';
+import type { OperationCreated } from './events.js';
+import type { OperationEffect } from './operationEffect.js';
+import type { EndpointState, SimState } from './state.js';
 
 /** One operation to record. */
 export interface PlannedOperation {
   readonly action: OperationAction;
   readonly branchId: string;
   readonly endpointId?: string;
-  /** Which latency range its duration is drawn from (defaults to the action's own). */
+  /** Which latency range its duration is drawn from. */
   readonly latency: keyof LatencyProfile;
+  readonly running?: readonly OperationEffect[];
+  readonly finished?: readonly OperationEffect[];
+}
+
+/** Where an operation applies: its project, branch and compute. */
+export interface OperationTarget {
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly endpointId?: string;
 }
 
 /**
- * Events recording `plan` as a chain: the first `running`, each next one `scheduling` behind the one
- * before it. Compute effects of the first one starting are included.
+ * Events recording `plan` as a chain, with the running-phase effects of the first operation. Returns
+ * the events and the ids of the recorded operations, in order.
  */
 export function recordOperations(
+  state: SimState,
   projectId: string,
   plan: readonly PlannedOperation[],
   context: ModelContext,
-  endpoints: Readonly<Record<string, EndpointState>>,
-): Unstamped<DomainEvent>[] {
-  const events: Unstamped<DomainEvent>[] = [];
+  prior: Pending = [],
+): { events: Pending; operationIds: string[] } {
+  const events: Pending = [];
+  const operationIds: string[] = [];
   let previousId: string | undefined;
   for (const step of plan) {
     const operationId = newId.operation(context.random('ids'));
-    const [min, max] = context.profile.latency[step.latency];
     const created: Unstamped<OperationCreated> = {
       type: 'OperationCreated',
       projectId,
@@ -43,48 +56,187 @@ export function recordOperations(
       branchId: step.branchId,
       ...(step.endpointId === undefined ? {} : { endpointId: step.endpointId }),
       status: previousId === undefined ? 'running' : 'scheduling',
-      durationMs: context.random('latency').int(min, max),
+      durationMs: drawDuration(context, step.latency),
       ...(previousId === undefined ? {} : { afterId: previousId }),
+      effects: { running: step.running ?? [], finished: step.finished ?? [] },
     };
     events.push(created);
     if (previousId === undefined) {
-      const change = phaseEffect(endpoints, step, 'onRunning');
-      if (change !== undefined) events.push(change);
+      events.push(
+        ...effectEvents(state, { projectId, ...step }, step.running ?? [], context, [
+          ...prior,
+          ...events,
+        ]),
+      );
     }
+    operationIds.push(operationId);
     previousId = operationId;
+  }
+  return { events, operationIds };
+}
+
+/** A duration drawn from a latency range of the profile. */
+export function drawDuration(context: ModelContext, latency: keyof LatencyProfile): number {
+  const [min, max] = context.profile.latency[latency];
+  return context.random('latency').int(min, max);
+}
+
+/** The plan of a compute start: pending active, then active with its waiting connections opened. */
+export function startPlan(
+  branchId: string,
+  endpointId: string,
+  latency: keyof LatencyProfile,
+): PlannedOperation {
+  return {
+    action: 'start_compute',
+    branchId,
+    endpointId,
+    latency,
+    running: [{ kind: 'computeState', pending: 'active' }],
+    finished: [{ kind: 'computeState', current: 'active', pending: null }, { kind: 'openWaiting' }],
+  };
+}
+
+/** The plan of a compute suspend: connections dropped, pending idle, then idle. */
+export function suspendPlan(branchId: string, endpointId: string): PlannedOperation {
+  return {
+    action: 'suspend_compute',
+    branchId,
+    endpointId,
+    latency: 'suspend_compute',
+    running: [{ kind: 'dropConnections' }, { kind: 'computeState', pending: 'idle' }],
+    finished: [{ kind: 'computeState', current: 'idle', pending: null }, { kind: 'wakeIfWaiting' }],
+  };
+}
+
+/**
+ * The events carrying out `effects` of an operation on `target`, against `state` as changed by the
+ * `prior` events decided in the same command (a start that follows a finished suspend sees it idle).
+ */
+export function effectEvents(
+  state: SimState,
+  target: OperationTarget,
+  effects: readonly OperationEffect[],
+  context: ModelContext,
+  prior: Pending = [],
+): Pending {
+  const events: Pending = [];
+  const project = state.projects[target.projectId];
+  const endpoint =
+    target.endpointId === undefined ? undefined : project?.endpoints[target.endpointId];
+  for (const effect of effects) {
+    switch (effect.kind) {
+      case 'computeState': {
+        if (endpoint === undefined) break;
+        const now = computeStateAfter(endpoint, [...prior, ...events]);
+        const current = effect.current ?? now.current;
+        if (current === now.current && effect.pending === now.pending) break;
+        events.push({
+          type: 'ComputeStateChanged',
+          projectId: endpoint.projectId,
+          endpointId: endpoint.id,
+          currentState: current,
+          pendingState: effect.pending,
+        });
+        break;
+      }
+      case 'dropConnections':
+        if (endpoint !== undefined)
+          events.push(
+            ...dropConnections(state, endpoint.projectId, endpoint.id, SQL_STATES.terminated),
+          );
+        break;
+      case 'openWaiting':
+        if (endpoint === undefined) break;
+        for (const connection of waitingConnections(state, endpoint.id)) {
+          events.push({
+            type: 'ConnectionOpened',
+            connectionId: connection.id,
+            projectId: endpoint.projectId,
+            endpointId: endpoint.id,
+            pooled: connection.pooled,
+            tracked: connection.tracked,
+          });
+        }
+        break;
+      case 'branchReady': {
+        const branch = project?.branches[target.branchId];
+        if (branch !== undefined && branch.currentState !== 'ready') {
+          events.push({
+            type: 'BranchStateChanged',
+            projectId: branch.projectId,
+            branchId: branch.id,
+            currentState: 'ready',
+          });
+        }
+        break;
+      }
+      case 'wakeIfWaiting':
+        if (
+          endpoint === undefined ||
+          endpoint.disabled ||
+          waitingConnections(state, endpoint.id).length === 0
+        )
+          break;
+        events.push(
+          ...recordOperations(
+            state,
+            endpoint.projectId,
+            [startPlan(endpoint.branchId, endpoint.id, 'wake_compute')],
+            context,
+            [...prior, ...events],
+          ).events,
+        );
+        break;
+    }
   }
   return events;
 }
 
-/**
- * The event applying the effect an operation has on its compute when it enters `phase`, or
- * `undefined` when it has no compute, no such effect, or the effect would change nothing.
- */
-export function phaseEffect(
-  endpoints: Readonly<Record<string, EndpointState>>,
-  operation: { readonly action: OperationAction; readonly endpointId?: string },
-  phase: keyof ActionEffects,
-): Unstamped<ComputeStateChanged> | undefined {
-  const endpoint = operation.endpointId === undefined ? undefined : endpoints[operation.endpointId];
-  const effect = ACTION_EFFECTS[operation.action]?.[phase];
-  return endpoint === undefined || effect === undefined
-    ? undefined
-    : computeEffect(endpoint, effect);
+/** A compute's current and pending state once `events` (decided, not yet applied) apply. */
+function computeStateAfter(
+  endpoint: EndpointState,
+  events: Pending,
+): { current: ComputeState; pending: ComputeState | null } {
+  let current = endpoint.currentState;
+  let pending: ComputeState | null = endpoint.pendingState ?? null;
+  for (const event of events) {
+    if (event.type === 'ComputeStateChanged' && event.endpointId === endpoint.id) {
+      current = event.currentState;
+      pending = event.pendingState;
+    }
+  }
+  return { current, pending };
 }
 
-/** The event applying an operation's effect to its compute, or `undefined` when nothing would change. */
-export function computeEffect(
-  endpoint: EndpointState,
-  effect: ComputeEffect,
-): Unstamped<ComputeStateChanged> | undefined {
-  const current = effect.current ?? endpoint.currentState;
-  if (current === endpoint.currentState && effect.pending === (endpoint.pendingState ?? null))
-    return undefined;
-  return {
-    type: 'ComputeStateChanged',
-    projectId: endpoint.projectId,
-    endpointId: endpoint.id,
-    currentState: current,
-    pendingState: effect.pending,
-  };
+/** The event terminating every live connection of a compute, or none when it has none. */
+export function dropConnections(
+  state: SimState,
+  projectId: string,
+  endpointId: string,
+  why: SqlError,
+): Pending {
+  const live = state.liveConnections[endpointId];
+  if (live === undefined) return [];
+  const connectionIds = Object.keys(live);
+  if (connectionIds.length === 0) return [];
+  return [
+    {
+      type: 'ConnectionsDropped',
+      projectId,
+      endpointId,
+      connectionIds,
+      sqlstate: why.sqlstate,
+      message: why.message,
+    },
+  ];
+}
+
+/** Connections waiting for a compute to start. */
+export function waitingConnections(state: SimState, endpointId: string) {
+  const live = state.liveConnections[endpointId];
+  if (live === undefined) return [];
+  return Object.keys(live)
+    .map((id) => state.connections[id])
+    .filter((c): c is NonNullable<typeof c> => c !== undefined && c.status === 'connecting');
 }

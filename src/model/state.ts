@@ -1,34 +1,44 @@
 /**
- * The simulation state: projects, each holding its branches, computes and operations. Collections
- * are nested per project so an update copies little when a draft is finished.
+ * The simulation state: projects, each holding its branches, computes and operations, and the
+ * client connections. Collections are nested per project so an update copies little on publish.
  */
 import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { OperationStatus } from '../domain/operationStatus.js';
+import type { Plan } from '../domain/plan.js';
+import type { SqlError } from '../domain/sqlState.js';
+import type { OperationEffect } from './operationEffect.js';
+
+/** Pooler modes of the public API. */
+export type PoolerMode = 'transaction' | 'session';
+
+/** The settings of a compute that requests can set. */
+export interface EndpointSettings {
+  readonly minCu: number;
+  readonly maxCu: number;
+  /** 0 = the profile default, -1 = never suspend, otherwise seconds. */
+  readonly suspendTimeoutSeconds: number;
+  readonly poolerEnabled: boolean;
+  readonly poolerMode: PoolerMode;
+  readonly disabled: boolean;
+  readonly passwordlessAccess: boolean;
+  readonly pgSettings: Readonly<Record<string, string>>;
+  readonly provisioner: string;
+  readonly name?: string;
+}
 
 /** A compute (endpoint). Times are epoch milliseconds; the API layer formats them. */
-export interface EndpointState {
+export interface EndpointState extends EndpointSettings {
   readonly id: string;
   readonly projectId: string;
   readonly branchId: string;
   readonly type: ComputeType;
-  readonly name?: string;
   readonly host: string;
   readonly proxyHost: string;
   readonly regionId: string;
-  readonly minCu: number;
-  readonly maxCu: number;
   readonly currentState: ComputeState;
   readonly pendingState?: ComputeState;
-  /** 0 = the profile default, -1 = never suspend, otherwise seconds. */
-  readonly suspendTimeoutSeconds: number;
-  readonly poolerEnabled: boolean;
-  readonly poolerMode: 'transaction' | 'session';
-  readonly disabled: boolean;
-  readonly passwordlessAccess: boolean;
-  readonly pgSettings: Readonly<Record<string, string>>;
   readonly creationSource: string;
-  readonly provisioner: string;
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly lastActive?: number;
@@ -36,6 +46,12 @@ export interface EndpointState {
   readonly suspendedAt?: number;
   /** Since when the compute has been active with nothing keeping it awake (scale-to-zero clock). */
   readonly idleSince?: number;
+  /** Direct connections open or waiting for the compute to start. */
+  readonly directConnections: number;
+  /** Pooled connections open or waiting. */
+  readonly pooledConnections: number;
+  /** Compute image release it runs (picked up at each start). */
+  readonly computeReleaseVersion?: string;
 }
 
 /** An operation the control plane recorded. */
@@ -49,15 +65,25 @@ export interface OperationState {
   readonly failuresCount: number;
   readonly createdAt: number;
   readonly updatedAt: number;
-  /** How long the work takes once running, drawn from the latency profile. */
+  /** Strictly increasing per project, in microseconds: the order of listings and their cursor. */
+  readonly sortKey: number;
+  /** How long one attempt takes once running, drawn from the latency profile. */
   readonly durationMs: number;
   readonly startedAt?: number;
   readonly totalDurationMs: number;
   /** The operation that waits for this one (status `scheduling` until this one finishes). */
   readonly nextId?: string;
+  /** What this operation does when it starts running and when it finishes. */
+  readonly effects: {
+    readonly running: readonly OperationEffect[];
+    readonly finished: readonly OperationEffect[];
+  };
   readonly error?: string;
   readonly retryAt?: number;
 }
+
+/** Branch states of the public API. */
+export type BranchLifecycle = 'init' | 'ready';
 
 /** A branch of a project. */
 export interface BranchState {
@@ -66,6 +92,8 @@ export interface BranchState {
   readonly name: string;
   readonly parentId?: string;
   readonly isDefault: boolean;
+  readonly currentState: BranchLifecycle;
+  readonly stateChangedAt: number;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -76,12 +104,35 @@ export interface ProjectState {
   readonly name: string;
   readonly regionId: string;
   readonly defaultBranchId: string;
+  readonly plan: Plan;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** Largest operation sort key so far (microseconds). */
+  readonly lastSortKey: number;
   readonly branches: Readonly<Record<string, BranchState>>;
   readonly endpoints: Readonly<Record<string, EndpointState>>;
   /** Operations in creation order (object keys keep insertion order; UUIDs are never integer-like). */
   readonly operations: Readonly<Record<string, OperationState>>;
+  /** Ids of the operations not yet in a terminal status (for conflict checks). */
+  readonly pendingOperations: Readonly<Record<string, true>>;
+}
+
+/** Connection states of `sim.connect` handles. */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'refused' | 'dropped';
+
+/** A client connection. Ended ones stay (for their handles) unless opened with `track: false`. */
+export interface ConnectionState {
+  readonly id: string;
+  readonly endpointId: string;
+  readonly projectId?: string;
+  readonly pooled: boolean;
+  readonly status: ConnectionStatus;
+  readonly requestedAt: number;
+  readonly openedAt?: number;
+  readonly endedAt?: number;
+  readonly error?: SqlError;
+  /** Whether the record stays after the connection ends (workload sessions drop it). */
+  readonly tracked: boolean;
 }
 
 /** The whole simulated control plane. */
@@ -89,9 +140,13 @@ export interface SimState {
   readonly projects: Readonly<Record<string, ProjectState>>;
   /** Which project owns each compute id, for requests and connections that name only the compute. */
   readonly endpointOwners: Readonly<Record<string, string>>;
+  /** Connections by id: the live ones, and the ended ones that are tracked. */
+  readonly connections: Readonly<Record<string, ConnectionState>>;
+  /** Live (connecting or open) connection ids per compute. */
+  readonly liveConnections: Readonly<Record<string, Readonly<Record<string, true>>>>;
 }
 
 /** The state before any event. */
 export function emptyState(): SimState {
-  return { projects: {}, endpointOwners: {} };
+  return { projects: {}, endpointOwners: {}, connections: {}, liveConnections: {} };
 }

@@ -3,9 +3,16 @@
  * command of the same shape; `decide` ignores it when state has moved on (a stale timer).
  */
 
-/** Finish the running operation `operationId` (its planned duration has elapsed). */
+/** The running operation's attempt is over: it finishes, or fails. */
 export interface CompleteOperation {
   readonly type: 'CompleteOperation';
+  readonly projectId: string;
+  readonly operationId: string;
+}
+
+/** Retry a failed operation. */
+export interface RetryOperation {
+  readonly type: 'RetryOperation';
   readonly projectId: string;
   readonly operationId: string;
 }
@@ -19,4 +26,4 @@ export interface SuspendIdleCompute {
 }
 
 /** Every timer, which is also a command. */
-export type TimerCommand = CompleteOperation | SuspendIdleCompute;
+export type TimerCommand = CompleteOperation | RetryOperation | SuspendIdleCompute;

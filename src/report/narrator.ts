@@ -20,13 +20,23 @@ export function createNarrator(): Narrator {
         return undefined;
       case 'ProjectCreated':
         return `project ${event.projectId} "${event.name}" created in ${event.regionId}`;
+      case 'ProjectDeleted':
+        return `project ${event.projectId} deleted`;
       case 'BranchCreated':
-        return `branch ${event.branchId} "${event.name}"${event.isDefault ? ' (default)' : ''} created`;
+        return `branch ${event.branchId} "${event.name}"${event.isDefault ? ' (default)' : ''} created${event.parentId === undefined ? '' : ` from ${event.parentId}`}`;
+      case 'BranchStateChanged':
+        return `branch ${event.branchId} is ${event.currentState}`;
+      case 'BranchDeleted':
+        return `branch ${event.branchId} deleted`;
       case 'EndpointCreated': {
         const size =
           event.minCu === event.maxCu ? `${event.minCu} CU` : `${event.minCu}-${event.maxCu} CU`;
-        return `compute ${event.endpointId} (${event.endpointType}, ${size}) created: init, pending active`;
+        return `compute ${event.endpointId} (${event.endpointType}, ${size}) created on ${event.branchId}`;
       }
+      case 'EndpointUpdated':
+        return `compute ${event.endpointId} updated: ${describeChanges(event.changes)}`;
+      case 'EndpointDeleted':
+        return `compute ${event.endpointId} deleted`;
       case 'OperationCreated': {
         actions.set(event.operationId, event.action);
         const on = event.endpointId === undefined ? '' : ` on ${event.endpointId}`;
@@ -37,10 +47,32 @@ export function createNarrator(): Narrator {
         return `${operation(event.operationId)}: running`;
       case 'OperationFinished':
         return `${operation(event.operationId)}: finished`;
+      case 'OperationFailed':
+        return `${operation(event.operationId)}: failed (${event.error}), retried later`;
+      case 'OperationErrored':
+        return `${operation(event.operationId)}: error (${event.error}), giving up`;
+      case 'OperationCancelled':
+        return `${operation(event.operationId)}: cancelled`;
       case 'ComputeStateChanged':
         return `compute ${event.endpointId} is ${event.currentState}${event.pendingState === null ? '' : `, pending ${event.pendingState}`}`;
+      case 'ConnectionRequested':
+        return `connection ${event.connectionId} to ${event.endpointId} waits for the compute to start`;
+      case 'ConnectionOpened':
+        return `connection ${event.connectionId} to ${event.endpointId} open${event.pooled ? ' (pooled)' : ''}`;
+      case 'ConnectionRefused':
+        return `connection ${event.connectionId} to ${event.endpointId} refused: ${event.sqlstate} ${event.message}`;
+      case 'ConnectionClosed':
+        return `connection ${event.connectionId} closed`;
+      case 'ConnectionsDropped':
+        return `${event.connectionIds.length} connection(s) to ${event.endpointId} dropped: ${event.sqlstate} ${event.message}`;
     }
   };
+}
+
+function describeChanges(changes: Record<string, unknown>): string {
+  return Object.entries(changes)
+    .map(([key, value]) => `${key} ${JSON.stringify(value)}`)
+    .join(', ');
 }
 
 /** `396 ms` below a second, `3.9 s` above. */

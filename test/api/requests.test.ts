@@ -24,7 +24,7 @@ describe('request errors', () => {
   it.each([
     [5, /body must be a JSON object/],
     [[], /body must be a JSON object/],
-    [{ project: 'x' }, /"project" must be an object/],
+    [{ project: 'x' }, /project must be an object/],
     [{ project: { name: '' } }, /project.name/],
     [{ project: { name: 7 } }, /project.name/],
     [{ project: { region_id: 'Not A Region' } }, /project.region_id/],

@@ -3,7 +3,12 @@
  */
 import { err, ok, type Result } from '../../core/result.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
-import type { EndpointState, OperationState, ProjectState } from '../../model/state.js';
+import type {
+  BranchState,
+  EndpointState,
+  OperationState,
+  ProjectState,
+} from '../../model/state.js';
 import type { RequestTarget } from '../requestTarget.js';
 
 type Params = Readonly<Record<string, string>>;
@@ -30,6 +35,15 @@ export function findEndpoint(
   return endpoint === undefined
     ? err(reject('not_found', `endpoint ${id} not found`))
     : ok(endpoint);
+}
+
+/** The branch `{branch_id}` of the project `{project_id}`. */
+export function findBranch(target: RequestTarget, params: Params): Result<BranchState, Rejection> {
+  const project = findProject(target, params);
+  if (!project.ok) return project;
+  const id = params['branch_id'] ?? '';
+  const branch = project.value.branches[id];
+  return branch === undefined ? err(reject('not_found', `branch ${id} not found`)) : ok(branch);
 }
 
 /** The operation `{operation_id}` of the project `{project_id}`. */

@@ -1,61 +1,58 @@
 /**
- * CreateProject: a project, its default branch `main`, a primary read-write compute in `init`
- * (pending `active`), and the operations `create_timeline` (running) then `start_compute`.
+ * CreateProject: a project, its default branch, a primary read-write compute in `init` (pending
+ * `active`), and the operations `create_timeline` (running) then `start_compute` (scheduling).
  */
 import { drawUniqueId, newId } from '../../core/ids.js';
-import { ok } from '../../core/result.js';
-import type { Unstamped } from '../../engine/loggedEvent.js';
+import { err, ok } from '../../core/result.js';
 import type { CreateProject } from '../commands.js';
-import type { Handler } from '../decideContext.js';
-import type { DomainEvent } from '../events.js';
-import { recordOperations } from '../operationPlanner.js';
+import type { Handler, Pending } from '../decideContext.js';
+import { endpointCreated, settingsProblem } from '../newEndpoint.js';
+import { recordOperations, startPlan } from '../operationPlanner.js';
 
 /** Decides a project creation. */
 export const createProject: Handler<CreateProject> = (state, command, context) => {
+  const problem = settingsProblem(command.endpoint, context.profile.plan);
+  if (problem !== undefined) return err(problem);
   const ids = context.random('ids');
   const projectId = drawUniqueId(newId.project, ids, (id) => id in state.projects);
   const branchId = newId.branch(ids);
-  const endpointId = drawUniqueId(newId.endpoint, ids, (id) => id in state.endpointOwners);
   const regionId = command.regionId ?? context.profile.regionId;
-  const region = regionId.replace(/^[a-z]+-/, '');
-  const events: Unstamped<DomainEvent>[] = [
+  const created = endpointCreated(
+    state,
+    projectId,
+    regionId,
+    branchId,
+    { endpointType: 'read_write', settings: command.endpoint },
+    context,
+  );
+  const events: Pending = [
     {
       type: 'ProjectCreated',
       projectId,
       name: command.name ?? projectId,
       regionId,
       defaultBranchId: branchId,
+      plan: context.profile.plan,
     },
-    { type: 'BranchCreated', projectId, branchId, name: 'main', isDefault: true },
     {
-      type: 'EndpointCreated',
+      type: 'BranchCreated',
       projectId,
       branchId,
-      endpointId,
-      endpointType: 'read_write',
-      host: `${endpointId}.${region}.${context.profile.hostDomain}`,
-      proxyHost: `${region}.${context.profile.hostDomain}`,
-      regionId,
-      minCu: 0.25,
-      maxCu: 0.25,
-      suspendTimeoutSeconds: 0,
-      poolerEnabled: false,
-      poolerMode: 'transaction',
-      disabled: false,
-      creationSource: 'console',
-      provisioner: 'k8s-neonvm',
+      name: command.branchName ?? 'main',
+      isDefault: true,
+      currentState: 'init',
     },
+    created,
   ];
-  events.push(
-    ...recordOperations(
-      projectId,
-      [
-        { action: 'create_timeline', branchId, latency: 'create_timeline' },
-        { action: 'start_compute', branchId, endpointId, latency: 'start_compute' },
-      ],
-      context,
-      {},
-    ),
-  );
+  const plan = [
+    {
+      action: 'create_timeline' as const,
+      branchId,
+      latency: 'create_timeline' as const,
+      finished: [{ kind: 'branchReady' as const }],
+    },
+    startPlan(branchId, created.endpointId, 'start_compute'),
+  ];
+  events.push(...recordOperations(state, projectId, plan, context).events);
   return ok(events);
 };

@@ -1,38 +1,26 @@
 /**
- * SuspendIdleCompute (timer): scale to zero. A compute idle for its whole suspend timeout gets a
- * `suspend_compute` operation. Stale when the compute was used, changed or suspended since.
+ * SuspendIdleCompute (timer): scale to zero. A compute active, unchanged, without connections and
+ * without unfinished operations for its whole suspend timeout gets a `suspend_compute`. Stale when
+ * anything happened since (the idle clock restarted, so a newer timer is armed).
  */
 import { ok } from '../../core/result.js';
+import { suspendTimeoutMs } from '../../domain/suspendTimeout.js';
 import type { Handler } from '../decideContext.js';
-import { recordOperations } from '../operationPlanner.js';
+import { lockedBy } from '../lookups.js';
+import { recordOperations, suspendPlan } from '../operationPlanner.js';
 import type { SuspendIdleCompute } from '../timers.js';
 
 /** Decides whether an idle compute is suspended now. */
 export const suspendIdleCompute: Handler<SuspendIdleCompute> = (state, command, context) => {
   const project = state.projects[command.projectId];
   const endpoint = project?.endpoints[command.endpointId];
-  if (
-    project === undefined ||
-    endpoint === undefined ||
-    endpoint.currentState !== 'active' ||
-    endpoint.pendingState !== undefined ||
-    endpoint.idleSince !== command.idleSince
-  ) {
+  if (project === undefined || endpoint === undefined || endpoint.idleSince !== command.idleSince)
     return ok([]);
-  }
+  const timeout = suspendTimeoutMs(endpoint.suspendTimeoutSeconds, endpoint.maxCu, context.profile);
+  if (timeout === undefined || context.now < endpoint.idleSince + timeout) return ok([]);
+  if (lockedBy(project, { endpointId: endpoint.id }) !== undefined) return ok([]);
   return ok(
-    recordOperations(
-      project.id,
-      [
-        {
-          action: 'suspend_compute',
-          branchId: endpoint.branchId,
-          endpointId: endpoint.id,
-          latency: 'suspend_compute',
-        },
-      ],
-      context,
-      project.endpoints,
-    ),
+    recordOperations(state, project.id, [suspendPlan(endpoint.branchId, endpoint.id)], context)
+      .events,
   );
 };

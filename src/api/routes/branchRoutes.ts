@@ -1,0 +1,105 @@
+/**
+ * Branch routes: create (with computes or without), list, get, delete a non-default branch.
+ */
+import type { BranchCreated } from '../../model/events.js';
+import type { NewEndpoint } from '../../model/commands.js';
+import { errorResponse } from '../apiResponse.js';
+import { BodyReader } from '../bodyReader.js';
+import { branchDto, endpointDto } from '../dto.js';
+import { readEndpointType, readNewSettings } from '../endpointSettingsBody.js';
+import type { Route } from '../route.js';
+import { findBranch, findProject } from './lookup.js';
+import { executed, recordedOperations } from './responses.js';
+
+const ID = /^[a-z0-9-]{1,60}$/;
+
+/** POST /projects/{project_id}/branches */
+export const createBranchRoute: Route = {
+  method: 'POST',
+  pattern: '/projects/{project_id}/branches',
+  handle({ params, body, target }) {
+    const project = findProject(target, params);
+    if (!project.ok) return errorResponse(project.error);
+    const reader = BodyReader.ofBody(body);
+    const branch = reader.object_('branch');
+    const name = branch.string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
+    const parentId = branch.string('parent_id', ID, 'a branch id');
+    const endpoints: NewEndpoint[] = reader
+      .objects('endpoints')
+      .map((e) => ({ endpointType: readEndpointType(e), settings: readNewSettings(e) }));
+    if (reader.problem !== undefined) return errorResponse(reader.problem);
+    const result = target.execute({
+      type: 'CreateBranch',
+      projectId: project.value.id,
+      endpoints,
+      ...(name === undefined ? {} : { name }),
+      ...(parentId === undefined ? {} : { parentId }),
+    });
+    return executed(result, (events) => {
+      const { branchId } = events.find(
+        (e): e is BranchCreated => e.type === 'BranchCreated',
+      ) as BranchCreated;
+      const after = target.state.projects[project.value.id];
+      const created = after?.branches[branchId];
+      if (after === undefined || created === undefined)
+        throw new Error('created branch missing from state');
+      return {
+        status: 201,
+        body: {
+          branch: branchDto(created),
+          endpoints: Object.values(after.endpoints)
+            .filter((e) => e.branchId === branchId)
+            .map(endpointDto),
+          operations: recordedOperations(target, project.value.id, events),
+          roles: [],
+          databases: [],
+          connection_uris: [],
+        },
+      };
+    });
+  },
+};
+
+/** GET /projects/{project_id}/branches */
+export const listBranchesRoute: Route = {
+  method: 'GET',
+  pattern: '/projects/{project_id}/branches',
+  handle({ params, target }) {
+    const project = findProject(target, params);
+    if (!project.ok) return errorResponse(project.error);
+    return {
+      status: 200,
+      body: { branches: Object.values(project.value.branches).map(branchDto) },
+    };
+  },
+};
+
+/** GET /projects/{project_id}/branches/{branch_id} */
+export const getBranchRoute: Route = {
+  method: 'GET',
+  pattern: '/projects/{project_id}/branches/{branch_id}',
+  handle({ params, target }) {
+    const branch = findBranch(target, params);
+    if (!branch.ok) return errorResponse(branch.error);
+    return { status: 200, body: { branch: branchDto(branch.value) } };
+  },
+};
+
+/** DELETE /projects/{project_id}/branches/{branch_id} */
+export const deleteBranchRoute: Route = {
+  method: 'DELETE',
+  pattern: '/projects/{project_id}/branches/{branch_id}',
+  handle({ params, target }) {
+    const branch = findBranch(target, params);
+    if (!branch.ok) return errorResponse(branch.error);
+    const record = branchDto(branch.value);
+    const { projectId, id } = branch.value;
+    return executed(
+      target.execute({ type: 'DeleteBranch', projectId, branchId: id }),
+      (events) => ({
+        status: 200,
+        body: { branch: record, operations: recordedOperations(target, projectId, events) },
+      }),
+    );
+  },
+};

@@ -1,0 +1,88 @@
+/**
+ * Compute sizes in Compute Units (1 CU = 1 vCPU + 4 GB RAM): which sizes exist, what each provides,
+ * and the rules on fixed and autoscaling ranges (from the spec's size table and limits).
+ */
+
+/** Every allowed size: 0.25, 0.5, each integer 1..16, each even integer 18..56. */
+export const ALLOWED_CU: readonly number[] = [
+  0.25,
+  0.5,
+  ...Array.from({ length: 16 }, (_, i) => i + 1),
+  ...Array.from({ length: 20 }, (_, i) => 18 + 2 * i),
+];
+
+const ALLOWED = new Set(ALLOWED_CU);
+
+/** Largest size that can autoscale; bigger computes are fixed-size and never scale to zero. */
+export const MAX_AUTOSCALING_CU = 16;
+/** Widest autoscaling range (max − min), in CU. */
+export const MAX_AUTOSCALING_SPREAD_CU = 8;
+/** Bytes of RAM per CU. */
+export const RAM_BYTES_PER_CU = 4 * 1024 ** 3;
+/** RAM bytes per allowed connection (matches the spec's max_connections column). */
+export const RAM_BYTES_PER_CONNECTION = 9_531_392;
+/** Ceiling of max_connections. */
+export const MAX_CONNECTIONS_CAP = 4_000;
+/** Concurrent client connections through the pooler. */
+export const POOLED_CONNECTIONS_LIMIT = 10_000;
+/** Local temporary disk per compute, bytes (about 20 GB). */
+export const TEMP_DISK_BYTES = 20 * 1024 ** 3;
+
+/** True for an allowed size. */
+export function isAllowedCu(cu: unknown): cu is number {
+  return typeof cu === 'number' && ALLOWED.has(cu);
+}
+
+/** What one size provides. */
+export interface SizeFacts {
+  readonly cu: number;
+  readonly vcpu: number;
+  readonly ramBytes: number;
+  /** Local File Cache: 80% of RAM. */
+  readonly lfcBytes: number;
+  readonly maxConnections: number;
+  /** 0.25 and 0.5 CU run on shared vCPUs. */
+  readonly shared: boolean;
+}
+
+/** The spec's size table row for `cu`. */
+export function sizeFacts(cu: number): SizeFacts {
+  const ramBytes = cu * RAM_BYTES_PER_CU;
+  return {
+    cu,
+    vcpu: cu,
+    ramBytes,
+    lfcBytes: ramBytes * 0.8,
+    maxConnections: maxConnections(cu),
+    shared: cu < 1,
+  };
+}
+
+/** max_connections of a size: floor(RAM / 9,531,392), capped at 4,000. */
+export function maxConnections(cu: number): number {
+  return Math.min(
+    MAX_CONNECTIONS_CAP,
+    Math.floor((cu * RAM_BYTES_PER_CU) / RAM_BYTES_PER_CONNECTION),
+  );
+}
+
+/** Why a `[min, max]` range is not allowed, or `undefined` when it is. */
+export function sizeRangeProblem(min: number, max: number): string | undefined {
+  if (!isAllowedCu(min))
+    return `autoscaling_limit_min_cu ${String(min)} is not an allowed size (${describeAllowed()})`;
+  if (!isAllowedCu(max))
+    return `autoscaling_limit_max_cu ${String(max)} is not an allowed size (${describeAllowed()})`;
+  if (min > max)
+    return `autoscaling_limit_min_cu (${min}) must not exceed autoscaling_limit_max_cu (${max})`;
+  if (min !== max && max > MAX_AUTOSCALING_CU) {
+    return `autoscaling is available up to ${MAX_AUTOSCALING_CU} CU; sizes above that are fixed (min = max)`;
+  }
+  if (max - min > MAX_AUTOSCALING_SPREAD_CU) {
+    return `autoscaling range ${min}-${max} CU is wider than ${MAX_AUTOSCALING_SPREAD_CU} CU (max − min)`;
+  }
+  return undefined;
+}
+
+function describeAllowed(): string {
+  return '0.25, 0.5, 1 to 16, or an even number from 18 to 56';
+}

@@ -1,0 +1,69 @@
+/**
+ * Client connections. A connection to an active compute opens at once; to an idle one it waits while
+ * a `start_compute` wakes it; to a compute already starting or suspending it waits for that. Refusals
+ * are events too (they count in reports): an unknown or deleted compute (08001), a disabled one
+ * (08004, and it is not woken), past max_connections or the pooler's limit (53300).
+ */
+import { err, ok } from '../../core/result.js';
+import { POOLED_CONNECTIONS_LIMIT, maxConnections } from '../../domain/computeSize.js';
+import { reject } from '../../domain/rejection.js';
+import { SQL_STATES, type SqlError } from '../../domain/sqlState.js';
+import type { CloseConnection, OpenConnection } from '../commands.js';
+import type { Handler, Pending } from '../decideContext.js';
+import { recordOperations, startPlan } from '../operationPlanner.js';
+
+/** Decides a connection attempt. */
+export const openConnection: Handler<OpenConnection> = (state, command, context) => {
+  const connectionId = `c-${context.nextSeq}`;
+  const { endpointId, pooled, tracked } = command;
+  const projectId = state.endpointOwners[endpointId];
+  const endpoint =
+    projectId === undefined ? undefined : state.projects[projectId]?.endpoints[endpointId];
+  const refuse = (why: SqlError) =>
+    ok<Pending>([
+      {
+        type: 'ConnectionRefused',
+        connectionId,
+        ...(projectId === undefined ? {} : { projectId }),
+        endpointId,
+        pooled,
+        tracked,
+        sqlstate: why.sqlstate,
+        message: why.message,
+      },
+    ]);
+  if (projectId === undefined || endpoint === undefined) return refuse(SQL_STATES.endpointNotFound);
+  if (endpoint.disabled) return refuse(SQL_STATES.endpointDisabled);
+  const full = pooled
+    ? endpoint.pooledConnections >= POOLED_CONNECTIONS_LIMIT
+    : endpoint.directConnections >= maxConnections(endpoint.minCu);
+  if (full) return refuse(SQL_STATES.tooManyConnections);
+
+  const connection = { connectionId, projectId, endpointId, pooled, tracked };
+  if (endpoint.currentState === 'active' && endpoint.pendingState === undefined) {
+    return ok<Pending>([{ type: 'ConnectionOpened', ...connection }]);
+  }
+  const events: Pending = [{ type: 'ConnectionRequested', ...connection }];
+  if (endpoint.currentState === 'idle' && endpoint.pendingState === undefined) {
+    const wake = startPlan(endpoint.branchId, endpoint.id, 'wake_compute');
+    events.push(...recordOperations(state, projectId, [wake], context).events);
+  }
+  return ok(events);
+};
+
+/** Decides a client closing its connection (closing an ended one changes nothing). */
+export const closeConnection: Handler<CloseConnection> = (state, command) => {
+  const connection = state.connections[command.connectionId];
+  if (connection === undefined)
+    return err(reject('not_found', `connection ${command.connectionId} not found`));
+  if (connection.status !== 'open' && connection.status !== 'connecting') return ok([]);
+  const projectId = connection.projectId as string;
+  return ok<Pending>([
+    {
+      type: 'ConnectionClosed',
+      connectionId: connection.id,
+      projectId,
+      endpointId: connection.endpointId,
+    },
+  ]);
+};

@@ -1,0 +1,81 @@
+/**
+ * CreateBranch: a branch from its parent (the default branch unless named), with computes or without:
+ * `create_branch` runs first, then each compute's `start_compute` in turn.
+ */
+import { drawUniqueId, newId } from '../../core/ids.js';
+import { err, ok } from '../../core/result.js';
+import { reject } from '../../domain/rejection.js';
+import type { CreateBranch } from '../commands.js';
+import type { Handler, Pending } from '../decideContext.js';
+import { findProject, lockedBy } from '../lookups.js';
+import { endpointCreated, settingsProblem } from '../newEndpoint.js';
+import { recordOperations, startPlan, type PlannedOperation } from '../operationPlanner.js';
+
+/** Decides a branch creation. */
+export const createBranch: Handler<CreateBranch> = (state, command, context) => {
+  const found = findProject(state, command.projectId);
+  if (!found.ok) return found;
+  const project = found.value;
+  const parentId = command.parentId ?? project.defaultBranchId;
+  if (project.branches[parentId] === undefined)
+    return err(reject('not_found', `parent branch ${parentId} not found`));
+  if (
+    command.name !== undefined &&
+    Object.values(project.branches).some((b) => b.name === command.name)
+  ) {
+    return err(
+      reject('conflict', `branch name "${command.name}" is already taken in project ${project.id}`),
+    );
+  }
+  if (command.endpoints.filter((e) => e.endpointType === 'read_write').length > 1) {
+    return err(reject('invalid_input', 'a branch can have at most one read_write endpoint'));
+  }
+  for (const spec of command.endpoints) {
+    const problem = settingsProblem(spec.settings, project.plan);
+    if (problem !== undefined) return err(problem);
+  }
+  const locked = lockedBy(project, { branchId: parentId });
+  if (locked !== undefined) return err(locked);
+
+  const branchId = drawUniqueId(
+    newId.branch,
+    context.random('ids'),
+    (id) => id in project.branches,
+  );
+  const events: Pending = [
+    {
+      type: 'BranchCreated',
+      projectId: project.id,
+      branchId,
+      name: command.name ?? branchId,
+      parentId,
+      isDefault: false,
+      currentState: 'init',
+    },
+  ];
+  const plan: PlannedOperation[] = [
+    {
+      action: 'create_branch',
+      branchId,
+      latency: 'create_branch',
+      finished: [{ kind: 'branchReady' }],
+    },
+  ];
+  const drawn = new Set<string>();
+  for (const spec of command.endpoints) {
+    const created = endpointCreated(
+      state,
+      project.id,
+      project.regionId,
+      branchId,
+      spec,
+      context,
+      drawn,
+    );
+    drawn.add(created.endpointId);
+    events.push(created);
+    plan.push(startPlan(branchId, created.endpointId, 'start_compute'));
+  }
+  events.push(...recordOperations(state, project.id, plan, context).events);
+  return ok(events);
+};

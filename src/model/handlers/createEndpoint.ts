@@ -1,0 +1,47 @@
+/**
+ * CreateEndpoint: a compute on a branch, in `init` pending `active`, with a `start_compute` running.
+ * A branch has at most one read-write compute (409); any number of read replicas. A compute created
+ * disabled stays idle and is not started.
+ */
+import { err, ok } from '../../core/result.js';
+import type { CreateEndpoint } from '../commands.js';
+import type { Handler, Pending } from '../decideContext.js';
+import { findBranch, lockedBy } from '../lookups.js';
+import { endpointCreated, secondReadWrite, settingsProblem } from '../newEndpoint.js';
+import { recordOperations, startPlan } from '../operationPlanner.js';
+
+/** Decides a compute creation. */
+export const createEndpoint: Handler<CreateEndpoint> = (state, command, context) => {
+  const found = findBranch(state, command.projectId, command.branchId);
+  if (!found.ok) return found;
+  const { project, branch } = found.value;
+  const problem =
+    settingsProblem(command.settings, project.plan) ??
+    (command.endpointType === 'read_write'
+      ? secondReadWrite(state, project.id, branch.id)
+      : undefined) ??
+    lockedBy(project, { branchId: branch.id });
+  if (problem !== undefined) return err(problem);
+
+  const created = endpointCreated(state, project.id, project.regionId, branch.id, command, context);
+  const events: Pending = [created];
+  if (command.settings.disabled) {
+    events.push({
+      type: 'ComputeStateChanged',
+      projectId: project.id,
+      endpointId: created.endpointId,
+      currentState: 'idle',
+      pendingState: null,
+    });
+    return ok(events);
+  }
+  events.push(
+    ...recordOperations(
+      state,
+      project.id,
+      [startPlan(branch.id, created.endpointId, 'start_compute')],
+      context,
+    ).events,
+  );
+  return ok(events);
+};

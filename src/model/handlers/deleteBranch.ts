@@ -1,0 +1,55 @@
+/**
+ * DeleteBranch: a branch that is not the default and has no children goes, with its computes (their
+ * connections terminated, their unfinished operations cancelled); a `delete_timeline` operation
+ * removes its data.
+ */
+import { err, ok } from '../../core/result.js';
+import { reject } from '../../domain/rejection.js';
+import { SQL_STATES } from '../../domain/sqlState.js';
+import { cancelOperations } from '../cancelOperations.js';
+import type { DeleteBranch } from '../commands.js';
+import type { Handler, Pending } from '../decideContext.js';
+import { findBranch, lockedBy } from '../lookups.js';
+import { dropConnections, recordOperations } from '../operationPlanner.js';
+
+/** Decides a branch deletion. */
+export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => {
+  const found = findBranch(state, command.projectId, command.branchId);
+  if (!found.ok) return found;
+  const { project, branch } = found.value;
+  if (branch.isDefault)
+    return err(
+      reject(
+        'invalid_input',
+        `branch ${branch.id} is the project's default branch and cannot be deleted`,
+      ),
+    );
+  const child = Object.values(project.branches).find((b) => b.parentId === branch.id);
+  if (child !== undefined)
+    return err(
+      reject(
+        'invalid_input',
+        `branch ${branch.id} has child branch ${child.id}; delete that first`,
+      ),
+    );
+  const locked = lockedBy(project, { branchId: branch.id });
+  if (locked !== undefined) return err(locked);
+
+  const events: Pending = [];
+  for (const endpoint of Object.values(project.endpoints)) {
+    if (endpoint.branchId !== branch.id) continue;
+    events.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound));
+    events.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
+  }
+  events.push(...cancelOperations(project, (o) => o.branchId === branch.id));
+  events.push({ type: 'BranchDeleted', projectId: project.id, branchId: branch.id });
+  events.push(
+    ...recordOperations(
+      state,
+      project.id,
+      [{ action: 'delete_timeline', branchId: branch.id, latency: 'apply_config' }],
+      context,
+    ).events,
+  );
+  return ok(events);
+};

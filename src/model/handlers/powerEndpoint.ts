@@ -1,0 +1,95 @@
+/**
+ * Restart, start and suspend requests on a compute. Restart records `suspend_compute` (running:
+ * connections dropped) then `start_compute`; start and suspend record their operation even when the
+ * compute is already where they lead (it then finishes without changing anything).
+ */
+import { err, ok } from '../../core/result.js';
+import { reject, type Rejection } from '../../domain/rejection.js';
+import type { Result } from '../../core/result.js';
+import type { RestartEndpoint, StartEndpoint, SuspendEndpoint } from '../commands.js';
+import type { Handler, ModelContext } from '../decideContext.js';
+import { findEndpoint, lockedBy } from '../lookups.js';
+import {
+  recordOperations,
+  startPlan,
+  suspendPlan,
+  type PlannedOperation,
+} from '../operationPlanner.js';
+import type { EndpointState, ProjectState, SimState } from '../state.js';
+
+type Target = { project: ProjectState; endpoint: EndpointState };
+
+/** Finds the compute and refuses when it is locked (423) or, for starts, disabled (400). */
+function controllable(
+  state: SimState,
+  command: { projectId: string; endpointId: string },
+  starts: boolean,
+): Result<Target, Rejection> {
+  const found = findEndpoint(state, command.projectId, command.endpointId);
+  if (!found.ok) return found;
+  const { project, endpoint } = found.value;
+  if (starts && endpoint.disabled) {
+    return err(
+      reject(
+        'invalid_input',
+        `endpoint ${endpoint.id} is disabled; enable it (disabled: false) before starting it`,
+      ),
+    );
+  }
+  const locked = lockedBy(project, { endpointId: endpoint.id });
+  return locked === undefined ? ok(found.value) : err(locked);
+}
+
+function record(
+  state: SimState,
+  target: Target,
+  plan: readonly PlannedOperation[],
+  context: ModelContext,
+) {
+  return ok(recordOperations(state, target.project.id, plan, context).events);
+}
+
+/** Decides a restart. */
+export const restartEndpoint: Handler<RestartEndpoint> = (state, command, context) => {
+  const target = controllable(state, command, true);
+  if (!target.ok) return target;
+  const { branchId, id } = target.value.endpoint;
+  const suspend = suspendPlan(branchId, id);
+  return record(
+    state,
+    target.value,
+    [
+      { ...suspend, finished: [{ kind: 'computeState', current: 'idle', pending: null }] },
+      startPlan(branchId, id, 'wake_compute'),
+    ],
+    context,
+  );
+};
+
+/** Decides a start request. */
+export const startEndpoint: Handler<StartEndpoint> = (state, command, context) => {
+  const target = controllable(state, command, true);
+  if (!target.ok) return target;
+  const { branchId, id, currentState } = target.value.endpoint;
+  const start = startPlan(branchId, id, 'wake_compute');
+  return record(
+    state,
+    target.value,
+    [currentState === 'idle' ? start : { ...start, running: [], finished: [] }],
+    context,
+  );
+};
+
+/** Decides a suspend request. */
+export const suspendEndpoint: Handler<SuspendEndpoint> = (state, command, context) => {
+  const target = controllable(state, command, false);
+  if (!target.ok) return target;
+  const { branchId, id, currentState } = target.value.endpoint;
+  const suspend = suspendPlan(branchId, id);
+  return record(
+    state,
+    target.value,
+    [currentState === 'idle' ? { ...suspend, running: [], finished: [] } : suspend],
+    context,
+  );
+};

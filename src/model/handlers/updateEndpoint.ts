@@ -1,0 +1,117 @@
+/**
+ * UpdateEndpoint: changes settings or moves a compute to another branch. What it does depends on
+ * what changed and on the compute's state (see docs/state-machine.md):
+ * - a branch change: the compute goes idle at once (connections dropped), `apply_config` running
+ *   then `suspend_compute` scheduling;
+ * - an active compute whose size, autoscaling limits or provisioner change, or that is disabled:
+ *   `apply_config`, then a suspend (connections dropped) and, unless disabled, a start;
+ * - an idle compute: it activates briefly (`apply_config`) and suspends again (`suspend_compute`);
+ * - anything else (timeout, pooler, settings, name): `apply_config` alone, no restart.
+ */
+import { err, ok } from '../../core/result.js';
+import { RESTARTING_FIELDS } from '../../domain/endpointChanges.js';
+import { reject } from '../../domain/rejection.js';
+import { SQL_STATES } from '../../domain/sqlState.js';
+import type { UpdateEndpoint } from '../commands.js';
+import type { Handler, Pending } from '../decideContext.js';
+import { findEndpoint, lockedBy } from '../lookups.js';
+import { secondReadWrite, settingsProblem } from '../newEndpoint.js';
+import {
+  dropConnections,
+  recordOperations,
+  startPlan,
+  suspendPlan,
+  type PlannedOperation,
+} from '../operationPlanner.js';
+import type { EndpointSettings, EndpointState } from '../state.js';
+
+/** Decides a compute update. */
+export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context) => {
+  const found = findEndpoint(state, command.projectId, command.endpointId);
+  if (!found.ok) return found;
+  const { project, endpoint } = found.value;
+  const changes = realChanges(endpoint, command.changes);
+  if (Object.keys(changes).length === 0) return ok([]);
+
+  const { branchId: newBranchId, ...settingChanges } = changes;
+  const merged: EndpointSettings = { ...endpoint, ...settingChanges };
+  const problem = settingsProblem(merged, project.plan);
+  if (problem !== undefined) return err(problem);
+  if (newBranchId !== undefined) {
+    if (project.branches[newBranchId] === undefined)
+      return err(reject('not_found', `branch ${newBranchId} not found`));
+    const taken =
+      endpoint.type === 'read_write'
+        ? secondReadWrite(state, project.id, newBranchId, endpoint.id)
+        : undefined;
+    if (taken !== undefined) return err(taken);
+  }
+  const locked = lockedBy(project, { endpointId: endpoint.id });
+  if (locked !== undefined) return err(locked);
+
+  const events: Pending = [
+    { type: 'EndpointUpdated', projectId: project.id, endpointId: endpoint.id, changes },
+  ];
+  const branchId = newBranchId ?? endpoint.branchId;
+  const applyConfig: PlannedOperation = {
+    action: 'apply_config',
+    branchId,
+    endpointId: endpoint.id,
+    latency: 'apply_config',
+  };
+  let plan: PlannedOperation[];
+  if (newBranchId !== undefined) {
+    events.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated));
+    events.push({
+      type: 'ComputeStateChanged',
+      projectId: project.id,
+      endpointId: endpoint.id,
+      currentState: 'idle',
+      pendingState: 'idle',
+    });
+    plan = [applyConfig, { ...suspendPlan(branchId, endpoint.id), running: [] }];
+  } else if (endpoint.currentState === 'idle') {
+    plan =
+      changes.disabled === true
+        ? [applyConfig]
+        : [
+            {
+              ...applyConfig,
+              running: [{ kind: 'computeState', current: 'idle', pending: 'active' }],
+              finished: [
+                { kind: 'computeState', current: 'active', pending: null },
+                { kind: 'openWaiting' },
+              ],
+            },
+            suspendPlan(branchId, endpoint.id),
+          ];
+  } else if (changes.disabled === true) {
+    plan = [applyConfig, suspendPlan(branchId, endpoint.id)];
+  } else if (Object.keys(settingChanges).some((field) => RESTARTING_FIELDS.has(field))) {
+    plan = [
+      applyConfig,
+      suspendPlan(branchId, endpoint.id),
+      startPlan(branchId, endpoint.id, 'wake_compute'),
+    ];
+  } else {
+    plan = [applyConfig];
+  }
+  events.push(...recordOperations(state, project.id, plan, context, events).events);
+  return ok(events);
+};
+
+/** The requested changes that differ from the compute's current settings. */
+function realChanges(
+  endpoint: EndpointState,
+  requested: UpdateEndpoint['changes'],
+): UpdateEndpoint['changes'] {
+  const changes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(requested)) {
+    if (value === undefined) continue;
+    const current = (endpoint as unknown as Record<string, unknown>)[key];
+    const same =
+      key === 'pgSettings' ? JSON.stringify(current) === JSON.stringify(value) : current === value;
+    if (!same) changes[key] = value;
+  }
+  return changes as UpdateEndpoint['changes'];
+}
