@@ -1,0 +1,411 @@
+/**
+ * Model-based test: random sequences of requests, connections and clock moves against a simple model
+ * of what exists, checking the control plane's invariants after every step and at the end.
+ */
+import fc from 'fast-check';
+import { produce } from 'immer';
+import { describe, expect, it } from 'vitest';
+import {
+  Simulation,
+  isTerminal,
+  type DomainEvent,
+  type OperationStatus,
+  type SimState,
+} from '../../src/index.js';
+import type { Connection } from '../../src/engine/connection.js';
+import { evolve } from '../../src/model/evolve.js';
+import { emptyState } from '../../src/model/state.js';
+
+interface Model {
+  projects: { id: string; branches: string[]; endpoints: string[] }[];
+  connections: Connection[];
+}
+interface Real {
+  sim: Simulation;
+}
+type Cmd = fc.Command<Model, Real>;
+
+const pick = <T>(items: readonly T[], index: number): T | undefined =>
+  items.length === 0 ? undefined : items[index % items.length];
+
+/** Sends a request and checks what every response must satisfy; returns the response. */
+function send(real: Real, method: string, path: string, body?: unknown) {
+  const before = real.sim.state;
+  const logLength = real.sim.log.length;
+  const response = real.sim.request(method, path, body);
+  expect(response.status, `${method} ${path} → ${JSON.stringify(response.body)}`).toBeLessThan(500);
+  if (response.status >= 400) {
+    expect(response.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(real.sim.state, 'a refusal leaves state unchanged').toBe(before);
+    expect(real.sim.log.length, 'a refusal appends nothing').toBe(logLength);
+  }
+  checkInvariants(real.sim.state);
+  return response;
+}
+
+function checkInvariants(state: SimState): void {
+  for (const project of Object.values(state.projects)) {
+    expect(project.id).toMatch(/^[a-z]+-[a-z]+-\d{6}$/);
+    const readWriteByBranch = new Map<string, number>();
+    for (const endpoint of Object.values(project.endpoints)) {
+      expect(endpoint.id).toMatch(/^ep-[a-z]+-[a-z]+-\d{6}$/);
+      expect(
+        project.branches[endpoint.branchId],
+        `compute ${endpoint.id} sits on an existing branch`,
+      ).toBeDefined();
+      if (endpoint.type === 'read_write')
+        readWriteByBranch.set(
+          endpoint.branchId,
+          (readWriteByBranch.get(endpoint.branchId) ?? 0) + 1,
+        );
+      expect(endpoint.directConnections).toBeGreaterThanOrEqual(0);
+    }
+    for (const count of readWriteByBranch.values())
+      expect(count, 'at most one read_write compute per branch').toBeLessThanOrEqual(1);
+    for (const branch of Object.values(project.branches))
+      expect(branch.id).toMatch(/^br-[a-z]+-[a-z]+-\d{6}$/);
+    for (const operation of Object.values(project.operations)) {
+      expect(operation.id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+    }
+  }
+}
+
+/** A polite client first waits until the project has no unfinished operation (else it may get 423). */
+function settle(real: Real, projectId: string, politely: boolean): void {
+  if (!politely) return;
+  real.sim.runUntil(
+    (s) => Object.keys(s.projects[projectId]?.pendingOperations ?? {}).length === 0,
+    { stepLimit: 100_000 },
+  );
+}
+
+const sizeArb = fc
+  .constantFrom([0.25, 0.25], [0.25, 2], [1, 1], [2, 8], [0.5, 16], [20, 20], [1, 12], [3, 2])
+  .map((size) => [...size]);
+
+class CreateProjectCmd implements Cmd {
+  check = () => true;
+  run(model: Model, real: Real) {
+    const response = send(real, 'POST', '/projects', { project: { name: 'p' } });
+    expect(response.status).toBe(201);
+    const { project, branch, endpoints } = response.body;
+    model.projects.push({ id: project.id, branches: [branch.id], endpoints: [endpoints[0].id] });
+  }
+  toString = () => 'createProject';
+}
+
+class CreateBranchCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly withCompute: boolean,
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = pick(model.projects, this.p)!;
+    settle(real, project.id, this.politely);
+    const body = this.withCompute ? { endpoints: [{ type: 'read_write' }] } : {};
+    const response = send(real, 'POST', `/projects/${project.id}/branches`, body);
+    expect([201, 423]).toContain(response.status);
+    if (response.status === 201) {
+      project.branches.push(response.body.branch.id);
+      for (const e of response.body.endpoints) project.endpoints.push(e.id);
+    }
+  }
+  toString = () => `createBranch(${this.p}, ${this.withCompute})`;
+}
+
+class CreateEndpointCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly b: number,
+    readonly type: string,
+    readonly size: number[],
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = pick(model.projects, this.p)!;
+    settle(real, project.id, this.politely);
+    const branchId = pick(project.branches, this.b)!;
+    const [min, max] = this.size;
+    const hasReadWrite = Object.values(real.sim.state.projects[project.id]!.endpoints).some(
+      (e) => e.branchId === branchId && e.type === 'read_write',
+    );
+    const response = send(real, 'POST', `/projects/${project.id}/endpoints`, {
+      endpoint: {
+        branch_id: branchId,
+        type: this.type,
+        autoscaling_limit_min_cu: min,
+        autoscaling_limit_max_cu: max,
+      },
+    });
+    expect([201, 400, 409, 423]).toContain(response.status);
+    const validSize = min! <= max! && (min === max || max! <= 16) && max! - min! <= 8;
+    if (!validSize) expect(response.status).toBe(400);
+    else if (this.type === 'read_write' && hasReadWrite) expect(response.status).toBe(409);
+    if (response.status === 201) project.endpoints.push(response.body.endpoint.id);
+  }
+  toString = () => `createEndpoint(${this.p}, ${this.b}, ${this.type}, ${this.size.join('-')})`;
+}
+
+class UpdateEndpointCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly e: number,
+    readonly b: number,
+    readonly change: string,
+    readonly size: number[],
+  ) {}
+  check = (m: Model) => m.projects.some((p) => p.endpoints.length > 0);
+  run(model: Model, real: Real) {
+    const project = pick(
+      model.projects.filter((p) => p.endpoints.length > 0),
+      this.p,
+    )!;
+    settle(real, project.id, this.politely);
+    const endpointId = pick(project.endpoints, this.e)!;
+    const body: Record<string, unknown> = {
+      size: { autoscaling_limit_min_cu: this.size[0], autoscaling_limit_max_cu: this.size[1] },
+      timeout: { suspend_timeout_seconds: 60 },
+      never: { suspend_timeout_seconds: -1 },
+      branch: { branch_id: pick(project.branches, this.b) },
+      disable: { disabled: true },
+      enable: { disabled: false },
+      settings: { settings: { pg_settings: { work_mem: '64MB' } } },
+    }[this.change] as Record<string, unknown>;
+    const response = send(real, 'PATCH', `/projects/${project.id}/endpoints/${endpointId}`, {
+      endpoint: body,
+    });
+    expect([200, 400, 404, 409, 423]).toContain(response.status);
+  }
+  toString = () => `update(${this.p}, ${this.e}, ${this.change})`;
+}
+
+class ControlCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly e: number,
+    readonly verb: string,
+  ) {}
+  check = (m: Model) => m.projects.some((p) => p.endpoints.length > 0);
+  run(model: Model, real: Real) {
+    const project = pick(
+      model.projects.filter((p) => p.endpoints.length > 0),
+      this.p,
+    )!;
+    settle(real, project.id, this.politely);
+    const endpointId = pick(project.endpoints, this.e)!;
+    const method = this.verb === 'delete' ? 'DELETE' : 'POST';
+    const path = `/projects/${project.id}/endpoints/${endpointId}${this.verb === 'delete' ? '' : `/${this.verb}`}`;
+    const response = send(real, method, path);
+    expect([200, 204, 400, 404, 423]).toContain(response.status);
+    if (this.verb === 'delete')
+      project.endpoints = project.endpoints.filter((id) => id !== endpointId);
+  }
+  toString = () => `${this.verb}(${this.p}, ${this.e})`;
+}
+
+class DeleteBranchCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly b: number,
+  ) {}
+  check = (m: Model) => m.projects.some((p) => p.branches.length > 1);
+  run(model: Model, real: Real) {
+    const project = pick(
+      model.projects.filter((p) => p.branches.length > 1),
+      this.p,
+    )!;
+    settle(real, project.id, this.politely);
+    const branchId = pick(project.branches.slice(1), this.b)!;
+    const response = send(real, 'DELETE', `/projects/${project.id}/branches/${branchId}`);
+    expect([200, 400, 423]).toContain(response.status);
+    if (response.status === 200) {
+      project.branches = project.branches.filter((id) => id !== branchId);
+      project.endpoints = project.endpoints.filter(
+        (id) => real.sim.state.projects[project.id]!.endpoints[id] !== undefined,
+      );
+    }
+  }
+  toString = () => `deleteBranch(${this.p}, ${this.b})`;
+}
+
+class ConnectCmd implements Cmd {
+  constructor(
+    readonly p: number,
+    readonly e: number,
+    readonly pooled: boolean,
+  ) {}
+  check = (m: Model) => m.projects.some((p) => p.endpoints.length > 0);
+  run(model: Model, real: Real) {
+    const project = pick(
+      model.projects.filter((p) => p.endpoints.length > 0),
+      this.p,
+    )!;
+    const endpointId = pick(project.endpoints, this.e)!;
+    const connection = real.sim.connect(endpointId, { pooled: this.pooled });
+    expect(['connecting', 'open', 'refused']).toContain(connection.state);
+    if (connection.state === 'refused')
+      expect(connection.error?.sqlstate).toMatch(/^(08004|53300)$/);
+    model.connections.push(connection);
+    checkInvariants(real.sim.state);
+  }
+  toString = () => `connect(${this.p}, ${this.e}, ${this.pooled})`;
+}
+
+class CloseCmd implements Cmd {
+  constructor(readonly c: number) {}
+  check = (m: Model) => m.connections.length > 0;
+  run(model: Model, real: Real) {
+    const connection = pick(model.connections, this.c)!;
+    connection.close();
+    expect(['closed', 'refused', 'dropped']).toContain(connection.state);
+    checkInvariants(real.sim.state);
+  }
+  toString = () => `close(${this.c})`;
+}
+
+class AdvanceCmd implements Cmd {
+  constructor(readonly ms: number) {}
+  check = () => true;
+  run(_model: Model, real: Real) {
+    const before = real.sim.now();
+    real.sim.advance(this.ms);
+    expect(real.sim.now()).toBe(before + this.ms);
+    checkInvariants(real.sim.state);
+  }
+  toString = () => `advance(${this.ms})`;
+}
+
+/** A well-behaved client: waits until the project has no unfinished operation. */
+class WaitForOperationsCmd implements Cmd {
+  constructor(readonly p: number) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = pick(model.projects, this.p)!;
+    real.sim.runUntil(
+      (s) => Object.keys(s.projects[project.id]?.pendingOperations ?? {}).length === 0,
+      { stepLimit: 100_000 },
+    );
+    checkInvariants(real.sim.state);
+  }
+  toString = () => `waitForOperations(${this.p})`;
+}
+
+class PageOperationsCmd implements Cmd {
+  constructor(
+    readonly p: number,
+    readonly limit: number,
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = pick(model.projects, this.p)!;
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const query = `limit=${this.limit}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+      const response = send(real, 'GET', `/projects/${project.id}/operations?${query}`);
+      expect(response.status).toBe(200);
+      const ids = response.body.operations.map((o: { id: string }) => o.id);
+      if (ids.length === 0) break;
+      seen.push(...ids);
+      cursor = response.body.pagination.cursor;
+    }
+    const all = Object.values(real.sim.state.projects[project.id]!.operations)
+      .map((o) => o.id)
+      .reverse();
+    expect(seen, 'paging neither skips nor repeats an operation').toEqual(all);
+  }
+  toString = () => `pageOperations(${this.p}, ${this.limit})`;
+}
+
+const commands = [
+  fc.constant(new CreateProjectCmd()),
+  fc.nat().map((p) => new WaitForOperationsCmd(p)),
+  fc.nat().map((p) => new WaitForOperationsCmd(p)),
+  fc.nat().map((p) => new WaitForOperationsCmd(p)),
+  fc.tuple(fc.boolean(), fc.nat(), fc.boolean()).map(([w, p, c]) => new CreateBranchCmd(w, p, c)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.nat(), fc.constantFrom('read_write', 'read_only'), sizeArb)
+    .map(([w, p, b, t, s]) => new CreateEndpointCmd(w, p, b, t, s)),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.nat(),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom('size', 'timeout', 'never', 'branch', 'disable', 'enable', 'settings'),
+      sizeArb,
+    )
+    .map(([w, p, e, b, c, s]) => new UpdateEndpointCmd(w, p, e, b, c, s)),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom('start', 'suspend', 'restart', 'delete'),
+    )
+    .map(([w, p, e, v]) => new ControlCmd(w, p, e, v)),
+  fc.tuple(fc.boolean(), fc.nat(), fc.nat()).map(([w, p, b]) => new DeleteBranchCmd(w, p, b)),
+  fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([p, e, pooled]) => new ConnectCmd(p, e, pooled)),
+  fc.nat().map((c) => new CloseCmd(c)),
+  fc
+    .oneof(fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 900_000 }))
+    .map((ms) => new AdvanceCmd(ms)),
+  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 4 })).map(([p, l]) => new PageOperationsCmd(p, l)),
+];
+
+const faultsArb = fc.option(
+  fc.record({
+    failureRate: fc.constantFrom(0.2, 0.5),
+    maxRetries: fc.integer({ min: 0, max: 2 }),
+    retryDelayMs: fc.constantFrom(0, 1_000),
+  }),
+  { nil: undefined },
+);
+
+function immerFold(sim: Simulation): SimState {
+  let state = emptyState();
+  for (const event of sim.log) {
+    if (event.type === 'SimulationStarted' || event.type === 'ClockAdvanced') continue;
+    state = produce(state, (draft) => evolve(draft, event as DomainEvent));
+  }
+  return state;
+}
+
+describe('control plane, model-based', () => {
+  it('keeps its invariants under any sequence of requests, connections and clock moves', () => {
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        faultsArb,
+        fc.commands(commands, { maxCommands: 60, size: 'medium' }),
+        (seed, fault, cmds) => {
+          const faults =
+            fault === undefined
+              ? {}
+              : { start_compute: fault, apply_config: fault, suspend_compute: fault };
+          const sim = new Simulation({ seed, profile: { faults }, snapshotEvery: 7 });
+          const real: Real = { sim };
+          fc.modelRun(() => ({ model: { projects: [], connections: [] }, real }), cmds);
+          // Every operation ends in a terminal status once the run settles.
+          sim.runUntilIdle({ stepLimit: 1_000_000 });
+          const statuses: OperationStatus[] = Object.values(sim.state.projects).flatMap((p) =>
+            Object.values(p.operations).map((o) => o.status),
+          );
+          expect(statuses.filter((s) => !isTerminal(s))).toEqual([]);
+          // The published state is what the log says, by replay and by an independent immer fold.
+          expect(Simulation.replay(sim.log).state).toEqual(sim.state);
+          expect(sim.state).toEqual(immerFold(sim));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
