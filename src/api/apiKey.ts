@@ -34,12 +34,15 @@ export function keyProblem(
   const key = keys.get(apiKey);
   if (key === undefined) return reject('unauthorized', 'the API key is not valid');
   if (key.kind !== 'project') return undefined;
-  if (method === 'POST' && pattern === '/projects')
+  // Another project's objects are 404, before anything else, so their existence does not leak.
+  if (projectId !== undefined && projectId !== key.projectId) {
+    return reject('not_found', `project ${projectId} not found`);
+  }
+  if (method === 'POST' && pattern === '/projects') {
     return reject('forbidden', 'a project-scoped API key cannot create projects');
+  }
   if (method === 'DELETE' && pattern === '/projects/{project_id}') {
     return reject('forbidden', 'a project-scoped API key cannot delete its project');
   }
-  if (projectId !== undefined && projectId !== key.projectId)
-    return reject('not_found', `project ${projectId} not found`);
   return undefined;
 }

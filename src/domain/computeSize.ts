@@ -13,18 +13,12 @@ export const ALLOWED_CU: readonly number[] = [
 
 const ALLOWED = new Set(ALLOWED_CU);
 
-/** Largest size that can autoscale; bigger computes are fixed-size and never scale to zero. */
-export const MAX_AUTOSCALING_CU = 16;
-/** Widest autoscaling range (max − min), in CU. */
-export const MAX_AUTOSCALING_SPREAD_CU = 8;
 /** Bytes of RAM per CU. */
 export const RAM_BYTES_PER_CU = 4 * 1024 ** 3;
 /** RAM bytes per allowed connection (matches the spec's max_connections column). */
 export const RAM_BYTES_PER_CONNECTION = 9_531_392;
 /** Ceiling of max_connections. */
 export const MAX_CONNECTIONS_CAP = 4_000;
-/** Concurrent client connections through the pooler. */
-export const POOLED_CONNECTIONS_LIMIT = 10_000;
 /** Local temporary disk per compute, bytes (about 20 GB). */
 export const TEMP_DISK_BYTES = 20 * 1024 ** 3;
 
@@ -66,19 +60,23 @@ export function maxConnections(cu: number): number {
   );
 }
 
-/** Why a `[min, max]` range is not allowed, or `undefined` when it is. */
-export function sizeRangeProblem(min: number, max: number): string | undefined {
+/** Why a `[min, max]` range is not allowed under `limits`, or `undefined` when it is. */
+export function sizeRangeProblem(
+  min: number,
+  max: number,
+  limits: { readonly autoscalingMaxCu: number; readonly autoscalingMaxSpreadCu: number },
+): string | undefined {
   if (!isAllowedCu(min))
     return `autoscaling_limit_min_cu ${String(min)} is not an allowed size (${describeAllowed()})`;
   if (!isAllowedCu(max))
     return `autoscaling_limit_max_cu ${String(max)} is not an allowed size (${describeAllowed()})`;
   if (min > max)
     return `autoscaling_limit_min_cu (${min}) must not exceed autoscaling_limit_max_cu (${max})`;
-  if (min !== max && max > MAX_AUTOSCALING_CU) {
-    return `autoscaling is available up to ${MAX_AUTOSCALING_CU} CU; sizes above that are fixed (min = max)`;
+  if (min !== max && max > limits.autoscalingMaxCu) {
+    return `autoscaling is available up to ${limits.autoscalingMaxCu} CU; sizes above that are fixed (min = max)`;
   }
-  if (max - min > MAX_AUTOSCALING_SPREAD_CU) {
-    return `autoscaling range ${min}-${max} CU is wider than ${MAX_AUTOSCALING_SPREAD_CU} CU (max − min)`;
+  if (max - min > limits.autoscalingMaxSpreadCu) {
+    return `autoscaling range ${min}-${max} CU is wider than ${limits.autoscalingMaxSpreadCu} CU (max − min)`;
   }
   return undefined;
 }

@@ -33,6 +33,16 @@ export interface FaultSpec {
   readonly retryDelayMs: number;
 }
 
+/** Limits from the spec, overridable for what-if studies and fast tests. */
+export interface LimitsProfile {
+  /** Largest size that can autoscale; bigger computes are fixed and always on (spec: 16 CU). */
+  readonly autoscalingMaxCu: number;
+  /** Widest autoscaling range, max − min (public docs: 8 CU). */
+  readonly autoscalingMaxSpreadCu: number;
+  /** Concurrent client connections through the pooler per compute (spec: 10,000). */
+  readonly pooledConnections: number;
+}
+
 /** All tunable numbers of the simulated control plane. */
 export interface Profile {
   /** What the account's plan allows (sizes, autoscaling, timeouts). */
@@ -46,6 +56,7 @@ export interface Profile {
   readonly latency: LatencyProfile;
   /** Faults per action; none by default. */
   readonly faults: Readonly<Partial<Record<OperationAction, FaultSpec>>>;
+  readonly limits: LimitsProfile;
 }
 
 /** The defaults, from the spec and the typical durations seen on the real service. */
@@ -64,13 +75,16 @@ export const DEFAULT_PROFILE: Profile = {
     check_availability: [2_000, 5_000],
   },
   faults: {},
+  limits: { autoscalingMaxCu: 16, autoscalingMaxSpreadCu: 8, pooledConnections: 10_000 },
 };
 
 /** Profile overrides: any subset of the profile, nested objects merged key by key. */
 export type ProfileOverrides = {
   readonly [K in keyof Profile]?: Profile[K] extends LatencyProfile
     ? Partial<LatencyProfile>
-    : Profile[K];
+    : Profile[K] extends LimitsProfile
+      ? Partial<LimitsProfile>
+      : Profile[K];
 };
 
 const ACTIONS: ReadonlySet<string> = new Set(OPERATION_ACTIONS);
@@ -104,11 +118,23 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
     const problem = faultProblem(spec);
     if (problem !== undefined) return err(`profile.faults.${action}: ${problem}`);
   }
+  const limits = overrides['limits'] ?? {};
+  if (!isPlainObject(limits)) return err('profile.limits must be an object');
+  for (const [key, value] of Object.entries(limits)) {
+    if (!(key in DEFAULT_PROFILE.limits)) {
+      return err(
+        `profile.limits: unknown limit "${key}" (known: ${Object.keys(DEFAULT_PROFILE.limits).join(', ')})`,
+      );
+    }
+    if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+      return err(`profile.limits.${key} must be a positive number`);
+  }
   const profile = {
     ...DEFAULT_PROFILE,
     ...overrides,
     latency: { ...DEFAULT_PROFILE.latency, ...latencyOverrides },
     faults: { ...faults },
+    limits: { ...DEFAULT_PROFILE.limits, ...limits },
   } as Profile;
   if (!(PLANS as readonly unknown[]).includes(profile.plan))
     return err(`profile.plan must be one of ${PLANS.join(', ')}`);

@@ -1,7 +1,6 @@
 /**
  * Scale-to-zero timeout rules: `0` means the profile default, `-1` never suspends, otherwise seconds.
  */
-import { MAX_AUTOSCALING_CU } from './computeSize.js';
 import type { Profile } from './profile.js';
 
 /** Bounds of an explicit `suspend_timeout_seconds`. */
@@ -16,7 +15,7 @@ export function suspendTimeoutMs(
   maxCu: number,
   profile: Profile,
 ): number | undefined {
-  if (setting === -1 || maxCu > MAX_AUTOSCALING_CU) return undefined;
+  if (setting === -1 || maxCu > profile.limits.autoscalingMaxCu) return undefined;
   const seconds = setting === 0 ? profile.defaultSuspendTimeoutSeconds : setting;
   return seconds * 1_000;
 }

@@ -6,6 +6,7 @@ import { drawUniqueId, newId } from '../core/ids.js';
 import { sizeRangeProblem } from '../domain/computeSize.js';
 import { suspendTimeoutProblem } from '../domain/endpointDefaults.js';
 import { planProblem, type Plan } from '../domain/plan.js';
+import type { LimitsProfile } from '../domain/profile.js';
 import { reject, type Rejection } from '../domain/rejection.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import type { NewEndpoint } from './commands.js';
@@ -14,9 +15,13 @@ import type { EndpointCreated } from './events.js';
 import type { EndpointSettings, SimState } from './state.js';
 
 /** Why these settings are not allowed (400), or `undefined`. */
-export function settingsProblem(settings: EndpointSettings, plan: Plan): Rejection | undefined {
+export function settingsProblem(
+  settings: EndpointSettings,
+  plan: Plan,
+  limits: LimitsProfile,
+): Rejection | undefined {
   const problem =
-    sizeRangeProblem(settings.minCu, settings.maxCu) ??
+    sizeRangeProblem(settings.minCu, settings.maxCu, limits) ??
     suspendTimeoutProblem(settings.suspendTimeoutSeconds) ??
     planProblem(plan, settings.minCu, settings.maxCu, settings.suspendTimeoutSeconds) ??
     (settings.minCu !== settings.maxCu && settings.provisioner !== 'k8s-neonvm'

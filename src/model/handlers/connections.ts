@@ -5,7 +5,7 @@
  * (08004, and it is not woken), past max_connections or the pooler's limit (53300).
  */
 import { err, ok } from '../../core/result.js';
-import { POOLED_CONNECTIONS_LIMIT, maxConnections } from '../../domain/computeSize.js';
+import { maxConnections } from '../../domain/computeSize.js';
 import { reject } from '../../domain/rejection.js';
 import { SQL_STATES, type SqlError } from '../../domain/sqlState.js';
 import type { CloseConnection, OpenConnection } from '../commands.js';
@@ -35,7 +35,7 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
   if (projectId === undefined || endpoint === undefined) return refuse(SQL_STATES.endpointNotFound);
   if (endpoint.disabled) return refuse(SQL_STATES.endpointDisabled);
   const full = pooled
-    ? endpoint.pooledConnections >= POOLED_CONNECTIONS_LIMIT
+    ? endpoint.pooledConnections >= context.profile.limits.pooledConnections
     : endpoint.directConnections >= maxConnections(endpoint.minCu);
   if (full) return refuse(SQL_STATES.tooManyConnections);
 

@@ -31,7 +31,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     return err(reject('invalid_input', 'a branch can have at most one read_write endpoint'));
   }
   for (const spec of command.endpoints) {
-    const problem = settingsProblem(spec.settings, project.plan);
+    const problem = settingsProblem(spec.settings, project.plan, context.profile.limits);
     if (problem !== undefined) return err(problem);
   }
   const locked = lockedBy(project, { branchId: parentId });

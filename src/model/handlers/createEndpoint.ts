@@ -16,7 +16,7 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
   if (!found.ok) return found;
   const { project, branch } = found.value;
   const problem =
-    settingsProblem(command.settings, project.plan) ??
+    settingsProblem(command.settings, project.plan, context.profile.limits) ??
     (command.endpointType === 'read_write'
       ? secondReadWrite(state, project.id, branch.id)
       : undefined) ??

@@ -11,7 +11,7 @@ import { recordOperations, startPlan } from '../operationPlanner.js';
 
 /** Decides a project creation. */
 export const createProject: Handler<CreateProject> = (state, command, context) => {
-  const problem = settingsProblem(command.endpoint, context.profile.plan);
+  const problem = settingsProblem(command.endpoint, context.profile.plan, context.profile.limits);
   if (problem !== undefined) return err(problem);
   const ids = context.random('ids');
   const projectId = drawUniqueId(newId.project, ids, (id) => id in state.projects);

@@ -35,7 +35,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
 
   const { branchId: newBranchId, ...settingChanges } = changes;
   const merged: EndpointSettings = { ...endpoint, ...settingChanges };
-  const problem = settingsProblem(merged, project.plan);
+  const problem = settingsProblem(merged, project.plan, context.profile.limits);
   if (problem !== undefined) return err(problem);
   if (newBranchId !== undefined) {
     if (project.branches[newBranchId] === undefined)

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { givenProject } from '../support/given.js';
+import { Simulation } from '../../src/index.js';
+
+describe('locks (423)', () => {
+  it('refuses requests on a compute while an operation on it is unfinished, and accepts them after', () => {
+    const { sim, endpointId, path, settle } = givenProject();
+    expect(sim.request('POST', path(`/endpoints/${endpointId}/restart`)).status).toBe(200);
+    const again = sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+    expect(again.status).toBe(423);
+    expect(again.body).toMatchObject({
+      code: 'locked',
+      message: expect.stringMatching(/conflicting operations/),
+    });
+    expect(
+      sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+        endpoint: { autoscaling_limit_max_cu: 1 },
+      }).status,
+    ).toBe(423);
+    settle();
+    expect(sim.request('POST', path(`/endpoints/${endpointId}/restart`)).status).toBe(200);
+  });
+
+  it('refuses branching from a branch being created, right after the project (create_timeline runs)', () => {
+    const sim = new Simulation();
+    const project = sim.request('POST', '/projects').body.project;
+    expect(sim.request('POST', `/projects/${project.id}/branches`).status).toBe(423);
+  });
+
+  it('lets GETs through and never locks on background checks', () => {
+    const { sim, endpointId, path } = givenProject();
+    sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+    expect(sim.request('GET', path(`/endpoints/${endpointId}`)).status).toBe(200);
+    expect(sim.request('GET', path('/operations')).status).toBe(200);
+  });
+});
+
+describe('operation failures', () => {
+  it('fails, retries at retry_at with a growing failures_count, and finishes', () => {
+    const sim = new Simulation({
+      seed: 2,
+      profile: {
+        faults: { create_timeline: { failureRate: 1, maxRetries: 2, retryDelayMs: 10_000 } },
+      },
+    });
+    const created = sim.request('POST', '/projects');
+    const timeline = () =>
+      sim.request(
+        'GET',
+        `/projects/${created.body.project.id}/operations/${created.body.operations[0].id}`,
+      ).body.operation;
+    sim.runUntil(
+      (s) => Object.values(Object.values(s.projects)[0]!.operations)[0]!.status === 'failed',
+    );
+    expect(timeline()).toMatchObject({
+      status: 'failed',
+      failures_count: 1,
+      retry_at: expect.any(String),
+      error: expect.stringMatching(/simulated failure/),
+    });
+    sim.runUntilIdle();
+    expect(timeline()).toMatchObject({ status: 'error', failures_count: 3 });
+    expect(timeline()).not.toHaveProperty('retry_at');
+    // the chain behind it is cancelled and the compute is left where it was
+    const start = sim.request(
+      'GET',
+      `/projects/${created.body.project.id}/operations/${created.body.operations[1].id}`,
+    ).body.operation;
+    expect(start.status).toBe('cancelled');
+  });
+
+  it('recovers when a retry succeeds', () => {
+    let retried = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const sim = new Simulation({
+        seed,
+        profile: {
+          faults: { start_compute: { failureRate: 0.5, maxRetries: 20, retryDelayMs: 1_000 } },
+        },
+      });
+      const created = sim.request('POST', '/projects');
+      sim.runUntilIdle();
+      const ops = sim.request('GET', `/projects/${created.body.project.id}/operations?limit=100`)
+        .body.operations;
+      expect(ops.every((o: { status: string }) => o.status === 'finished')).toBe(true);
+      if (ops.some((o: { failures_count: number }) => o.failures_count > 0)) retried++;
+    }
+    expect(retried).toBeGreaterThan(0);
+  });
+
+  it('refuses connections waiting for a compute whose start gave up (08006)', () => {
+    const sim = new Simulation({
+      seed: 1,
+      profile: { faults: { start_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } } },
+    });
+    const created = sim.request('POST', '/projects');
+    const connection = sim.connect(created.body.endpoints[0].id);
+    expect(connection.state).toBe('connecting');
+    sim.runUntilIdle();
+    expect(connection.state).toBe('refused');
+    expect(connection.error?.sqlstate).toBe('08006');
+    expect(
+      sim.state.projects[created.body.project.id]!.endpoints[created.body.endpoints[0].id],
+    ).toMatchObject({ currentState: 'init' });
+  });
+});
