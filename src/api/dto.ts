@@ -84,13 +84,13 @@ export function projectDto(p: ProjectState, proxyHost: string): Record<string, u
     region_id: p.regionId,
     name: p.name,
     provisioner: 'k8s-neonvm',
-    pg_version: 17,
+    pg_version: p.pgVersion,
     proxy_host: proxyHost,
     branch_logical_size_limit: 0,
     branch_logical_size_limit_bytes: 0,
     store_passwords: true,
     creation_source: 'console',
-    history_retention_seconds: 86_400,
+    history_retention_seconds: p.historyRetentionSeconds,
     created_at: formatInstant(p.createdAt),
     updated_at: formatInstant(p.updatedAt),
     consumption_period_start: formatInstant(p.createdAt),
@@ -103,4 +103,32 @@ export function projectDto(p: ProjectState, proxyHost: string): Record<string, u
     cpu_used_sec: 0,
     owner_id: 'computesim-user',
   };
+}
+
+/** Project record as `GET /projects` lists it (the schema's ProjectListItem: fewer fields). */
+export function projectListItemDto(p: ProjectState, proxyHost: string): Record<string, unknown> {
+  return {
+    id: p.id,
+    platform_id: 'aws',
+    region_id: p.regionId,
+    name: p.name,
+    provisioner: 'k8s-neonvm',
+    pg_version: p.pgVersion,
+    proxy_host: proxyHost,
+    branch_logical_size_limit: 0,
+    branch_logical_size_limit_bytes: 0,
+    store_passwords: true,
+    active_time: 0,
+    cpu_used_sec: 0,
+    creation_source: 'console',
+    history_retention_seconds: p.historyRetentionSeconds,
+    created_at: formatInstant(p.createdAt),
+    updated_at: formatInstant(p.updatedAt),
+    owner_id: 'computesim-user',
+  };
+}
+
+/** The annotation the API attaches to a branch (none set in the simulator: an empty value). */
+export function branchAnnotationDto(b: BranchState): Record<string, unknown> {
+  return { object: { type: 'console/branch', id: b.id }, value: {} };
 }

@@ -5,10 +5,10 @@
 import { SUSPEND_TIMEOUT_RANGE } from './suspendTimeout.js';
 
 /** Provisioners of the public API; only `k8s-neonvm` autoscales. */
-export const PROVISIONERS = ['k8s-pod', 'k8s-neonvm'] as const;
+export const PROVISIONERS = ['k8s-pod', 'k8s-neonvm', 'serverless-platform'] as const;
 
-/** Pooler modes of the public API. */
-export const POOLER_MODES = ['transaction', 'session'] as const;
+/** Pooler modes of the public API (the schema lists `transaction` only). */
+export const POOLER_MODES = ['transaction'] as const;
 
 /** Defaults of a new compute. */
 export const ENDPOINT_DEFAULTS = {

@@ -19,6 +19,8 @@ export interface CreateProject {
   readonly name?: string;
   readonly regionId?: string;
   readonly branchName?: string;
+  readonly pgVersion?: number;
+  readonly historyRetentionSeconds?: number;
   readonly endpoint: EndpointSettings;
 }
 

@@ -22,6 +22,8 @@ export interface ProjectCreated extends Stamp {
   readonly regionId: string;
   readonly defaultBranchId: string;
   readonly plan: Plan;
+  readonly pgVersion: number;
+  readonly historyRetentionSeconds: number;
 }
 
 /** A project and everything in it were deleted. */

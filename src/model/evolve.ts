@@ -20,6 +20,8 @@ const HANDLERS: EventHandlers = {
       regionId: e.regionId,
       defaultBranchId: e.defaultBranchId,
       plan: e.plan,
+      pgVersion: e.pgVersion,
+      historyRetentionSeconds: e.historyRetentionSeconds,
       createdAt: e.at,
       updatedAt: e.at,
       lastSortKey: 0,

@@ -10,7 +10,7 @@ import type { SqlError } from '../domain/sqlState.js';
 import type { OperationEffect } from './operationEffect.js';
 
 /** Pooler modes of the public API. */
-export type PoolerMode = 'transaction' | 'session';
+export type PoolerMode = 'transaction';
 
 /** The settings of a compute that requests can set. */
 export interface EndpointSettings {
@@ -105,6 +105,8 @@ export interface ProjectState {
   readonly regionId: string;
   readonly defaultBranchId: string;
   readonly plan: Plan;
+  readonly pgVersion: number;
+  readonly historyRetentionSeconds: number;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** Largest operation sort key so far (microseconds). */

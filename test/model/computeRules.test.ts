@@ -55,7 +55,7 @@ describe('compute sizes', () => {
       /k8s-neonvm/,
     ],
     [{ autoscaling_limit_min_cu: '1' }, /autoscaling_limit_min_cu must be a number/],
-    [{ pooler_mode: 'statement' }, /pooler_mode must be one of transaction, session/],
+    [{ pooler_mode: 'statement' }, /pooler_mode must be one of transaction/],
   ])('refuses a compute with %j (400, naming the problem)', (fields, message) => {
     const { sim, path, branchId } = givenProject();
     const response = sim.request('POST', path('/endpoints'), {

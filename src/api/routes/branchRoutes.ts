@@ -5,7 +5,7 @@ import type { BranchCreated } from '../../model/events.js';
 import type { NewEndpoint } from '../../model/commands.js';
 import { errorResponse } from '../apiResponse.js';
 import { BodyReader } from '../bodyReader.js';
-import { branchDto, endpointDto } from '../dto.js';
+import { branchAnnotationDto, branchDto, endpointDto } from '../dto.js';
 import { readEndpointType, readNewSettings } from '../endpointSettingsBody.js';
 import type { Route } from '../route.js';
 import { findBranch, findProject } from './lookup.js';
@@ -69,7 +69,7 @@ export const listBranchesRoute: Route = {
     if (!project.ok) return errorResponse(project.error);
     return {
       status: 200,
-      body: { branches: Object.values(project.value.branches).map(branchDto) },
+      body: { branches: Object.values(project.value.branches).map(branchDto), annotations: {} },
     };
   },
 };
@@ -81,7 +81,10 @@ export const getBranchRoute: Route = {
   handle({ params, target }) {
     const branch = findBranch(target, params);
     if (!branch.ok) return errorResponse(branch.error);
-    return { status: 200, body: { branch: branchDto(branch.value) } };
+    return {
+      status: 200,
+      body: { branch: branchDto(branch.value), annotation: branchAnnotationDto(branch.value) },
+    };
   },
 };
 
@@ -90,8 +93,10 @@ export const deleteBranchRoute: Route = {
   method: 'DELETE',
   pattern: '/projects/{project_id}/branches/{branch_id}',
   handle({ params, target }) {
+    const project = findProject(target, params);
+    if (!project.ok) return errorResponse(project.error);
     const branch = findBranch(target, params);
-    if (!branch.ok) return errorResponse(branch.error);
+    if (!branch.ok) return { status: 204, body: undefined };
     const record = branchDto(branch.value);
     const { projectId, id } = branch.value;
     return executed(

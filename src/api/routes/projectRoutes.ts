@@ -4,7 +4,9 @@
 import type { ProjectCreated } from '../../model/events.js';
 import { errorResponse } from '../apiResponse.js';
 import { BodyReader } from '../bodyReader.js';
-import { branchDto, endpointDto, projectDto } from '../dto.js';
+import { branchDto, endpointDto, projectDto, projectListItemDto } from '../dto.js';
+import { PROVISIONERS } from '../../domain/endpointDefaults.js';
+import { reject } from '../../domain/rejection.js';
 import { readNewSettings } from '../endpointSettingsBody.js';
 import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
@@ -16,7 +18,14 @@ export const createProjectRoute: Route = {
   pattern: '/projects',
   handle({ body, target }) {
     const project = BodyReader.ofBody(body).object_('project');
-    const name = project.string('name', /^.{1,64}$/su, 'a string of 1 to 64 characters');
+    const name = project.string('name', /^.{1,256}$/su, 'a string of 1 to 256 characters');
+    const pgVersion = project.number('pg_version', true);
+    if (pgVersion !== undefined && (pgVersion < 14 || pgVersion > 18))
+      project.fail('project.pg_version must be 14 to 18');
+    const retention = project.number('history_retention_seconds', true);
+    if (retention !== undefined && (retention < 0 || retention > 2_592_000)) {
+      project.fail('project.history_retention_seconds must be 0 to 2592000');
+    }
     const regionId = project.string(
       'region_id',
       /^[a-z0-9-]{1,60}$/,
@@ -26,8 +35,15 @@ export const createProjectRoute: Route = {
       .object_('branch')
       .string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
     const defaults = project.object_('default_endpoint_settings');
-    const provisioner = project.oneOf('provisioner', ['k8s-pod', 'k8s-neonvm'] as const);
-    const endpoint = readNewSettings(defaults, provisioner === undefined ? {} : { provisioner });
+    const provisioner = project.oneOf('provisioner', PROVISIONERS);
+    // The deprecated top-level limits still work when default_endpoint_settings does not give them.
+    const legacyMin = project.number('autoscaling_limit_min_cu');
+    const legacyMax = project.number('autoscaling_limit_max_cu');
+    const endpoint = readNewSettings(defaults, {
+      ...(provisioner === undefined ? {} : { provisioner }),
+      ...(legacyMin === undefined ? {} : { minCu: legacyMin }),
+      ...(legacyMax === undefined ? {} : { maxCu: legacyMax }),
+    });
     if (project.problem !== undefined) return errorResponse(project.problem);
     const result = target.execute({
       type: 'CreateProject',
@@ -35,6 +51,8 @@ export const createProjectRoute: Route = {
       ...(name === undefined ? {} : { name }),
       ...(regionId === undefined ? {} : { regionId }),
       ...(branchName === undefined ? {} : { branchName }),
+      ...(pgVersion === undefined ? {} : { pgVersion }),
+      ...(retention === undefined ? {} : { historyRetentionSeconds: retention }),
     });
     return executed(result, (events) => {
       const { projectId } = events.find(
@@ -59,15 +77,44 @@ export const createProjectRoute: Route = {
   },
 };
 
-/** GET /projects */
+/** GET /projects?limit=&cursor= (limit 1..400, default 10; the cursor is the last project id returned). */
 export const listProjectsRoute: Route = {
   method: 'GET',
   pattern: '/projects',
-  handle({ target, onlyProject }) {
-    const projects = Object.values(target.state.projects)
-      .filter((p) => onlyProject === undefined || p.id === onlyProject)
-      .map((p) => projectDto(p, proxyHostOf(p, target.profile.hostDomain)));
-    return { status: 200, body: { projects } };
+  handle({ target, query, onlyProject }) {
+    const limitText = query.get('limit');
+    const limit = limitText === null ? 10 : Number(limitText);
+    if (!/^\d+$/.test(limitText ?? '1') || limit < 1 || limit > 400) {
+      return errorResponse(
+        reject(
+          'invalid_input',
+          `limit must be a whole number from 1 to 400, got ${JSON.stringify(limitText)}`,
+        ),
+      );
+    }
+    const cursor = query.get('cursor');
+    const all = Object.values(target.state.projects).filter(
+      (p) => onlyProject === undefined || p.id === onlyProject,
+    );
+    const from = cursor === null ? 0 : all.findIndex((p) => p.id === cursor) + 1;
+    if (cursor !== null && from === 0)
+      return errorResponse(
+        reject(
+          'invalid_input',
+          `cursor ${JSON.stringify(cursor)} is not a project id from a previous page`,
+        ),
+      );
+    const page = all.slice(from, from + limit);
+    const last = page[page.length - 1];
+    return {
+      status: 200,
+      body: {
+        projects: page.map((p) => projectListItemDto(p, proxyHostOf(p, target.profile.hostDomain))),
+        ...(last === undefined ? {} : { pagination: { cursor: last.id } }),
+        applications: {},
+        integrations: {},
+      },
+    };
   },
 };
 

@@ -33,6 +33,8 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
       regionId,
       defaultBranchId: branchId,
       plan: context.profile.plan,
+      pgVersion: command.pgVersion ?? 17,
+      historyRetentionSeconds: command.historyRetentionSeconds ?? 86_400,
     },
     {
       type: 'BranchCreated',

@@ -1,0 +1,91 @@
+/**
+ * Every response of a broad flow, success and error alike, validates against the public v2 schema.
+ */
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
+import { Router } from '../../src/api/router.js';
+import { ROUTES } from '../../src/api/routeTable.js';
+import { schemaProblems } from '../support/openApiValidator.js';
+
+const router = new Router(ROUTES);
+
+/** Sends a request and checks its body against the schema of its route and status. */
+function checked(sim: Simulation, method: string, path: string, body?: unknown) {
+  const response = sim.request(method, path, body);
+  const match = router.match(method, path.split('?')[0] as string);
+  if (!match.ok) throw new Error(`no route for ${method} ${path}`);
+  const problems = schemaProblems(
+    method,
+    match.value.route.pattern,
+    response.status,
+    response.body,
+  );
+  expect(
+    problems,
+    `${method} ${path} → ${response.status} ${String(JSON.stringify(response.body)).slice(0, 300)}`,
+  ).toEqual([]);
+  return response;
+}
+
+describe('schema conformance of in-process responses', () => {
+  it('validates every response of a full flow against the public v2 schema', () => {
+    const sim = new Simulation({ seed: 9 });
+    const settle = (p: string) =>
+      sim.runUntil((s) => Object.keys(s.projects[p]?.pendingOperations ?? {}).length === 0);
+    const created = checked(sim, 'POST', '/projects', {
+      project: { name: 'conformance', pg_version: 16 },
+    });
+    const p = created.body.project.id as string;
+    const main = created.body.branch.id as string;
+    const primary = created.body.endpoints[0].id as string;
+    checked(sim, 'POST', `/projects/${p}/branches`, {}); // 423 while create_timeline runs
+    settle(p);
+    checked(sim, 'GET', '/projects');
+    checked(sim, 'GET', '/projects?limit=1');
+    checked(sim, 'GET', `/projects/${p}`);
+    const branch = checked(sim, 'POST', `/projects/${p}/branches`, {
+      branch: { name: 'dev' },
+      endpoints: [{ type: 'read_write' }],
+    });
+    checked(sim, 'GET', `/projects/${p}/branches`);
+    checked(sim, 'GET', `/projects/${p}/branches/${branch.body.branch.id}`);
+    settle(p);
+    const replica = checked(sim, 'POST', `/projects/${p}/endpoints`, {
+      endpoint: { branch_id: main, type: 'read_only' },
+    });
+    checked(sim, 'POST', `/projects/${p}/endpoints`, {
+      endpoint: { branch_id: main, type: 'read_write' },
+    }); // 409
+    checked(sim, 'POST', `/projects/${p}/endpoints`, {
+      endpoint: { branch_id: main, type: 'read_only', autoscaling_limit_min_cu: 3 },
+    }); // 423 or 400
+    settle(p);
+    checked(sim, 'GET', `/projects/${p}/endpoints`);
+    checked(sim, 'GET', `/projects/${p}/endpoints/${primary}`);
+    checked(sim, 'PATCH', `/projects/${p}/endpoints/${primary}`, {
+      endpoint: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2 },
+    });
+    checked(sim, 'POST', `/projects/${p}/endpoints/${primary}/restart`); // 423
+    settle(p);
+    checked(sim, 'POST', `/projects/${p}/endpoints/${primary}/restart`);
+    settle(p);
+    checked(sim, 'POST', `/projects/${p}/endpoints/${primary}/suspend`);
+    settle(p);
+    checked(sim, 'POST', `/projects/${p}/endpoints/${primary}/start`);
+    settle(p);
+    const page = checked(sim, 'GET', `/projects/${p}/operations?limit=3`);
+    checked(
+      sim,
+      'GET',
+      `/projects/${p}/operations?limit=3&cursor=${encodeURIComponent(page.body.pagination.cursor)}`,
+    );
+    checked(sim, 'GET', `/projects/${p}/operations/${page.body.operations[0].id}`);
+    checked(sim, 'GET', `/projects/${p}/operations?limit=0`); // 400
+    checked(sim, 'DELETE', `/projects/${p}/endpoints/${replica.body.endpoint.id}`);
+    checked(sim, 'DELETE', `/projects/${p}/endpoints/${replica.body.endpoint.id}`); // 204
+    checked(sim, 'DELETE', `/projects/${p}/branches/${branch.body.branch.id}`);
+    checked(sim, 'DELETE', `/projects/${p}/branches/${branch.body.branch.id}`); // 204
+    checked(sim, 'GET', `/projects/${p}/endpoints/ep-none-none-000000`); // 404
+    checked(sim, 'DELETE', `/projects/${p}`);
+  });
+});
