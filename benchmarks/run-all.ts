@@ -2,10 +2,12 @@
  * Runs the benchmarks: all of them, or those named on the command line (`npm run bench -- scheduler`).
  * Exits 1 when a target was missed and `--strict` is given.
  */
+import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
 
 const BENCHMARKS: Readonly<Record<string, () => boolean>> = {
   scheduler: runSchedulerBenchmark,
+  requests: runRequestsBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -11,6 +11,7 @@ import type { SimState } from '../model/state.js';
 
 /** The simulation as route handlers see it. */
 export interface RequestTarget {
+  /** The current state; read it, copy what you need, keep no reference (it may be the live one). */
   readonly state: SimState;
   readonly profile: Profile;
   /** Accepted API keys by key; empty means no authentication. */

@@ -1,8 +1,9 @@
 /**
  * The generic simulation engine: owns the virtual clock, the agenda, the event log and the state,
- * and drives a Decider. The hot loop decides and evolves on a private mutable working state and
- * publishes an immutable, structurally shared snapshot at each public call boundary (and every
- * `snapshotEvery` events in long runs), so it never pays a `produce` or a proxy trap per event.
+ * and drives a Decider. The hot loop decides and evolves on a private mutable working state; an
+ * immutable, structurally shared snapshot is published when someone reads `state` (or subscribes to
+ * `state$`), and every `snapshotEvery` events for `stateAt`. So neither the hot loop nor a stream of
+ * requests pays a `produce`, a proxy trap or a copy of a large record per event or per call.
  */
 import { createDraft, finishDraft, type Draft, type Objectish } from 'immer';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
@@ -106,9 +107,18 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     return this.#now;
   }
 
-  /** Latest published immutable state (during a step: the state before the step). */
+  /** Immutable snapshot of the current state (read during a step: the state before the step). */
   get state(): S {
+    if (!this.#busy) this.#publish();
     return this.#state;
+  }
+
+  /**
+   * The live working state, for readers that copy what they need at once and keep no reference (the
+   * route handlers building JSON). It changes under you and must never be written to.
+   */
+  get live(): S {
+    return this.#working;
   }
 
   /** The event log, header first. */
@@ -123,6 +133,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
 
   /** The state after each public call (replays the latest one to a new subscriber). */
   get state$(): Observable<S> {
+    const current = this.state;
+    if (this.#state$.value !== current) this.#state$.next(current);
     return this.#state$.asObservable();
   }
 
@@ -166,6 +178,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     this.#publicCall(() => {
       const limit = options?.stepLimit ?? this.#stepLimit;
       let steps = 0;
+      this.#publish();
       while (!predicate(this.#state)) {
         if (this.#agenda.size === 0) {
           throw new StepLimitError(
@@ -203,9 +216,10 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       );
     if (t > this.#now)
       throw new ClockError(`stateAt: ${iso(t)} is in the future (now ${iso(this.#now)})`);
+    const end = this.#log.firstAfter(t);
+    if (end === this.#log.length) return this.state;
     const snapshot = this.#snapshots.latestAtOrBefore(t);
     if (snapshot === undefined) return frozenCopy(this.#decider.initialState());
-    const end = this.#log.firstAfter(t);
     if (end <= snapshot.seq + 1) return snapshot.state;
     const draft = draftOf(snapshot.state);
     for (let seq = snapshot.seq + 1; seq < end; seq++) {
@@ -293,9 +307,9 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       return body();
     } finally {
       this.#markClock();
-      this.#publish();
       this.#busy = false;
-      this.#state$.next(this.#state);
+      if (this.#state$.observed) this.#state$.next(this.state);
+      else if (this.#sinceSnapshot >= this.#snapshotEvery) this.#publish();
     }
   }
 

@@ -304,8 +304,9 @@ function targetOf(
   apiKeys: ReadonlyMap<string, ApiKey>,
 ): RequestTarget {
   return {
+    // Handlers copy what they need into JSON at once, so they may read the live state (no publish).
     get state() {
-      return engine.state;
+      return engine.live;
     },
     profile,
     apiKeys,
