@@ -33,6 +33,9 @@ export function endpointDto(e: EndpointState): Record<string, unknown> {
     proxy_host: e.proxyHost,
     suspend_timeout_seconds: e.suspendTimeoutSeconds,
     provisioner: e.provisioner,
+    ...(e.computeReleaseVersion === undefined
+      ? {}
+      : { compute_release_version: e.computeReleaseVersion }),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { err, ok, type Result } from '../core/result.js';
 import { OPERATION_ACTIONS, type OperationAction } from './operationAction.js';
+import type { ReleaseSchedule } from './computeRelease.js';
 import { PLANS, type Plan } from './plan.js';
 
 /** A duration range `[min, max]` in milliseconds; a draw is uniform in it. */
@@ -20,6 +21,19 @@ export interface LatencyProfile {
   readonly apply_config: LatencyRange;
   readonly create_branch: LatencyRange;
   readonly check_availability: LatencyRange;
+  readonly tenant_detach: LatencyRange;
+  readonly tenant_reattach: LatencyRange;
+}
+
+/**
+ * Periodic availability checks of branches with a compute: the first `intervalMs` after the branch
+ * gets one, then each interval `backoff` times the one before while the branch gets no connection
+ * (back to `intervalMs` when it does), at most `maxIntervalMs`. `intervalMs: 0` turns them off.
+ */
+export interface AvailabilityChecksProfile {
+  readonly intervalMs: number;
+  readonly backoff: number;
+  readonly maxIntervalMs: number;
 }
 
 /**
@@ -57,6 +71,11 @@ export interface Profile {
   /** Faults per action; none by default. */
   readonly faults: Readonly<Partial<Record<OperationAction, FaultSpec>>>;
   readonly limits: LimitsProfile;
+  /** Compute image releases (weekly), picked up when a compute starts. */
+  readonly releases: ReleaseSchedule;
+  readonly availabilityChecks: AvailabilityChecksProfile;
+  /** A project unused this long is detached from storage (`tenant_detach`); 0: never. */
+  readonly tenantDetachAfterMs: number;
 }
 
 /** The defaults, from the spec and the typical durations seen on the real service. */
@@ -73,9 +92,14 @@ export const DEFAULT_PROFILE: Profile = {
     apply_config: [50, 100],
     create_branch: [100, 200],
     check_availability: [2_000, 5_000],
+    tenant_detach: [1_000, 3_000],
+    tenant_reattach: [1_000, 3_000],
   },
   faults: {},
   limits: { autoscalingMaxCu: 16, autoscalingMaxSpreadCu: 8, pooledConnections: 10_000 },
+  releases: { epochMs: Date.UTC(2026, 0, 1), first: 9000, intervalMs: 7 * 86_400_000 },
+  availabilityChecks: { intervalMs: 6 * 3_600_000, backoff: 2, maxIntervalMs: 7 * 86_400_000 },
+  tenantDetachAfterMs: 7 * 86_400_000,
 };
 
 /** Profile overrides: any subset of the profile, nested objects merged key by key. */
@@ -138,6 +162,8 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
   } as Profile;
   if (!(PLANS as readonly unknown[]).includes(profile.plan))
     return err(`profile.plan must be one of ${PLANS.join(', ')}`);
+  const nested = nestedProblem(profile);
+  if (nested !== undefined) return err(nested);
   if (typeof profile.regionId !== 'string' || !/^[a-z0-9-]{1,60}$/.test(profile.regionId)) {
     return err('profile.regionId must match ^[a-z0-9-]{1,60}$');
   }
@@ -151,6 +177,30 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
     );
   }
   return ok(profile);
+}
+
+/** Checks the nested settings that are replaced as a whole (releases, availability checks). */
+function nestedProblem(profile: Profile): string | undefined {
+  const { releases, availabilityChecks: checks, tenantDetachAfterMs } = profile;
+  if (
+    !isPlainObject(releases) ||
+    !Number.isSafeInteger(releases.epochMs) ||
+    !Number.isSafeInteger(releases.first) ||
+    !(releases.intervalMs > 0)
+  ) {
+    return 'profile.releases must be { epochMs, first, intervalMs > 0 } (whole numbers)';
+  }
+  if (
+    !isPlainObject(checks) ||
+    !(checks.intervalMs >= 0) ||
+    !(checks.backoff >= 1) ||
+    !(checks.maxIntervalMs >= checks.intervalMs)
+  ) {
+    return 'profile.availabilityChecks must be { intervalMs ≥ 0 (0: off), backoff ≥ 1, maxIntervalMs ≥ intervalMs }';
+  }
+  if (!Number.isSafeInteger(tenantDetachAfterMs) || tenantDetachAfterMs < 0)
+    return 'profile.tenantDetachAfterMs must be whole ms ≥ 0 (0: never)';
+  return undefined;
 }
 
 function faultProblem(spec: unknown): string | undefined {

@@ -12,6 +12,12 @@ export type DirtyNode = ReadonlyMap<string, DirtyNode>;
  */
 export type Touch = (k1?: string, k2?: string, k3?: string, k4?: string) => void;
 
+/**
+ * A path key meaning "this object's own fields only": `touch('projects', id, OWN_FIELDS)` refreshes
+ * the project's scalar fields without copying everything it holds.
+ */
+export const OWN_FIELDS = '';
+
 type MutableNode = Map<string, MutableNode>;
 
 /** The shared node of every path end that has no marked children (never written to). */

@@ -42,7 +42,17 @@ export function armTimers(
         armSuspend(state, event.projectId, endpointId, event.at, profile, arm);
       return;
     }
+    case 'AvailabilityCheckScheduled':
+      if (event.dueAt !== null) {
+        const { projectId, branchId, dueAt } = event;
+        arm(dueAt, { type: 'CheckAvailability', projectId, branchId, dueAt }, true);
+      }
+      return;
     case 'ComputeStateChanged':
+      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
+      if (event.currentState === 'idle' && event.pendingState === null)
+        armDetach(state, event.projectId, event.at, profile, arm);
+      return;
     case 'EndpointUpdated':
     case 'ConnectionClosed':
     case 'ConnectionsDropped':
@@ -55,6 +65,24 @@ export function armTimers(
     default:
       return;
   }
+}
+
+/** Arms the detach check of a project, `tenantDetachAfterMs` after it was last used (background). */
+function armDetach(
+  state: SimState,
+  projectId: string,
+  now: number,
+  profile: Profile,
+  arm: Arm<TimerCommand>,
+): void {
+  const project = state.projects[projectId];
+  if (project === undefined || project.detached || profile.tenantDetachAfterMs === 0) return;
+  const { lastUsedAt } = project;
+  arm(
+    Math.max(now, lastUsedAt + profile.tenantDetachAfterMs),
+    { type: 'DetachIdleTenant', projectId, lastUsedAt },
+    true,
+  );
 }
 
 /** Arms the scale-to-zero check of a compute that is idle, at the end of its timeout. */

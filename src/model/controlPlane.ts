@@ -10,7 +10,9 @@ import type { Command } from './commands.js';
 import type { Handler, ModelContext } from './decideContext.js';
 import type { DomainEvent } from './events.js';
 import { evolve } from './evolve.js';
+import { checkAvailability } from './handlers/checkAvailability.js';
 import { completeOperation } from './handlers/completeOperation.js';
+import { detachIdleTenant } from './handlers/detachIdleTenant.js';
 import { closeConnection, openConnection } from './handlers/connections.js';
 import { createBranch } from './handlers/createBranch.js';
 import { createEndpoint } from './handlers/createEndpoint.js';
@@ -44,6 +46,8 @@ const HANDLERS: HandlerTable = {
   CompleteOperation: completeOperation,
   RetryOperation: retryOperation,
   SuspendIdleCompute: suspendIdleCompute,
+  CheckAvailability: checkAvailability,
+  DetachIdleTenant: detachIdleTenant,
 };
 
 /** The control-plane Decider for one profile. */

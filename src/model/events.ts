@@ -151,6 +151,24 @@ export interface ComputeStateChanged extends Stamp {
   readonly endpointId: string;
   readonly currentState: ComputeState;
   readonly pendingState: ComputeState | null;
+  /** The compute image release it runs from now on (set when it becomes active). */
+  readonly releaseVersion?: string;
+}
+
+/** The next availability check of a branch is due at `dueAt` (`null`: no more checks). */
+export interface AvailabilityCheckScheduled extends Stamp {
+  readonly type: 'AvailabilityCheckScheduled';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly dueAt: number | null;
+  readonly intervalMs: number;
+}
+
+/** A project's storage was detached after long idleness, or attached again. */
+export interface TenantAttachmentChanged extends Stamp {
+  readonly type: 'TenantAttachmentChanged';
+  readonly projectId: string;
+  readonly attached: boolean;
 }
 
 /** A client asked for a connection and waits for the compute to start. */
@@ -168,6 +186,7 @@ export interface ConnectionOpened extends Stamp {
   readonly type: 'ConnectionOpened';
   readonly connectionId: string;
   readonly projectId: string;
+  readonly branchId: string;
   readonly endpointId: string;
   readonly pooled: boolean;
   readonly tracked: boolean;
@@ -220,6 +239,8 @@ export type DomainEvent =
   | OperationErrored
   | OperationCancelled
   | ComputeStateChanged
+  | AvailabilityCheckScheduled
+  | TenantAttachmentChanged
   | ConnectionRequested
   | ConnectionOpened
   | ConnectionRefused
@@ -246,6 +267,8 @@ export const DOMAIN_EVENT_TYPES: readonly DomainEvent['type'][] = [
   'OperationErrored',
   'OperationCancelled',
   'ComputeStateChanged',
+  'AvailabilityCheckScheduled',
+  'TenantAttachmentChanged',
   'ConnectionRequested',
   'ConnectionOpened',
   'ConnectionRefused',

@@ -20,6 +20,8 @@ const HANDLERS: EventHandlers = {
       regionId: e.regionId,
       defaultBranchId: e.defaultBranchId,
       plan: e.plan,
+      detached: false,
+      lastUsedAt: e.at,
       pgVersion: e.pgVersion,
       historyRetentionSeconds: e.historyRetentionSeconds,
       createdAt: e.at,
@@ -48,6 +50,7 @@ const HANDLERS: EventHandlers = {
       name: e.name,
       ...(e.parentId === undefined ? {} : { parentId: e.parentId }),
       isDefault: e.isDefault,
+      usedSinceCheck: false,
       currentState: e.currentState,
       stateChangedAt: e.at,
       createdAt: e.at,
@@ -177,6 +180,7 @@ const HANDLERS: EventHandlers = {
     if (e.pendingState === null) delete endpoint.pendingState;
     else endpoint.pendingState = e.pendingState;
     endpoint.updatedAt = e.at;
+    if (e.releaseVersion !== undefined) endpoint.computeReleaseVersion = e.releaseVersion;
     if (e.currentState === 'active' && !wasActive) {
       endpoint.startedAt = e.at;
       endpoint.lastActive = e.at;
@@ -184,6 +188,21 @@ const HANDLERS: EventHandlers = {
       endpoint.suspendedAt = e.at;
     }
     refreshIdleSince(endpoint, e.at);
+  },
+
+  AvailabilityCheckScheduled(draft, e) {
+    const branch = projectOf(draft, e.projectId).branches[e.branchId];
+    if (branch === undefined) return;
+    if (e.dueAt === null) delete branch.nextCheckAt;
+    else branch.nextCheckAt = e.dueAt;
+    branch.checkIntervalMs = e.intervalMs;
+    branch.usedSinceCheck = false;
+  },
+
+  TenantAttachmentChanged(draft, e) {
+    const project = projectOf(draft, e.projectId);
+    project.detached = !e.attached;
+    project.updatedAt = e.at;
   },
 
   ConnectionRequested(draft, e) {
@@ -197,6 +216,10 @@ const HANDLERS: EventHandlers = {
     const connection = draft.connections[e.connectionId];
     if (connection !== undefined) connection.openedAt = e.at;
     endpointOf(draft, e.projectId, e.endpointId).lastActive = e.at;
+    const project = projectOf(draft, e.projectId);
+    project.lastUsedAt = e.at;
+    const branch = project.branches[e.branchId];
+    if (branch !== undefined) branch.usedSinceCheck = true;
   },
 
   ConnectionRefused(draft, e) {
@@ -293,7 +316,9 @@ function end(
     delete live[connection.id];
     if (Object.keys(live).length === 0) delete draft.liveConnections[connection.endpointId];
   }
-  const endpoint = draft.projects[projectId]?.endpoints[connection.endpointId];
+  const project = draft.projects[projectId];
+  if (project !== undefined) project.lastUsedAt = at;
+  const endpoint = project?.endpoints[connection.endpointId];
   if (endpoint !== undefined) {
     if (connection.pooled) endpoint.pooledConnections--;
     else endpoint.directConnections--;

@@ -20,4 +20,6 @@ export type OperationEffect =
   /** The branch finished being created. */
   | { readonly kind: 'branchReady' }
   /** The compute just went idle: if connections are waiting for it, start it again. */
-  | { readonly kind: 'wakeIfWaiting' };
+  | { readonly kind: 'wakeIfWaiting' }
+  /** The project's storage was detached (`tenant_detach`) or attached again (`tenant_reattach`). */
+  | { readonly kind: 'tenantAttached'; readonly attached: boolean };

@@ -7,6 +7,7 @@ import { newId } from '../core/ids.js';
 import type { ComputeState } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { LatencyProfile } from '../domain/profile.js';
+import { releaseAt } from '../domain/computeRelease.js';
 import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import type { ModelContext, Pending } from './decideContext.js';
@@ -46,7 +47,7 @@ export function recordOperations(
   const events: Pending = [];
   const operationIds: string[] = [];
   let previousId: string | undefined;
-  for (const step of plan) {
+  for (const step of withReattach(state, projectId, plan, prior)) {
     const operationId = newId.operation(context.random('ids'));
     const created: Unstamped<OperationCreated> = {
       type: 'OperationCreated',
@@ -131,12 +132,14 @@ export function effectEvents(
         const now = computeStateAfter(endpoint, [...prior, ...events]);
         const current = effect.current ?? now.current;
         if (current === now.current && effect.pending === now.pending) break;
+        const starts = current === 'active' && now.current !== 'active';
         events.push({
           type: 'ComputeStateChanged',
           projectId: endpoint.projectId,
           endpointId: endpoint.id,
           currentState: current,
           pendingState: effect.pending,
+          ...(starts ? { releaseVersion: releaseAt(context.profile.releases, context.now) } : {}),
         });
         break;
       }
@@ -153,6 +156,7 @@ export function effectEvents(
             type: 'ConnectionOpened',
             connectionId: connection.id,
             projectId: endpoint.projectId,
+            branchId: endpoint.branchId,
             endpointId: endpoint.id,
             pooled: connection.pooled,
             tracked: connection.tracked,
@@ -171,6 +175,13 @@ export function effectEvents(
         }
         break;
       }
+      case 'tenantAttached':
+        events.push({
+          type: 'TenantAttachmentChanged',
+          projectId: target.projectId,
+          attached: effect.attached,
+        });
+        break;
       case 'wakeIfWaiting':
         if (
           endpoint === undefined ||
@@ -191,6 +202,30 @@ export function effectEvents(
     }
   }
   return events;
+}
+
+/**
+ * The plan, preceded by a `tenant_reattach` when the project's storage is detached and no reattach
+ * has been decided yet in this command: whatever needs the project waits for its storage first.
+ */
+function withReattach(
+  state: SimState,
+  projectId: string,
+  plan: readonly PlannedOperation[],
+  prior: Pending,
+): readonly PlannedOperation[] {
+  const project = state.projects[projectId];
+  if (project === undefined || !project.detached) return plan;
+  if (plan[0]?.action === 'tenant_reattach') return plan;
+  if (prior.some((e) => e.type === 'OperationCreated' && e.action === 'tenant_reattach'))
+    return plan;
+  const reattach: PlannedOperation = {
+    action: 'tenant_reattach',
+    branchId: project.defaultBranchId,
+    latency: 'tenant_reattach',
+    finished: [{ kind: 'tenantAttached', attached: true }],
+  };
+  return [reattach, ...plan];
 }
 
 /** A compute's current and pending state once `events` (decided, not yet applied) apply. */

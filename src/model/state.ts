@@ -94,6 +94,11 @@ export interface BranchState {
   readonly isDefault: boolean;
   readonly currentState: BranchLifecycle;
   readonly stateChangedAt: number;
+  /** When the next availability check is due (absent: not checked, no compute). */
+  readonly nextCheckAt?: number;
+  readonly checkIntervalMs?: number;
+  /** A connection opened on one of its computes since the last check. */
+  readonly usedSinceCheck: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -107,6 +112,10 @@ export interface ProjectState {
   readonly plan: Plan;
   readonly pgVersion: number;
   readonly historyRetentionSeconds: number;
+  /** Detached from storage after long idleness (reattached by the next operation it needs). */
+  readonly detached: boolean;
+  /** Last time a client used one of its computes (connections opening or closing), or its creation. */
+  readonly lastUsedAt: number;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** Largest operation sort key so far (microseconds). */

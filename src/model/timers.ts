@@ -25,5 +25,21 @@ export interface SuspendIdleCompute {
   readonly idleSince: number;
 }
 
+/** Run the periodic availability check of a branch, if it is still the one due at `dueAt`. */
+export interface CheckAvailability {
+  readonly type: 'CheckAvailability';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly dueAt: number;
+}
+
+/** Detach a project's storage if nobody has used it since `lastUsedAt`. */
+export interface DetachIdleTenant {
+  readonly type: 'DetachIdleTenant';
+  readonly projectId: string;
+  readonly lastUsedAt: number;
+}
+
 /** Every timer, which is also a command. */
-export type TimerCommand = CompleteOperation | RetryOperation | SuspendIdleCompute;
+export type TimerCommand =
+  CompleteOperation | RetryOperation | SuspendIdleCompute | CheckAvailability | DetachIdleTenant;

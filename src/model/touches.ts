@@ -3,7 +3,7 @@
  * (see Decider.touches): the smallest objects that cover each change. Kept beside evolve: a handler
  * that starts changing something new must name it here, and the immer-fold test fails until it does.
  */
-import type { Touch } from '../engine/dirtyPaths.js';
+import { OWN_FIELDS, type Touch } from '../engine/dirtyPaths.js';
 import type { DomainEvent } from './events.js';
 
 type TouchTable = {
@@ -58,8 +58,13 @@ const TOUCHES: TouchTable = {
   OperationErrored: (e, touch) => operation(touch, e.projectId, e.operationId),
   OperationCancelled: (e, touch) => operation(touch, e.projectId, e.operationId),
   ComputeStateChanged: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
+  AvailabilityCheckScheduled: (e, touch) => touch('projects', e.projectId, 'branches', e.branchId),
+  TenantAttachmentChanged: (e, touch) => touch('projects', e.projectId, OWN_FIELDS),
   ConnectionRequested: (e, touch) => connection(touch, e),
-  ConnectionOpened: (e, touch) => connection(touch, e),
+  ConnectionOpened: (e, touch) => {
+    connection(touch, e);
+    touch('projects', e.projectId, 'branches', e.branchId);
+  },
   ConnectionRefused: (e, touch) => connection(touch, e),
   ConnectionClosed: (e, touch) => connection(touch, e),
   ConnectionsDropped: (e, touch) => {

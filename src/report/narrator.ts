@@ -65,6 +65,12 @@ export function createNarrator(): Narrator {
         return `connection ${event.connectionId} closed`;
       case 'ConnectionsDropped':
         return `${event.connectionIds.length} connection(s) to ${event.endpointId} dropped: ${event.sqlstate} ${event.message}`;
+      case 'AvailabilityCheckScheduled':
+        return undefined;
+      case 'TenantAttachmentChanged':
+        return `project ${event.projectId} storage ${event.attached ? 'reattached' : 'detached after long idleness'}`;
+      default:
+        return unreachable(event);
     }
   };
 }
@@ -73,6 +79,11 @@ function describeChanges(changes: Record<string, unknown>): string {
   return Object.entries(changes)
     .map(([key, value]) => `${key} ${JSON.stringify(value)}`)
     .join(', ');
+}
+
+/** Makes a forgotten event type a compile error. */
+function unreachable(event: never): never {
+  throw new Error(`no narration for ${JSON.stringify(event)}`);
 }
 
 /** `396 ms` below a second, `3.9 s` above. */

@@ -356,7 +356,12 @@ const commands = [
   fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([p, e, pooled]) => new ConnectCmd(p, e, pooled)),
   fc.nat().map((c) => new CloseCmd(c)),
   fc
-    .oneof(fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 900_000 }))
+    .oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 0, max: 2_000 }) },
+      { weight: 4, arbitrary: fc.integer({ min: 0, max: 900_000 }) },
+      // rare jumps of days, so availability checks and tenant detaches happen too
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 9 * 86_400_000 }) },
+    )
     .map((ms) => new AdvanceCmd(ms)),
   fc.tuple(fc.nat(), fc.integer({ min: 1, max: 4 })).map(([p, l]) => new PageOperationsCmd(p, l)),
 ];

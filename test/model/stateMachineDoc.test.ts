@@ -86,6 +86,11 @@ const TRIGGERS: Record<string, (w: World) => void> = {
   'start request': (w) =>
     expect(w.sim.request('POST', `${endpointPath(w)}/start`).status).toBe(200),
   delete: (w) => expect(w.sim.request('DELETE', endpointPath(w)).status).toBe(200),
+  'availability check': (w) => {
+    const project = w.sim.state.projects[w.projectId]!;
+    const branch = project.branches[project.endpoints[w.endpointId]!.branchId]!;
+    w.sim.advanceTo(branch.nextCheckAt as number);
+  },
 };
 
 /** A project whose primary compute is in `from`, with a spare branch and, if asked, an open connection. */

@@ -21,7 +21,7 @@ describe('the built package', () => {
       cwd: root,
       encoding: 'utf8',
     });
-    expect(JSON.parse(output)).toEqual({ status: 201, events: 15 });
+    expect(JSON.parse(output)).toEqual({ status: 201, events: 16 });
     expect(existsSync(`${root}/dist/index.d.ts`)).toBe(true);
   });
 

@@ -41,7 +41,7 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
 
   const connection = { connectionId, projectId, endpointId, pooled, tracked };
   if (endpoint.currentState === 'active' && endpoint.pendingState === undefined) {
-    return ok<Pending>([{ type: 'ConnectionOpened', ...connection }]);
+    return ok<Pending>([{ type: 'ConnectionOpened', ...connection, branchId: endpoint.branchId }]);
   }
   const events: Pending = [{ type: 'ConnectionRequested', ...connection }];
   if (endpoint.currentState === 'idle' && endpoint.pendingState === undefined) {

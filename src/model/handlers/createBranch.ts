@@ -7,6 +7,7 @@ import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
 import type { CreateBranch } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
+import { firstCheck } from '../availabilityChecks.js';
 import { findProject, lockedBy } from '../lookups.js';
 import { endpointCreated, settingsProblem } from '../newEndpoint.js';
 import { recordOperations, startPlan, type PlannedOperation } from '../operationPlanner.js';
@@ -77,5 +78,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     plan.push(startPlan(branchId, created.endpointId, 'start_compute'));
   }
   events.push(...recordOperations(state, project.id, plan, context).events);
+  if (command.endpoints.length > 0)
+    events.push(...firstCheck(state, project.id, branchId, context, events));
   return ok(events);
 };

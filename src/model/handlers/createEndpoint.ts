@@ -6,6 +6,7 @@
 import { err, ok } from '../../core/result.js';
 import type { CreateEndpoint } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
+import { firstCheck } from '../availabilityChecks.js';
 import { findBranch, lockedBy } from '../lookups.js';
 import { endpointCreated, secondReadWrite, settingsProblem } from '../newEndpoint.js';
 import { recordOperations, startPlan } from '../operationPlanner.js';
@@ -25,6 +26,7 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
 
   const created = endpointCreated(state, project.id, project.regionId, branch.id, command, context);
   const events: Pending = [created];
+  events.push(...firstCheck(state, project.id, branch.id, context, events));
   if (command.settings.disabled) {
     events.push({
       type: 'ComputeStateChanged',

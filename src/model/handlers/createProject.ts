@@ -8,6 +8,7 @@ import type { CreateProject } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { endpointCreated, settingsProblem } from '../newEndpoint.js';
 import { recordOperations, startPlan } from '../operationPlanner.js';
+import { firstCheck } from '../availabilityChecks.js';
 
 /** Decides a project creation. */
 export const createProject: Handler<CreateProject> = (state, command, context) => {
@@ -56,5 +57,6 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
     startPlan(branchId, created.endpointId, 'start_compute'),
   ];
   events.push(...recordOperations(state, projectId, plan, context).events);
+  events.push(...firstCheck(state, projectId, branchId, context, events));
   return ok(events);
 };

@@ -14,6 +14,7 @@ import { reject } from '../../domain/rejection.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import type { UpdateEndpoint } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
+import { firstCheck } from '../availabilityChecks.js';
 import { findEndpoint, lockedBy } from '../lookups.js';
 import { secondReadWrite, settingsProblem } from '../newEndpoint.js';
 import {
@@ -97,6 +98,8 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
     plan = [applyConfig];
   }
   events.push(...recordOperations(state, project.id, plan, context, events).events);
+  if (newBranchId !== undefined)
+    events.push(...firstCheck(state, project.id, newBranchId, context, events));
   return ok(events);
 };
 

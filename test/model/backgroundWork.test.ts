@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { givenProject } from '../support/given.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const actions = (ops: readonly { action: string }[]) => ops.map((o) => o.action);
+
+describe('availability checks', () => {
+  it('checks a branch with a compute after 6 h, starting its idle compute, which then scales to zero again', () => {
+    const { sim, project, endpoint, projectId } = givenProject();
+    sim.runUntilIdle();
+    const createdAt = project().createdAt;
+    sim.advanceTo(createdAt + 6 * HOUR + 1);
+    const ops = Object.values(project().operations).slice(-2);
+    expect(actions(ops)).toEqual(['check_availability', 'start_compute']);
+    sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
+    expect(endpoint().currentState).toBe('active');
+    sim.runUntilIdle();
+    expect(endpoint().currentState).toBe('idle');
+  });
+
+  it('doubles the interval while the branch gets no connections, and goes back to 6 h after one', () => {
+    const { sim, project, branchId, endpointId } = givenProject();
+    const checks = () =>
+      Object.values(project().operations)
+        .filter((o) => o.action === 'check_availability')
+        .map((o) => o.createdAt);
+    sim.advance('4d');
+    const times = checks();
+    const gaps = times.slice(1).map((t, i) => (t - times[i]!) / HOUR);
+    expect(gaps.slice(0, 3)).toEqual([12, 24, 48]);
+    const connection = sim.connect(endpointId);
+    sim.advance('1s'); // the idle compute wakes; the connection opens
+    expect(connection.state).toBe('open');
+    connection.close();
+    const last = project().branches[branchId]!.nextCheckAt!;
+    sim.advanceTo(last + 1);
+    expect(project().branches[branchId]!.checkIntervalMs).toBe(6 * HOUR);
+  });
+
+  it('does not check a branch without a compute', () => {
+    const { sim, path, project, settle } = givenProject();
+    const branch = sim.request('POST', path('/branches'), { branch: { name: 'data-only' } }).body
+      .branch.id;
+    settle();
+    sim.advance('3d');
+    expect(
+      Object.values(project().operations).some(
+        (o) => o.branchId === branch && o.action === 'check_availability',
+      ),
+    ).toBe(false);
+    expect(project().branches[branch]!.nextCheckAt).toBeUndefined();
+  });
+
+  it('starts a disabled compute for the check and suspends it again; connections stay refused', () => {
+    const { sim, path, endpointId, project, endpoint } = givenProject();
+    sim.request('PATCH', path(`/endpoints/${endpointId}`), { endpoint: { disabled: true } });
+    sim.advance('6h1s');
+    expect(actions(Object.values(project().operations).slice(-3))).toEqual([
+      'check_availability',
+      'start_compute',
+      'suspend_compute',
+    ]);
+    sim.advance('1m');
+    expect(endpoint().currentState).toBe('idle');
+    expect(sim.connect(endpointId).error?.sqlstate).toBe('08004');
+  });
+
+  it('is background work: runUntilIdle does not wait for it', () => {
+    const { sim } = givenProject();
+    const before = sim.now();
+    sim.runUntilIdle();
+    expect(sim.now() - before).toBeLessThan(6 * HOUR);
+    expect(sim.pending.timers).toBeGreaterThan(0);
+    expect(sim.pending.foreground).toBe(0);
+  });
+
+  it('can be turned off in the profile', () => {
+    const { sim, project } = givenProject({
+      profile: { availabilityChecks: { intervalMs: 0, backoff: 2, maxIntervalMs: 0 } },
+    });
+    sim.advance('3d');
+    expect(Object.values(project().operations).some((o) => o.action === 'check_availability')).toBe(
+      false,
+    );
+  });
+});
+
+describe('compute releases', () => {
+  it('picks up the release current at each start; an always-on compute keeps its old one until restarted', () => {
+    const { sim, path, endpointId, endpoint, settle } = givenProject();
+    const first = endpoint().computeReleaseVersion;
+    expect(first).toMatch(/^\d+$/);
+    sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+      endpoint: { suspend_timeout_seconds: -1 },
+    });
+    settle();
+    sim.advance('15d');
+    expect(endpoint().computeReleaseVersion).toBe(first);
+    sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+    settle();
+    expect(Number(endpoint().computeReleaseVersion)).toBe(Number(first) + 2);
+    expect(
+      sim.request('GET', path(`/endpoints/${endpointId}`)).body.endpoint.compute_release_version,
+    ).toBe(endpoint().computeReleaseVersion);
+  });
+});
+
+describe('tenant detach and reattach', () => {
+  it('detaches a project unused for 7 days, and reattaches it before the compute wakes for a connection', () => {
+    const { sim, project, endpointId, projectId } = givenProject({
+      profile: { availabilityChecks: { intervalMs: 0, backoff: 1, maxIntervalMs: 0 } },
+    });
+    sim.runUntilIdle();
+    const lastUsed = project().lastUsedAt;
+    sim.advanceTo(lastUsed + 7 * DAY - 1);
+    expect(project().detached).toBe(false);
+    sim.advance('1m');
+    expect(actions(Object.values(project().operations).slice(-1))).toEqual(['tenant_detach']);
+    expect(project().detached).toBe(true);
+    const connection = sim.connect(endpointId);
+    expect(connection.state).toBe('connecting');
+    const [reattach, start] = Object.values(project().operations).slice(-2);
+    expect([reattach!.action, reattach!.status, start!.action, start!.status]).toEqual([
+      'tenant_reattach',
+      'running',
+      'start_compute',
+      'scheduling',
+    ]);
+    sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
+    expect(project().detached).toBe(false);
+    expect(connection.state).toBe('open');
+  });
+
+  it('does not detach a project that availability checks keep waking (checks are not use, but computes must be idle)', () => {
+    const { sim, project } = givenProject();
+    sim.advance('10d');
+    expect(project().detached).toBe(true);
+  });
+});
