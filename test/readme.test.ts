@@ -57,3 +57,16 @@ describe('README', () => {
     expect(shown).toBe(`${quickstart(42).join('\n')}\n`);
   });
 });
+
+describe('README worked example', () => {
+  it('shows the output scenarios/resize-restart.ts prints', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const printed = execFileSync('npx', ['tsx', 'scenarios/resize-restart.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const shown = /<!-- worked-example:start -->\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(shown).toBe(printed);
+  }, 60_000);
+});
