@@ -79,8 +79,8 @@ export function branchDto(b: BranchState): Record<string, unknown> {
   };
 }
 
-/** Project record as the API returns it. */
-export function projectDto(p: ProjectState, proxyHost: string): Record<string, unknown> {
+/** The fields a project record and a project list item share. */
+function projectBase(p: ProjectState, proxyHost: string): Record<string, unknown> {
   return {
     id: p.id,
     platform_id: 'aws',
@@ -92,10 +92,19 @@ export function projectDto(p: ProjectState, proxyHost: string): Record<string, u
     branch_logical_size_limit: 0,
     branch_logical_size_limit_bytes: 0,
     store_passwords: true,
+    cpu_used_sec: 0,
     creation_source: 'console',
     history_retention_seconds: p.historyRetentionSeconds,
     created_at: formatInstant(p.createdAt),
     updated_at: formatInstant(p.updatedAt),
+    owner_id: 'computesim-user',
+  };
+}
+
+/** Project record as the API returns it (create, get, delete). */
+export function projectDto(p: ProjectState, proxyHost: string): Record<string, unknown> {
+  return {
+    ...projectBase(p, proxyHost),
     consumption_period_start: formatInstant(p.createdAt),
     consumption_period_end: formatInstant(p.createdAt + 30 * 86_400_000),
     active_time_seconds: 0,
@@ -103,32 +112,12 @@ export function projectDto(p: ProjectState, proxyHost: string): Record<string, u
     written_data_bytes: 0,
     data_transfer_bytes: 0,
     data_storage_bytes_hour: 0,
-    cpu_used_sec: 0,
-    owner_id: 'computesim-user',
   };
 }
 
 /** Project record as `GET /projects` lists it (the schema's ProjectListItem: fewer fields). */
 export function projectListItemDto(p: ProjectState, proxyHost: string): Record<string, unknown> {
-  return {
-    id: p.id,
-    platform_id: 'aws',
-    region_id: p.regionId,
-    name: p.name,
-    provisioner: 'k8s-neonvm',
-    pg_version: p.pgVersion,
-    proxy_host: proxyHost,
-    branch_logical_size_limit: 0,
-    branch_logical_size_limit_bytes: 0,
-    store_passwords: true,
-    active_time: 0,
-    cpu_used_sec: 0,
-    creation_source: 'console',
-    history_retention_seconds: p.historyRetentionSeconds,
-    created_at: formatInstant(p.createdAt),
-    updated_at: formatInstant(p.updatedAt),
-    owner_id: 'computesim-user',
-  };
+  return { ...projectBase(p, proxyHost), active_time: 0 };
 }
 
 /** The annotation the API attaches to a branch (none set in the simulator: an empty value). */

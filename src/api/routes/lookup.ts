@@ -1,8 +1,10 @@
 /**
- * Finding the objects a path names, with the 404 a client gets when one does not exist.
+ * Finding the objects a path names (`{project_id}`, `{branch_id}`, …), with the 404 a client gets when
+ * one does not exist: the model's lookups, fed from path parameters.
  */
 import { err, ok, type Result } from '../../core/result.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
+import * as model from '../../model/lookups.js';
 import type {
   BranchState,
   EndpointState,
@@ -18,9 +20,7 @@ export function findProject(
   target: RequestTarget,
   params: Params,
 ): Result<ProjectState, Rejection> {
-  const id = params['project_id'] ?? '';
-  const project = target.state.projects[id];
-  return project === undefined ? err(reject('not_found', `project ${id} not found`)) : ok(project);
+  return model.findProject(target.state, params['project_id'] ?? '');
 }
 
 /** The compute `{endpoint_id}` of the project `{project_id}`. */
@@ -28,22 +28,22 @@ export function findEndpoint(
   target: RequestTarget,
   params: Params,
 ): Result<EndpointState, Rejection> {
-  const project = findProject(target, params);
-  if (!project.ok) return project;
-  const id = params['endpoint_id'] ?? '';
-  const endpoint = project.value.endpoints[id];
-  return endpoint === undefined
-    ? err(reject('not_found', `endpoint ${id} not found`))
-    : ok(endpoint);
+  const found = model.findEndpoint(
+    target.state,
+    params['project_id'] ?? '',
+    params['endpoint_id'] ?? '',
+  );
+  return found.ok ? ok(found.value.endpoint) : found;
 }
 
 /** The branch `{branch_id}` of the project `{project_id}`. */
 export function findBranch(target: RequestTarget, params: Params): Result<BranchState, Rejection> {
-  const project = findProject(target, params);
-  if (!project.ok) return project;
-  const id = params['branch_id'] ?? '';
-  const branch = project.value.branches[id];
-  return branch === undefined ? err(reject('not_found', `branch ${id} not found`)) : ok(branch);
+  const found = model.findBranch(
+    target.state,
+    params['project_id'] ?? '',
+    params['branch_id'] ?? '',
+  );
+  return found.ok ? ok(found.value.branch) : found;
 }
 
 /** The operation `{operation_id}` of the project `{project_id}`. */
