@@ -13,3 +13,11 @@ export const COMPUTE_TYPES = ['read_write', 'read_only'] as const;
 
 /** A compute type. */
 export type ComputeType = (typeof COMPUTE_TYPES)[number];
+
+/**
+ * True when a compute is down and nothing is changing it, so a start would bring it up: `idle`, or
+ * `init` left behind by a first start that gave up.
+ */
+export function isDown(current: ComputeState, pending: ComputeState | undefined): boolean {
+  return pending === undefined && (current === 'idle' || current === 'init');
+}

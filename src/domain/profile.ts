@@ -182,23 +182,28 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
 /** Checks the nested settings that are replaced as a whole (releases, availability checks). */
 function nestedProblem(profile: Profile): string | undefined {
   const { releases, availabilityChecks: checks, tenantDetachAfterMs } = profile;
+  const whole = (n: unknown) => Number.isSafeInteger(n);
   if (
     !isPlainObject(releases) ||
-    !Number.isSafeInteger(releases.epochMs) ||
-    !Number.isSafeInteger(releases.first) ||
-    !(releases.intervalMs > 0)
+    !whole(releases.epochMs) ||
+    !whole(releases.first) ||
+    !whole(releases.intervalMs) ||
+    releases.intervalMs <= 0
   ) {
-    return 'profile.releases must be { epochMs, first, intervalMs > 0 } (whole numbers)';
+    return 'profile.releases must be { epochMs, first, intervalMs > 0 }, whole numbers';
   }
   if (
     !isPlainObject(checks) ||
-    !(checks.intervalMs >= 0) ||
-    !(checks.backoff >= 1) ||
-    !(checks.maxIntervalMs >= checks.intervalMs)
+    !whole(checks.intervalMs) ||
+    !whole(checks.maxIntervalMs) ||
+    checks.intervalMs < 0 ||
+    checks.maxIntervalMs < checks.intervalMs ||
+    !Number.isFinite(checks.backoff) ||
+    checks.backoff < 1
   ) {
-    return 'profile.availabilityChecks must be { intervalMs ≥ 0 (0: off), backoff ≥ 1, maxIntervalMs ≥ intervalMs }';
+    return 'profile.availabilityChecks must be { intervalMs ≥ 0 (0: off), backoff ≥ 1, maxIntervalMs ≥ intervalMs }, whole ms';
   }
-  if (!Number.isSafeInteger(tenantDetachAfterMs) || tenantDetachAfterMs < 0)
+  if (!whole(tenantDetachAfterMs) || tenantDetachAfterMs < 0)
     return 'profile.tenantDetachAfterMs must be whole ms ≥ 0 (0: never)';
   return undefined;
 }

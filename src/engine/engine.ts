@@ -36,15 +36,21 @@ export interface EngineOptions {
   readonly stepLimit?: number;
 }
 
-/** Per-call override of the step guard. */
+/** Per-call options of the run loops. */
 export interface RunOptions {
+  /** Timers this call may fire before it throws `StepLimitError`. */
   readonly stepLimit?: number;
+  /**
+   * `runUntil(predicate)` only: keep going when only background work (periodic checks) is pending.
+   * Off by default, so a condition nothing in the foreground will make true fails at once.
+   */
+  readonly background?: boolean;
 }
 
 /** Default events between snapshots. */
 export const DEFAULT_SNAPSHOT_EVERY = 100_000;
 /** Default timers one run call may fire. */
-export const DEFAULT_STEP_LIMIT = 50_000_000;
+export const DEFAULT_STEP_LIMIT = 10_000_000;
 
 /** Runs a Decider over virtual time with an append-only log. */
 export class Engine<S, C, E extends LoggedEvent, T, R> {
@@ -180,9 +186,15 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       let steps = 0;
       this.#publish();
       while (!predicate(this.#state)) {
-        if (this.#agenda.size === 0) {
+        const waiting =
+          options?.background === true ? this.#agenda.size : this.#agenda.foregroundCount;
+        if (waiting === 0) {
+          const what =
+            this.#agenda.size === 0
+              ? 'no work is pending'
+              : 'only background work is pending (pass background: true to wait for it)';
           throw new StepLimitError(
-            `runUntil: the condition is still false and no work is pending (virtual time ${iso(this.#now)})`,
+            `runUntil: the condition is still false and ${what} (virtual time ${iso(this.#now)})`,
           );
         }
         if (++steps > limit) throw this.#stepLimitError('runUntil', limit);

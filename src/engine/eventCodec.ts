@@ -188,10 +188,12 @@ export class EventCodec {
         return value ? TRUE : FALSE;
       case 'undefined':
         return UNDEFINED;
-      default:
+      case 'object':
         if (value === null) return NULL;
         values.push(this.#intern(JSON.stringify(value)));
         return JSON_VALUE;
+      default:
+        throw new TypeError(`EventCodec: a ${typeof value} cannot be stored in the log`);
     }
   }
 

@@ -2,6 +2,7 @@
  * Simulation: the public entry point. Binds the generic engine to the control-plane model and the
  * REST route table, and speaks in user units at its edges (ISO instants, duration strings).
  */
+import { own } from '../core/own.js';
 import type { Observable } from 'rxjs';
 import { parseDuration, type Duration } from '../core/duration.js';
 import { parseInstant, type Instant } from '../core/instant.js';
@@ -33,7 +34,7 @@ export interface SimulationOptions {
   readonly profile?: ProfileOverrides;
   /** Events between the snapshots `stateAt` starts from. Default 100,000. */
   readonly snapshotEvery?: number;
-  /** Timers one run call may fire before it throws instead of hanging. Default 50,000,000. */
+  /** Timers one run call may fire before it throws instead of hanging. Default 10,000,000. */
   readonly stepLimit?: number;
   /** API keys to require (none: every in-process request is accepted). More with `addApiKey`. */
   readonly apiKeys?: readonly ApiKey[];
@@ -242,7 +243,7 @@ export class Simulation {
     }
     if (
       key.kind === 'project' &&
-      (key.projectId === undefined || this.state.projects[key.projectId] === undefined)
+      (key.projectId === undefined || own(this.state.projects, key.projectId) === undefined)
     ) {
       throw new RangeError(
         `a project-scoped API key needs an existing projectId, got ${JSON.stringify(key.projectId)}`,

@@ -40,6 +40,10 @@ export function armTimers(
       const endpointId = state.projects[event.projectId]?.operations[event.operationId]?.endpointId;
       if (endpointId !== undefined)
         armSuspend(state, event.projectId, endpointId, event.at, profile, arm);
+      // A detach is skipped while operations are unfinished; re-check once the last one settles.
+      if (Object.keys(state.projects[event.projectId]?.pendingOperations ?? {}).length === 0) {
+        armDetach(state, event.projectId, event.at, profile, arm);
+      }
       return;
     }
     case 'AvailabilityCheckScheduled':
@@ -77,6 +81,12 @@ function armDetach(
 ): void {
   const project = state.projects[projectId];
   if (project === undefined || project.detached || profile.tenantDetachAfterMs === 0) return;
+  if (
+    Object.values(project.endpoints).some(
+      (e) => e.currentState !== 'idle' || e.pendingState !== undefined,
+    )
+  )
+    return;
   const { lastUsedAt } = project;
   arm(
     Math.max(now, lastUsedAt + profile.tenantDetachAfterMs),

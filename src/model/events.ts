@@ -5,6 +5,7 @@
 import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { Plan } from '../domain/plan.js';
+import type { LatencyProfile } from '../domain/profile.js';
 import type { EngineEvent } from '../engine/loggedEvent.js';
 import type { OperationEffect } from './operationEffect.js';
 import type { BranchLifecycle, EndpointSettings } from './state.js';
@@ -96,6 +97,8 @@ export interface OperationCreated extends Stamp {
   readonly endpointId?: string;
   readonly status: 'running' | 'scheduling';
   readonly durationMs: number;
+  /** The latency range its attempts (retries included) are drawn from. */
+  readonly latency: keyof LatencyProfile;
   /** The operation this one waits for, when it is `scheduling`. */
   readonly afterId?: string;
   readonly effects: {

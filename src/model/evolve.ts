@@ -130,6 +130,7 @@ const HANDLERS: EventHandlers = {
       updatedAt: e.at,
       sortKey,
       durationMs: e.durationMs,
+      latency: e.latency,
       ...(e.status === 'running' ? { startedAt: e.at } : {}),
       totalDurationMs: 0,
       effects: e.effects as Draft<OperationState['effects']>,

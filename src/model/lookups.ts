@@ -2,6 +2,7 @@
  * Finding what a command names, refusing with the right kind when it is missing (404) or locked by
  * an unfinished operation (423).
  */
+import { own } from '../core/own.js';
 import { err, ok, type Result } from '../core/result.js';
 import { LOCKING_ACTIONS } from '../domain/operationLocks.js';
 import { reject, type Rejection } from '../domain/rejection.js';
@@ -15,7 +16,7 @@ import type {
 
 /** The project, or a 404. */
 export function findProject(state: SimState, projectId: string): Result<ProjectState, Rejection> {
-  const project = state.projects[projectId];
+  const project = own(state.projects, projectId);
   return project === undefined
     ? err(reject('not_found', `project ${projectId} not found`))
     : ok(project);
@@ -29,7 +30,7 @@ export function findEndpoint(
 ): Result<{ project: ProjectState; endpoint: EndpointState }, Rejection> {
   const project = findProject(state, projectId);
   if (!project.ok) return project;
-  const endpoint = project.value.endpoints[endpointId];
+  const endpoint = own(project.value.endpoints, endpointId);
   if (endpoint === undefined) return err(reject('not_found', `endpoint ${endpointId} not found`));
   return ok({ project: project.value, endpoint });
 }
@@ -42,7 +43,7 @@ export function findBranch(
 ): Result<{ project: ProjectState; branch: BranchState }, Rejection> {
   const project = findProject(state, projectId);
   if (!project.ok) return project;
-  const branch = project.value.branches[branchId];
+  const branch = own(project.value.branches, branchId);
   if (branch === undefined) return err(reject('not_found', `branch ${branchId} not found`));
   return ok({ project: project.value, branch });
 }

@@ -10,7 +10,8 @@ import type { LimitsProfile } from '../domain/profile.js';
 import { reject, type Rejection } from '../domain/rejection.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import type { NewEndpoint } from './commands.js';
-import type { ModelContext } from './decideContext.js';
+import type { ModelContext, Pending } from './decideContext.js';
+import { startPlan, type PlannedOperation } from './operationPlanner.js';
 import type { EndpointCreated } from './events.js';
 import type { EndpointSettings, SimState } from './state.js';
 
@@ -82,4 +83,28 @@ export function endpointCreated(
     creationSource: 'console',
     ...spec.settings,
   };
+}
+
+/**
+ * What follows a compute's creation: a `start_compute` to record, or, for a compute created disabled,
+ * the event parking it idle (it is not started).
+ */
+export function startOrPark(created: Unstamped<EndpointCreated>): {
+  parked: Pending;
+  start?: PlannedOperation;
+} {
+  if (created.disabled) {
+    return {
+      parked: [
+        {
+          type: 'ComputeStateChanged',
+          projectId: created.projectId,
+          endpointId: created.endpointId,
+          currentState: 'idle',
+          pendingState: null,
+        },
+      ],
+    };
+  }
+  return { parked: [], start: startPlan(created.branchId, created.endpointId, 'start_compute') };
 }

@@ -1,26 +1,24 @@
 /**
- * Recording operations and carrying out their effects. A request records a chain: the first
- * operation `running`, each next one `scheduling` behind the one before. Each operation carries its
- * effects as data; here they become events at the moment they apply, against the state of then.
+ * Recording operations. A request records a chain: the first operation `running`, each next one
+ * `scheduling` behind the one before. Each operation carries its effects as data (carried out by
+ * operationEffects.ts) and the latency range its attempts are drawn from.
  */
 import { newId } from '../core/ids.js';
-import type { ComputeState } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { LatencyProfile } from '../domain/profile.js';
-import { releaseAt } from '../domain/computeRelease.js';
-import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import type { ModelContext, Pending } from './decideContext.js';
 import type { OperationCreated } from './events.js';
 import type { OperationEffect } from './operationEffect.js';
-import type { EndpointState, SimState } from './state.js';
+import { effectEvents } from './operationEffects.js';
+import type { ProjectState, SimState } from './state.js';
 
 /** One operation to record. */
 export interface PlannedOperation {
   readonly action: OperationAction;
   readonly branchId: string;
   readonly endpointId?: string;
-  /** Which latency range its duration is drawn from. */
+  /** Which latency range its attempts are drawn from. */
   readonly latency: keyof LatencyProfile;
   readonly running?: readonly OperationEffect[];
   readonly finished?: readonly OperationEffect[];
@@ -34,8 +32,9 @@ export interface OperationTarget {
 }
 
 /**
- * Events recording `plan` as a chain, with the running-phase effects of the first operation. Returns
- * the events and the ids of the recorded operations, in order.
+ * Events recording `plan` as a chain, with the running-phase effects of the first operation. When the
+ * project's storage is detached (or being detached), a `tenant_reattach` goes first, behind the
+ * detach if that is still unfinished. Returns the events and the ids of the recorded operations.
  */
 export function recordOperations(
   state: SimState,
@@ -46,9 +45,13 @@ export function recordOperations(
 ): { events: Pending; operationIds: string[] } {
   const events: Pending = [];
   const operationIds: string[] = [];
-  let previousId: string | undefined;
-  for (const step of withReattach(state, projectId, plan, prior)) {
+  const project = state.projects[projectId];
+  const { steps, after } =
+    project === undefined ? { steps: plan, after: undefined } : withReattach(project, plan, prior);
+  let previousId = after;
+  for (const step of steps) {
     const operationId = newId.operation(context.random('ids'));
+    const first = operationIds.length === 0 && after === undefined;
     const created: Unstamped<OperationCreated> = {
       type: 'OperationCreated',
       projectId,
@@ -56,20 +59,20 @@ export function recordOperations(
       action: step.action,
       branchId: step.branchId,
       ...(step.endpointId === undefined ? {} : { endpointId: step.endpointId }),
-      status: previousId === undefined ? 'running' : 'scheduling',
+      status: first ? 'running' : 'scheduling',
       durationMs: drawDuration(context, step.latency),
+      latency: step.latency,
       ...(previousId === undefined ? {} : { afterId: previousId }),
       effects: { running: step.running ?? [], finished: step.finished ?? [] },
     };
     events.push(created);
-    if (previousId === undefined) {
+    if (first)
       events.push(
         ...effectEvents(state, { projectId, ...step }, step.running ?? [], context, [
           ...prior,
           ...events,
         ]),
       );
-    }
     operationIds.push(operationId);
     previousId = operationId;
   }
@@ -98,7 +101,7 @@ export function startPlan(
   };
 }
 
-/** The plan of a compute suspend: connections dropped, pending idle, then idle. */
+/** The plan of a compute suspend: open connections dropped, pending idle, then idle (woken again for waiters). */
 export function suspendPlan(branchId: string, endpointId: string): PlannedOperation {
   return {
     action: 'suspend_compute',
@@ -110,168 +113,54 @@ export function suspendPlan(branchId: string, endpointId: string): PlannedOperat
   };
 }
 
-/**
- * The events carrying out `effects` of an operation on `target`, against `state` as changed by the
- * `prior` events decided in the same command (a start that follows a finished suspend sees it idle).
- */
-export function effectEvents(
-  state: SimState,
-  target: OperationTarget,
-  effects: readonly OperationEffect[],
-  context: ModelContext,
-  prior: Pending = [],
-): Pending {
-  const events: Pending = [];
-  const project = state.projects[target.projectId];
-  const endpoint =
-    target.endpointId === undefined ? undefined : project?.endpoints[target.endpointId];
-  for (const effect of effects) {
-    switch (effect.kind) {
-      case 'computeState': {
-        if (endpoint === undefined) break;
-        const now = computeStateAfter(endpoint, [...prior, ...events]);
-        const current = effect.current ?? now.current;
-        if (current === now.current && effect.pending === now.pending) break;
-        const starts = current === 'active' && now.current !== 'active';
-        events.push({
-          type: 'ComputeStateChanged',
-          projectId: endpoint.projectId,
-          endpointId: endpoint.id,
-          currentState: current,
-          pendingState: effect.pending,
-          ...(starts ? { releaseVersion: releaseAt(context.profile.releases, context.now) } : {}),
-        });
-        break;
-      }
-      case 'dropConnections':
-        if (endpoint !== undefined)
-          events.push(
-            ...dropConnections(state, endpoint.projectId, endpoint.id, SQL_STATES.terminated),
-          );
-        break;
-      case 'openWaiting':
-        if (endpoint === undefined) break;
-        for (const connection of waitingConnections(state, endpoint.id)) {
-          events.push({
-            type: 'ConnectionOpened',
-            connectionId: connection.id,
-            projectId: endpoint.projectId,
-            branchId: endpoint.branchId,
-            endpointId: endpoint.id,
-            pooled: connection.pooled,
-            tracked: connection.tracked,
-          });
-        }
-        break;
-      case 'branchReady': {
-        const branch = project?.branches[target.branchId];
-        if (branch !== undefined && branch.currentState !== 'ready') {
-          events.push({
-            type: 'BranchStateChanged',
-            projectId: branch.projectId,
-            branchId: branch.id,
-            currentState: 'ready',
-          });
-        }
-        break;
-      }
-      case 'tenantAttached':
-        events.push({
-          type: 'TenantAttachmentChanged',
-          projectId: target.projectId,
-          attached: effect.attached,
-        });
-        break;
-      case 'wakeIfWaiting':
-        if (
-          endpoint === undefined ||
-          endpoint.disabled ||
-          waitingConnections(state, endpoint.id).length === 0
-        )
-          break;
-        events.push(
-          ...recordOperations(
-            state,
-            endpoint.projectId,
-            [startPlan(endpoint.branchId, endpoint.id, 'wake_compute')],
-            context,
-            [...prior, ...events],
-          ).events,
-        );
-        break;
-    }
+/** True when the project has an unfinished operation of `action` (on the compute, if given). */
+export function hasUnfinished(
+  project: ProjectState,
+  action: OperationAction,
+  endpointId?: string,
+): boolean {
+  return unfinished(project, action, endpointId) !== undefined;
+}
+
+/** The id of an unfinished operation of `action` (on the compute, if given). */
+function unfinished(
+  project: ProjectState,
+  action: OperationAction,
+  endpointId?: string,
+): string | undefined {
+  for (const id of Object.keys(project.pendingOperations)) {
+    const operation = project.operations[id];
+    if (
+      operation?.action === action &&
+      (endpointId === undefined || operation.endpointId === endpointId)
+    )
+      return id;
   }
-  return events;
+  return undefined;
 }
 
 /**
- * The plan, preceded by a `tenant_reattach` when the project's storage is detached and no reattach
- * has been decided yet in this command: whatever needs the project waits for its storage first.
+ * The plan preceded by a `tenant_reattach` when the project's storage is detached or being detached
+ * (then behind that detach) and no reattach is under way or already decided in this command.
  */
 function withReattach(
-  state: SimState,
-  projectId: string,
+  project: ProjectState,
   plan: readonly PlannedOperation[],
   prior: Pending,
-): readonly PlannedOperation[] {
-  const project = state.projects[projectId];
-  if (project === undefined || !project.detached) return plan;
-  if (plan[0]?.action === 'tenant_reattach') return plan;
+): { steps: readonly PlannedOperation[]; after?: string } {
+  const detaching = unfinished(project, 'tenant_detach');
+  if (!project.detached && detaching === undefined) return { steps: plan };
+  if (plan[0]?.action === 'tenant_reattach' || hasUnfinished(project, 'tenant_reattach'))
+    return { steps: plan };
   if (prior.some((e) => e.type === 'OperationCreated' && e.action === 'tenant_reattach'))
-    return plan;
+    return { steps: plan };
   const reattach: PlannedOperation = {
     action: 'tenant_reattach',
     branchId: project.defaultBranchId,
     latency: 'tenant_reattach',
     finished: [{ kind: 'tenantAttached', attached: true }],
   };
-  return [reattach, ...plan];
-}
-
-/** A compute's current and pending state once `events` (decided, not yet applied) apply. */
-function computeStateAfter(
-  endpoint: EndpointState,
-  events: Pending,
-): { current: ComputeState; pending: ComputeState | null } {
-  let current = endpoint.currentState;
-  let pending: ComputeState | null = endpoint.pendingState ?? null;
-  for (const event of events) {
-    if (event.type === 'ComputeStateChanged' && event.endpointId === endpoint.id) {
-      current = event.currentState;
-      pending = event.pendingState;
-    }
-  }
-  return { current, pending };
-}
-
-/** The event terminating every live connection of a compute, or none when it has none. */
-export function dropConnections(
-  state: SimState,
-  projectId: string,
-  endpointId: string,
-  why: SqlError,
-): Pending {
-  const live = state.liveConnections[endpointId];
-  if (live === undefined) return [];
-  const connectionIds = Object.keys(live);
-  if (connectionIds.length === 0) return [];
-  return [
-    {
-      type: 'ConnectionsDropped',
-      projectId,
-      endpointId,
-      connectionIds,
-      sqlstate: why.sqlstate,
-      message: why.message,
-    },
-  ];
-}
-
-/** Connections waiting for a compute to start. */
-export function waitingConnections(state: SimState, endpointId: string) {
-  const live = state.liveConnections[endpointId];
-  if (live === undefined) return [];
-  return Object.keys(live)
-    .map((id) => state.connections[id])
-    .filter((c): c is NonNullable<typeof c> => c !== undefined && c.status === 'connecting');
+  return detaching === undefined
+    ? { steps: [reattach, ...plan] }
+    : { steps: [reattach, ...plan], after: detaching };
 }

@@ -6,6 +6,7 @@ import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { OperationStatus } from '../domain/operationStatus.js';
 import type { Plan } from '../domain/plan.js';
+import type { LatencyProfile } from '../domain/profile.js';
 import type { SqlError } from '../domain/sqlState.js';
 import type { OperationEffect } from './operationEffect.js';
 
@@ -69,6 +70,8 @@ export interface OperationState {
   readonly sortKey: number;
   /** How long one attempt takes once running, drawn from the latency profile. */
   readonly durationMs: number;
+  /** The latency range its attempts are drawn from. */
+  readonly latency: keyof LatencyProfile;
   readonly startedAt?: number;
   readonly totalDurationMs: number;
   /** The operation that waits for this one (status `scheduling` until this one finishes). */

@@ -13,19 +13,26 @@ type TouchTable = {
   ) => void;
 };
 
+/** A project's own fields (such as `lastSortKey`, `lastUsedAt`, `detached`), not what it holds. */
+const projectFields = (touch: Touch, projectId: string) => touch('projects', projectId, OWN_FIELDS);
+const branch = (touch: Touch, projectId: string, branchId: string) =>
+  touch('projects', projectId, 'branches', branchId);
 const endpoint = (touch: Touch, projectId: string, endpointId: string) =>
   touch('projects', projectId, 'endpoints', endpointId);
 const operation = (touch: Touch, projectId: string, operationId: string) => {
   touch('projects', projectId, 'operations', operationId);
   touch('projects', projectId, 'pendingOperations', operationId);
 };
+/** A connection's records, its compute and its project's `lastUsedAt`. */
 const connection = (
   touch: Touch,
   e: { connectionId: string; endpointId: string; projectId?: string },
 ) => {
   touch('connections', e.connectionId);
   touch('liveConnections', e.endpointId, e.connectionId);
-  if (e.projectId !== undefined) endpoint(touch, e.projectId, e.endpointId);
+  if (e.projectId === undefined) return;
+  endpoint(touch, e.projectId, e.endpointId);
+  projectFields(touch, e.projectId);
 };
 
 const TOUCHES: TouchTable = {
@@ -35,9 +42,9 @@ const TOUCHES: TouchTable = {
     touch('endpointOwners');
     touch('liveConnections');
   },
-  BranchCreated: (e, touch) => touch('projects', e.projectId, 'branches', e.branchId),
-  BranchStateChanged: (e, touch) => touch('projects', e.projectId, 'branches', e.branchId),
-  BranchDeleted: (e, touch) => touch('projects', e.projectId, 'branches', e.branchId),
+  BranchCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  BranchStateChanged: (e, touch) => branch(touch, e.projectId, e.branchId),
+  BranchDeleted: (e, touch) => branch(touch, e.projectId, e.branchId),
   EndpointCreated: (e, touch) => {
     endpoint(touch, e.projectId, e.endpointId);
     touch('endpointOwners', e.endpointId);
@@ -50,6 +57,7 @@ const TOUCHES: TouchTable = {
   },
   OperationCreated: (e, touch) => {
     operation(touch, e.projectId, e.operationId);
+    projectFields(touch, e.projectId);
     if (e.afterId !== undefined) touch('projects', e.projectId, 'operations', e.afterId);
   },
   OperationStarted: (e, touch) => operation(touch, e.projectId, e.operationId),
@@ -58,19 +66,18 @@ const TOUCHES: TouchTable = {
   OperationErrored: (e, touch) => operation(touch, e.projectId, e.operationId),
   OperationCancelled: (e, touch) => operation(touch, e.projectId, e.operationId),
   ComputeStateChanged: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
-  AvailabilityCheckScheduled: (e, touch) => touch('projects', e.projectId, 'branches', e.branchId),
-  TenantAttachmentChanged: (e, touch) => touch('projects', e.projectId, OWN_FIELDS),
+  AvailabilityCheckScheduled: (e, touch) => branch(touch, e.projectId, e.branchId),
+  TenantAttachmentChanged: (e, touch) => projectFields(touch, e.projectId),
   ConnectionRequested: (e, touch) => connection(touch, e),
   ConnectionOpened: (e, touch) => {
     connection(touch, e);
-    touch('projects', e.projectId, 'branches', e.branchId);
+    branch(touch, e.projectId, e.branchId);
   },
   ConnectionRefused: (e, touch) => connection(touch, e),
   ConnectionClosed: (e, touch) => connection(touch, e),
   ConnectionsDropped: (e, touch) => {
     for (const connectionId of e.connectionIds)
-      connection(touch, { connectionId, endpointId: e.endpointId });
-    endpoint(touch, e.projectId, e.endpointId);
+      connection(touch, { connectionId, endpointId: e.endpointId, projectId: e.projectId });
   },
 };
 

@@ -58,7 +58,15 @@ function checkInvariants(state: SimState): void {
           endpoint.branchId,
           (readWriteByBranch.get(endpoint.branchId) ?? 0) + 1,
         );
-      expect(endpoint.directConnections).toBeGreaterThanOrEqual(0);
+      const live = Object.keys(state.liveConnections[endpoint.id] ?? {}).map(
+        (id) => state.connections[id]!,
+      );
+      expect(endpoint.directConnections, 'direct count = live direct connections').toBe(
+        live.filter((c) => !c.pooled).length,
+      );
+      expect(endpoint.pooledConnections, 'pooled count = live pooled connections').toBe(
+        live.filter((c) => c.pooled).length,
+      );
     }
     for (const count of readWriteByBranch.values())
       expect(count, 'at most one read_write compute per branch').toBeLessThanOrEqual(1);
@@ -100,13 +108,14 @@ class CreateBranchCmd implements Cmd {
   constructor(
     readonly politely: boolean,
     readonly p: number,
-    readonly withCompute: boolean,
+    readonly computes: number,
   ) {}
   check = (m: Model) => m.projects.length > 0;
   run(model: Model, real: Real) {
     const project = pick(model.projects, this.p)!;
     settle(real, project.id, this.politely);
-    const body = this.withCompute ? { endpoints: [{ type: 'read_write' }] } : {};
+    const kinds = ['read_write', 'read_only'].slice(0, this.computes);
+    const body = { endpoints: kinds.map((type) => ({ type })) };
     const response = send(real, 'POST', `/projects/${project.id}/branches`, body);
     expect([201, 423]).toContain(response.status);
     if (response.status === 201) {
@@ -114,7 +123,7 @@ class CreateBranchCmd implements Cmd {
       for (const e of response.body.endpoints) project.endpoints.push(e.id);
     }
   }
-  toString = () => `createBranch(${this.p}, ${this.withCompute})`;
+  toString = () => `createBranch(${this.p}, ${this.computes} computes)`;
 }
 
 class CreateEndpointCmd implements Cmd {
@@ -330,7 +339,9 @@ const commands = [
   fc.nat().map((p) => new WaitForOperationsCmd(p)),
   fc.nat().map((p) => new WaitForOperationsCmd(p)),
   fc.nat().map((p) => new WaitForOperationsCmd(p)),
-  fc.tuple(fc.boolean(), fc.nat(), fc.boolean()).map(([w, p, c]) => new CreateBranchCmd(w, p, c)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.integer({ min: 0, max: 2 }))
+    .map(([w, p, c]) => new CreateBranchCmd(w, p, c)),
   fc
     .tuple(fc.boolean(), fc.nat(), fc.nat(), fc.constantFrom('read_write', 'read_only'), sizeArb)
     .map(([w, p, b, t, s]) => new CreateEndpointCmd(w, p, b, t, s)),
@@ -405,6 +416,11 @@ describe('control plane, model-based', () => {
             Object.values(p.operations).map((o) => o.status),
           );
           expect(statuses.filter((s) => !isTerminal(s))).toEqual([]);
+          // ...and no connection is left waiting for a compute that nothing will start.
+          const stuck = Object.values(sim.state.connections).filter(
+            (c) => c.status === 'connecting',
+          );
+          expect(stuck, 'connections still connecting once everything settled').toEqual([]);
           // The published state is what the log says, by replay and by an independent immer fold.
           expect(Simulation.replay(sim.log).state).toEqual(sim.state);
           expect(sim.state).toEqual(immerFold(sim));

@@ -2,6 +2,7 @@
  * Finding the objects a path names (`{project_id}`, `{branch_id}`, …), with the 404 a client gets when
  * one does not exist: the model's lookups, fed from path parameters.
  */
+import { own } from '../../core/own.js';
 import { err, ok, type Result } from '../../core/result.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
 import * as model from '../../model/lookups.js';
@@ -54,7 +55,7 @@ export function findOperation(
   const project = findProject(target, params);
   if (!project.ok) return project;
   const id = params['operation_id'] ?? '';
-  const operation = project.value.operations[id];
+  const operation = own(project.value.operations, id);
   return operation === undefined
     ? err(reject('not_found', `operation ${id} not found`))
     : ok(operation);

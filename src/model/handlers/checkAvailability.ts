@@ -6,6 +6,7 @@
  * connections, back to the first interval when it does. Branches without a compute are not checked;
  * a detached project is not checked (checks do not reattach storage).
  */
+import { isDown } from '../../domain/computeState.js';
 import { ok } from '../../core/result.js';
 import type { Handler, Pending } from '../decideContext.js';
 import {
@@ -58,7 +59,7 @@ export const checkAvailability: Handler<CheckAvailability> = (state, command, co
       latency: 'check_availability',
     },
   ];
-  if (subject.currentState === 'idle' && subject.pendingState === undefined) {
+  if (isDown(subject.currentState, subject.pendingState)) {
     plan.push(startPlan(branch.id, subject.id, 'wake_compute'));
     if (subject.disabled) plan.push(suspendPlan(branch.id, subject.id));
   }

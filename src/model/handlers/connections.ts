@@ -4,21 +4,25 @@
  * are events too (they count in reports): an unknown or deleted compute (08001), a disabled one
  * (08004, and it is not woken), past max_connections or the pooler's limit (53300).
  */
+import { own } from '../../core/own.js';
 import { err, ok } from '../../core/result.js';
 import { maxConnections } from '../../domain/computeSize.js';
 import { reject } from '../../domain/rejection.js';
 import { SQL_STATES, type SqlError } from '../../domain/sqlState.js';
 import type { CloseConnection, OpenConnection } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
-import { recordOperations, startPlan } from '../operationPlanner.js';
+import { isDown } from '../../domain/computeState.js';
+import { hasUnfinished, recordOperations, startPlan } from '../operationPlanner.js';
 
 /** Decides a connection attempt. */
 export const openConnection: Handler<OpenConnection> = (state, command, context) => {
   const connectionId = `c-${context.nextSeq}`;
   const { endpointId, pooled, tracked } = command;
-  const projectId = state.endpointOwners[endpointId];
+  const projectId = own(state.endpointOwners, endpointId);
   const endpoint =
-    projectId === undefined ? undefined : state.projects[projectId]?.endpoints[endpointId];
+    projectId === undefined
+      ? undefined
+      : own(own(state.projects, projectId)?.endpoints ?? {}, endpointId);
   const refuse = (why: SqlError) =>
     ok<Pending>([
       {
@@ -44,7 +48,9 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
     return ok<Pending>([{ type: 'ConnectionOpened', ...connection, branchId: endpoint.branchId }]);
   }
   const events: Pending = [{ type: 'ConnectionRequested', ...connection }];
-  if (endpoint.currentState === 'idle' && endpoint.pendingState === undefined) {
+  const project = state.projects[projectId];
+  const starting = project !== undefined && hasUnfinished(project, 'start_compute', endpoint.id);
+  if (isDown(endpoint.currentState, endpoint.pendingState) && !starting) {
     const wake = startPlan(endpoint.branchId, endpoint.id, 'wake_compute');
     events.push(...recordOperations(state, projectId, [wake], context).events);
   }
@@ -53,7 +59,7 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
 
 /** Decides a client closing its connection (closing an ended one changes nothing). */
 export const closeConnection: Handler<CloseConnection> = (state, command) => {
-  const connection = state.connections[command.connectionId];
+  const connection = own(state.connections, command.connectionId);
   if (connection === undefined)
     return err(reject('not_found', `connection ${command.connectionId} not found`));
   if (connection.status !== 'open' && connection.status !== 'connecting') return ok([]);

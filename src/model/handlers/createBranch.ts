@@ -2,6 +2,7 @@
  * CreateBranch: a branch from its parent (the default branch unless named), with computes or without:
  * `create_branch` runs first, then each compute's `start_compute` in turn.
  */
+import { own } from '../../core/own.js';
 import { drawUniqueId, newId } from '../../core/ids.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
@@ -9,8 +10,8 @@ import type { CreateBranch } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findProject, lockedBy } from '../lookups.js';
-import { endpointCreated, settingsProblem } from '../newEndpoint.js';
-import { recordOperations, startPlan, type PlannedOperation } from '../operationPlanner.js';
+import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
+import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
 
 /** Decides a branch creation. */
 export const createBranch: Handler<CreateBranch> = (state, command, context) => {
@@ -18,7 +19,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
   if (!found.ok) return found;
   const project = found.value;
   const parentId = command.parentId ?? project.defaultBranchId;
-  if (project.branches[parentId] === undefined)
+  if (own(project.branches, parentId) === undefined)
     return err(reject('not_found', `parent branch ${parentId} not found`));
   if (
     command.name !== undefined &&
@@ -75,7 +76,9 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     );
     drawn.add(created.endpointId);
     events.push(created);
-    plan.push(startPlan(branchId, created.endpointId, 'start_compute'));
+    const next = startOrPark(created);
+    events.push(...next.parked);
+    if (next.start !== undefined) plan.push(next.start);
   }
   events.push(...recordOperations(state, project.id, plan, context).events);
   if (command.endpoints.length > 0)

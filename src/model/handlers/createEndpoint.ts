@@ -8,8 +8,8 @@ import type { CreateEndpoint } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findBranch, lockedBy } from '../lookups.js';
-import { endpointCreated, secondReadWrite, settingsProblem } from '../newEndpoint.js';
-import { recordOperations, startPlan } from '../operationPlanner.js';
+import { endpointCreated, secondReadWrite, settingsProblem, startOrPark } from '../newEndpoint.js';
+import { recordOperations } from '../operationPlanner.js';
 
 /** Decides a compute creation. */
 export const createEndpoint: Handler<CreateEndpoint> = (state, command, context) => {
@@ -27,23 +27,9 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
   const created = endpointCreated(state, project.id, project.regionId, branch.id, command, context);
   const events: Pending = [created];
   events.push(...firstCheck(state, project.id, branch.id, context, events));
-  if (command.settings.disabled) {
-    events.push({
-      type: 'ComputeStateChanged',
-      projectId: project.id,
-      endpointId: created.endpointId,
-      currentState: 'idle',
-      pendingState: null,
-    });
-    return ok(events);
-  }
-  events.push(
-    ...recordOperations(
-      state,
-      project.id,
-      [startPlan(branch.id, created.endpointId, 'start_compute')],
-      context,
-    ).events,
-  );
+  const next = startOrPark(created);
+  events.push(...next.parked);
+  if (next.start !== undefined)
+    events.push(...recordOperations(state, project.id, [next.start], context).events);
   return ok(events);
 };

@@ -6,8 +6,8 @@ import { drawUniqueId, newId } from '../../core/ids.js';
 import { err, ok } from '../../core/result.js';
 import type { CreateProject } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
-import { endpointCreated, settingsProblem } from '../newEndpoint.js';
-import { recordOperations, startPlan } from '../operationPlanner.js';
+import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
+import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
 import { firstCheck } from '../availabilityChecks.js';
 
 /** Decides a project creation. */
@@ -47,15 +47,17 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
     },
     created,
   ];
-  const plan = [
+  const plan: PlannedOperation[] = [
     {
       action: 'create_timeline' as const,
       branchId,
       latency: 'create_timeline' as const,
       finished: [{ kind: 'branchReady' as const }],
     },
-    startPlan(branchId, created.endpointId, 'start_compute'),
   ];
+  const next = startOrPark(created);
+  events.push(...next.parked);
+  if (next.start !== undefined) plan.push(next.start);
   events.push(...recordOperations(state, projectId, plan, context).events);
   events.push(...firstCheck(state, projectId, branchId, context, events));
   return ok(events);

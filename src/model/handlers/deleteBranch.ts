@@ -6,11 +6,12 @@
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
-import { cancelOperations } from '../cancelOperations.js';
+import { cancelOperations } from '../operationChains.js';
 import type { DeleteBranch } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { findBranch, lockedBy } from '../lookups.js';
-import { dropConnections, recordOperations } from '../operationPlanner.js';
+import { recordOperations } from '../operationPlanner.js';
+import { dropConnections } from '../connectionEvents.js';
 
 /** Decides a branch deletion. */
 export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => {
@@ -38,10 +39,12 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
   const events: Pending = [];
   for (const endpoint of Object.values(project.endpoints)) {
     if (endpoint.branchId !== branch.id) continue;
-    events.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound));
+    events.push(
+      ...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
+    );
     events.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
   }
-  events.push(...cancelOperations(project, (o) => o.branchId === branch.id));
+  events.push(...cancelOperations(state, project, (o) => o.branchId === branch.id, context));
   events.push({ type: 'BranchDeleted', projectId: project.id, branchId: branch.id });
   events.push(
     ...recordOperations(

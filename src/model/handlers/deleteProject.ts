@@ -7,7 +7,7 @@ import { SQL_STATES } from '../../domain/sqlState.js';
 import type { DeleteProject } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { findProject } from '../lookups.js';
-import { dropConnections } from '../operationPlanner.js';
+import { dropConnections } from '../connectionEvents.js';
 
 /** Decides a project deletion. */
 export const deleteProject: Handler<DeleteProject> = (state, command) => {
@@ -16,7 +16,7 @@ export const deleteProject: Handler<DeleteProject> = (state, command) => {
   const events: Pending = [];
   for (const endpoint of Object.values(project.value.endpoints)) {
     events.push(
-      ...dropConnections(state, project.value.id, endpoint.id, SQL_STATES.endpointNotFound),
+      ...dropConnections(state, project.value.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
     );
   }
   events.push({ type: 'ProjectDeleted', projectId: project.value.id });

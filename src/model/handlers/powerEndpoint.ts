@@ -3,6 +3,7 @@
  * connections dropped) then `start_compute`; start and suspend record their operation even when the
  * compute is already where they lead (it then finishes without changing anything).
  */
+import { isDown } from '../../domain/computeState.js';
 import { err, ok } from '../../core/result.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
 import type { Result } from '../../core/result.js';
@@ -70,12 +71,12 @@ export const restartEndpoint: Handler<RestartEndpoint> = (state, command, contex
 export const startEndpoint: Handler<StartEndpoint> = (state, command, context) => {
   const target = controllable(state, command, true);
   if (!target.ok) return target;
-  const { branchId, id, currentState } = target.value.endpoint;
+  const { branchId, id, currentState, pendingState } = target.value.endpoint;
   const start = startPlan(branchId, id, 'wake_compute');
   return record(
     state,
     target.value,
-    [currentState === 'idle' ? start : { ...start, running: [], finished: [] }],
+    [isDown(currentState, pendingState) ? start : { ...start, running: [], finished: [] }],
     context,
   );
 };
@@ -84,12 +85,12 @@ export const startEndpoint: Handler<StartEndpoint> = (state, command, context) =
 export const suspendEndpoint: Handler<SuspendEndpoint> = (state, command, context) => {
   const target = controllable(state, command, false);
   if (!target.ok) return target;
-  const { branchId, id, currentState } = target.value.endpoint;
+  const { branchId, id, currentState, pendingState } = target.value.endpoint;
   const suspend = suspendPlan(branchId, id);
   return record(
     state,
     target.value,
-    [currentState === 'idle' ? { ...suspend, running: [], finished: [] } : suspend],
+    [isDown(currentState, pendingState) ? { ...suspend, running: [], finished: [] } : suspend],
     context,
   );
 };

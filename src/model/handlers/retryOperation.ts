@@ -1,9 +1,8 @@
 /**
- * RetryOperation (timer): a failed operation runs again, for a newly drawn duration. Stale when the
- * operation is no longer `failed` (cancelled in the meantime).
+ * RetryOperation (timer): a failed operation runs again, for a duration drawn anew from its own
+ * latency range. Stale when the operation is no longer `failed` (cancelled in the meantime).
  */
 import { ok } from '../../core/result.js';
-import type { LatencyProfile } from '../../domain/profile.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { drawDuration } from '../operationPlanner.js';
 import type { RetryOperation } from '../timers.js';
@@ -12,16 +11,13 @@ import type { RetryOperation } from '../timers.js';
 export const retryOperation: Handler<RetryOperation> = (state, command, context) => {
   const operation = state.projects[command.projectId]?.operations[command.operationId];
   if (operation === undefined || operation.status !== 'failed') return ok([]);
-  const latency: keyof LatencyProfile =
-    operation.action in context.profile.latency
-      ? (operation.action as keyof LatencyProfile)
-      : 'apply_config';
+  const durationMs = drawDuration(context, operation.latency);
   return ok<Pending>([
     {
       type: 'OperationStarted',
       projectId: operation.projectId,
       operationId: operation.id,
-      durationMs: drawDuration(context, latency),
+      durationMs,
     },
   ]);
 };

@@ -6,8 +6,11 @@
  * - an active compute whose size, autoscaling limits or provisioner change, or that is disabled:
  *   `apply_config`, then a suspend (connections dropped) and, unless disabled, a start;
  * - an idle compute: it activates briefly (`apply_config`) and suspends again (`suspend_compute`);
+ *   a connection arriving meanwhile waits through both and wakes it afterwards;
  * - anything else (timeout, pooler, settings, name): `apply_config` alone, no restart.
  */
+import { isDown } from '../../domain/computeState.js';
+import { own } from '../../core/own.js';
 import { err, ok } from '../../core/result.js';
 import { RESTARTING_FIELDS } from '../../domain/endpointChanges.js';
 import { reject } from '../../domain/rejection.js';
@@ -18,12 +21,12 @@ import { firstCheck } from '../availabilityChecks.js';
 import { findEndpoint, lockedBy } from '../lookups.js';
 import { secondReadWrite, settingsProblem } from '../newEndpoint.js';
 import {
-  dropConnections,
   recordOperations,
   startPlan,
   suspendPlan,
   type PlannedOperation,
 } from '../operationPlanner.js';
+import { dropConnections } from '../connectionEvents.js';
 import type { EndpointSettings, EndpointState } from '../state.js';
 
 /** Decides a compute update. */
@@ -39,7 +42,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   const problem = settingsProblem(merged, project.plan, context.profile.limits);
   if (problem !== undefined) return err(problem);
   if (newBranchId !== undefined) {
-    if (project.branches[newBranchId] === undefined)
+    if (own(project.branches, newBranchId) === undefined)
       return err(reject('not_found', `branch ${newBranchId} not found`));
     const taken =
       endpoint.type === 'read_write'
@@ -62,7 +65,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   };
   let plan: PlannedOperation[];
   if (newBranchId !== undefined) {
-    events.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated));
+    events.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated, 'open'));
     events.push({
       type: 'ComputeStateChanged',
       projectId: project.id,
@@ -71,7 +74,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
       pendingState: 'idle',
     });
     plan = [applyConfig, { ...suspendPlan(branchId, endpoint.id), running: [] }];
-  } else if (endpoint.currentState === 'idle') {
+  } else if (isDown(endpoint.currentState, endpoint.pendingState)) {
     plan =
       changes.disabled === true
         ? [applyConfig]
@@ -79,10 +82,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
             {
               ...applyConfig,
               running: [{ kind: 'computeState', current: 'idle', pending: 'active' }],
-              finished: [
-                { kind: 'computeState', current: 'active', pending: null },
-                { kind: 'openWaiting' },
-              ],
+              finished: [{ kind: 'computeState', current: 'active', pending: null }],
             },
             suspendPlan(branchId, endpoint.id),
           ];

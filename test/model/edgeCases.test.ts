@@ -1,0 +1,244 @@
+/**
+ * Edge cases a review found: chains that lose an operation, starts and suspends that give up, ids
+ * that name built-in properties, wakes during a detach, duplicate wakes, updates of idle computes,
+ * computes created disabled, and run loops that could never end.
+ */
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
+import { givenProject } from '../support/given.js';
+
+const actions = (ops: readonly { action: string; status?: string }[]) =>
+  ops.map((o) => `${o.action}:${o.status}`);
+const NO_CHECKS = { availabilityChecks: { intervalMs: 0, backoff: 1, maxIntervalMs: 0 } };
+
+describe('chains', () => {
+  it('deleting a compute whose start is running lets the next compute of the chain start', () => {
+    const { sim, path, project, settle } = givenProject();
+    const created = sim.request('POST', path('/branches'), {
+      endpoints: [{ type: 'read_write' }, { type: 'read_only' }],
+    }).body;
+    const [first, second] = created.endpoints.map((e: { id: string }) => e.id);
+    sim.runUntil(
+      (s) =>
+        s.projects[project().id]!.endpoints[first]!.pendingState === 'active' &&
+        Object.values(s.projects[project().id]!.operations).some(
+          (o) => o.endpointId === first && o.status === 'running',
+        ),
+    );
+    expect(sim.request('DELETE', path(`/endpoints/${first}`)).status).toBe(200);
+    settle();
+    expect(project().endpoints[second]!.currentState).toBe('active');
+    expect(Object.keys(project().pendingOperations)).toEqual([]);
+    expect(sim.request('POST', path(`/endpoints/${second}/restart`)).status).toBe(200);
+  });
+
+  it('deleting a compute whose start is still scheduling skips it when the chain reaches it', () => {
+    const { sim, path, project, settle } = givenProject();
+    const created = sim.request('POST', path('/branches'), {
+      endpoints: [{ type: 'read_write' }, { type: 'read_only' }],
+    }).body;
+    const [first, second] = created.endpoints.map((e: { id: string }) => e.id);
+    expect(sim.request('DELETE', path(`/endpoints/${first}`)).status).toBe(200);
+    settle();
+    expect(project().endpoints[second]!.currentState).toBe('active');
+    expect(project().branches[created.branch.id]!.currentState).toBe('ready');
+  });
+});
+
+describe('operations that give up', () => {
+  it('a first start cancelled by a failed create_timeline leaves the compute startable, by request or by a connection', () => {
+    const sim = new Simulation({
+      seed: 1,
+      profile: { faults: { create_timeline: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } } },
+    });
+    const created = sim.request('POST', '/projects').body;
+    const endpointId = created.endpoints[0].id;
+    sim.runUntilIdle();
+    const endpoint = () => sim.state.projects[created.project.id]!.endpoints[endpointId]!;
+    expect(endpoint()).toMatchObject({ currentState: 'init' });
+    expect(endpoint().pendingState).toBeUndefined();
+    const connection = sim.connect(endpointId);
+    expect(connection.state).toBe('connecting');
+    sim.runUntil((s) => s.connections[connection.id]!.status !== 'connecting');
+    expect(connection.state).toBe('open');
+    expect(endpoint().currentState).toBe('active');
+  });
+
+  it('a suspend that gives up opens the connections that waited for it, and scale to zero tries again later', () => {
+    const { sim, path, endpointId, endpoint, project } = givenProject({
+      profile: { faults: { suspend_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } } },
+    });
+    sim.request('POST', path(`/endpoints/${endpointId}/suspend`));
+    const connection = sim.connect(endpointId);
+    expect(connection.state).toBe('connecting');
+    sim.runUntil((s) => Object.keys(s.projects[project().id]!.pendingOperations).length === 0);
+    expect(connection.state).toBe('open');
+    expect(endpoint()).toMatchObject({ currentState: 'active' });
+    connection.close();
+    sim.advance('5m1s');
+    expect(
+      Object.values(project().operations).filter((o) => o.action === 'suspend_compute'),
+    ).toHaveLength(2);
+  });
+});
+
+describe('ids that name built-in properties', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'treats %s as an id that does not exist',
+    (id) => {
+      const { sim, path, branchId, endpointId } = givenProject();
+      expect(sim.request('GET', `/projects/${id}`).status).toBe(404);
+      expect(sim.request('GET', path(`/endpoints/${id}`)).status).toBe(404);
+      expect(sim.request('GET', path(`/branches/${id}`)).status).toBe(404);
+      expect(sim.request('GET', path(`/operations/${id}`)).status).toBe(404);
+      expect(sim.request('DELETE', path(`/branches/${id}`)).status).toBe(204);
+      // in a body, ids outside ^[a-z0-9-]{1,60}$ are a 400; `constructor` passes it and is not found
+      const missing = [400, 404];
+      expect(missing).toContain(
+        sim.request('POST', path('/endpoints'), { endpoint: { branch_id: id, type: 'read_only' } })
+          .status,
+      );
+      expect(missing).toContain(
+        sim.request('POST', path('/branches'), { branch: { parent_id: id } }).status,
+      );
+      expect(missing).toContain(
+        sim.request('PATCH', path(`/endpoints/${endpointId}`), { endpoint: { branch_id: id } })
+          .status,
+      );
+      expect(sim.connect(id).error?.sqlstate).toBe('08001');
+      expect(branchId).toBeDefined();
+      expect(Simulation.fromJSONL(sim.toJSONL()).simulation.state).toEqual(sim.state);
+    },
+  );
+});
+
+describe('tenant detach', () => {
+  it('a connection during a running tenant_detach waits for it, reattaches, then wakes the compute', () => {
+    const { sim, project, endpointId, projectId } = givenProject({ profile: NO_CHECKS });
+    sim.runUntil(
+      (s) =>
+        Object.values(s.projects[projectId]!.operations).some(
+          (o) => o.action === 'tenant_detach' && o.status === 'running',
+        ),
+      {
+        background: true,
+      },
+    );
+    const connection = sim.connect(endpointId);
+    expect(actions(Object.values(project().operations).slice(-3))).toEqual([
+      'tenant_detach:running',
+      'tenant_reattach:scheduling',
+      'start_compute:scheduling',
+    ]);
+    sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
+    expect(project().detached).toBe(false);
+    expect(connection.state).toBe('open');
+  });
+});
+
+describe('wakes', () => {
+  it('many connections to an idle compute record one start', () => {
+    const { sim, endpointId, project } = givenProject();
+    sim.runUntilIdle();
+    const before = Object.keys(project().operations).length;
+    const connections = [sim.connect(endpointId), sim.connect(endpointId), sim.connect(endpointId)];
+    expect(actions(Object.values(project().operations).slice(before))).toEqual([
+      'start_compute:running',
+    ]);
+    sim.advance('2s');
+    expect(connections.map((c) => c.state)).toEqual(['open', 'open', 'open']);
+  });
+
+  it('many connections to a detached project record one reattach and one start', () => {
+    const { sim, endpointId, project } = givenProject({ profile: NO_CHECKS });
+    sim.advance('8d');
+    expect(project().detached).toBe(true);
+    const before = Object.keys(project().operations).length;
+    sim.connect(endpointId);
+    sim.connect(endpointId);
+    expect(actions(Object.values(project().operations).slice(before))).toEqual([
+      'tenant_reattach:running',
+      'start_compute:scheduling',
+    ]);
+  });
+
+  it('a connection during a resize restart opens after the restart, with no second start', () => {
+    const { sim, path, endpointId, project, settle } = givenProject();
+    sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+      endpoint: { autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 1 },
+    });
+    sim.runUntil((s) => s.projects[project().id]!.endpoints[endpointId]!.pendingState === 'idle');
+    const connection = sim.connect(endpointId);
+    settle();
+    expect(connection.state).toBe('open');
+    expect(
+      Object.values(project().operations).filter((o) => o.action === 'start_compute'),
+    ).toHaveLength(2);
+  });
+
+  it('a connection to an idle compute being updated waits through the brief activation and the suspend, then wakes it', () => {
+    const { sim, path, endpointId, endpoint, settle } = givenProject();
+    sim.runUntilIdle();
+    sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+      endpoint: { suspend_timeout_seconds: 600 },
+    });
+    const connection = sim.connect(endpointId);
+    settle();
+    expect(connection.state).toBe('open');
+    expect(endpoint().currentState).toBe('active');
+  });
+});
+
+describe('computes created disabled', () => {
+  it('are not started, whether created with a project, a branch or on their own', () => {
+    const sim = new Simulation();
+    const created = sim.request('POST', '/projects', {
+      project: { default_endpoint_settings: {} },
+    }).body;
+    const projectId = created.project.id;
+    sim.runUntilIdle();
+    const branch = sim.request('POST', `/projects/${projectId}/branches`, {
+      endpoints: [{ type: 'read_write' }],
+    }).body;
+    expect(branch.endpoints[0].current_state).toBe('init');
+    const disabledProject = sim.request('POST', '/projects', { project: {} }).body;
+    expect(disabledProject.endpoints[0].disabled).toBe(false);
+    // the create-branch request has no `disabled` field in the schema; PATCH then create a disabled one
+    const alone = sim.request('POST', `/projects/${projectId}/endpoints`, {
+      endpoint: { branch_id: created.branch.id, type: 'read_only', disabled: true },
+    }).body;
+    expect(alone.endpoint).toMatchObject({ current_state: 'idle', disabled: true });
+    expect(alone.operations).toEqual([]);
+  });
+});
+
+describe('run loops', () => {
+  it('runUntil refuses to wait on background work alone, unless asked to', () => {
+    const { sim } = givenProject();
+    expect(() => sim.runUntil(() => false, { stepLimit: 1_000 })).toThrow(
+      /only background work is pending/,
+    );
+    const before = sim.now();
+    sim.runUntil(
+      (s) =>
+        Object.values(Object.values(s.projects)[0]!.operations).some(
+          (o) => o.action === 'check_availability',
+        ),
+      { background: true },
+    );
+    expect(sim.now() - before).toBeGreaterThan(5 * 3_600_000);
+  });
+
+  it.each([
+    [{ availabilityChecks: { intervalMs: 1000.5, backoff: 2, maxIntervalMs: 5000 } }, /whole ms/],
+    [{ availabilityChecks: { intervalMs: 1000, backoff: 2, maxIntervalMs: Infinity } }, /whole ms/],
+    [
+      { availabilityChecks: { intervalMs: 1000, backoff: Number.NaN, maxIntervalMs: 5000 } },
+      /backoff/,
+    ],
+    [{ releases: { epochMs: 0, first: 1, intervalMs: 0.5 } }, /whole numbers/],
+    [{ tenantDetachAfterMs: -1 }, /tenantDetachAfterMs/],
+  ])('the profile refuses %j, whose log could not be replayed', (profile, message) => {
+    expect(() => new Simulation({ profile: profile as never })).toThrow(message);
+  });
+});
