@@ -86,7 +86,20 @@ describe('request fuzzing', () => {
         wrapper: fc.constantFrom('endpoint', 'project', 'branch', 'endpoints'),
         fields: fc.dictionary(
           fieldArb,
-          fc.oneof(jsonArb, fc.constantFrom(0.25, 1, 56, -1, 300, 'read_write', 'read_only')),
+          fc.oneof(
+            jsonArb,
+            fc.constantFrom(
+              0.25,
+              1,
+              56,
+              -1,
+              300,
+              'read_write',
+              'read_only',
+              'constructor',
+              '__proto__',
+            ),
+          ),
         ),
       })
       .map(({ wrapper, fields }) => ({ [wrapper]: wrapper === 'endpoints' ? [fields] : fields })),
@@ -104,6 +117,7 @@ describe('request fuzzing', () => {
       'v2',
     ),
     fc.constantFrom('PROJECT', 'BRANCH', 'ENDPOINT', 'OPERATION', '%', '%E0%A4%A', '..', ''),
+    fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'),
     fc.string({ maxLength: 12 }),
   );
   const pathArb = fc

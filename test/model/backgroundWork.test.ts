@@ -132,7 +132,7 @@ describe('tenant detach and reattach', () => {
     expect(connection.state).toBe('open');
   });
 
-  it('does not detach a project that availability checks keep waking (checks are not use, but computes must be idle)', () => {
+  it('detaches a project whose only activity is availability checks (checks are not use)', () => {
     const { sim, project } = givenProject();
     sim.advance('10d');
     expect(project().detached).toBe(true);

@@ -27,11 +27,27 @@ describe('locks (423)', () => {
     expect(sim.request('POST', `/projects/${project.id}/branches`).status).toBe(423);
   });
 
-  it('lets GETs through and never locks on background checks', () => {
+  it('lets GETs through while an operation is unfinished', () => {
     const { sim, endpointId, path } = givenProject();
     sim.request('POST', path(`/endpoints/${endpointId}/restart`));
     expect(sim.request('GET', path(`/endpoints/${endpointId}`)).status).toBe(200);
     expect(sim.request('GET', path('/operations')).status).toBe(200);
+  });
+
+  it('does not lock on a running availability check (on an active compute, where no start follows it)', () => {
+    const { sim, endpointId, path, project } = givenProject();
+    sim.connect(endpointId); // keeps the compute active, so the check runs alone
+    const branch = project().branches[project().defaultBranchId]!;
+    sim.advanceTo(branch.nextCheckAt as number);
+    const running = Object.values(project().operations)
+      .filter((o) => o.status === 'running')
+      .map((o) => o.action);
+    expect(running).toEqual(['check_availability']);
+    expect(
+      sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+        endpoint: { suspend_timeout_seconds: 600 },
+      }).status,
+    ).toBe(200);
   });
 });
 
