@@ -80,6 +80,22 @@ function checkInvariants(state: SimState): void {
   }
 }
 
+type ModelProject = Model['projects'][number];
+const hasComputes = (p: ModelProject) => p.endpoints.length > 0;
+
+/** The project a command acts on: the `index`-th of those matching `where`, waited for if polite. */
+function target(
+  model: Model,
+  real: Real,
+  index: number,
+  politely: boolean,
+  where: (p: ModelProject) => boolean = () => true,
+): ModelProject {
+  const project = pick(model.projects.filter(where), index) as ModelProject;
+  settle(real, project.id, politely);
+  return project;
+}
+
 /** A polite client first waits until the project has no unfinished operation (else it may get 423). */
 function settle(real: Real, projectId: string, politely: boolean): void {
   if (!politely) return;
@@ -112,8 +128,7 @@ class CreateBranchCmd implements Cmd {
   ) {}
   check = (m: Model) => m.projects.length > 0;
   run(model: Model, real: Real) {
-    const project = pick(model.projects, this.p)!;
-    settle(real, project.id, this.politely);
+    const project = target(model, real, this.p, this.politely);
     const kinds = ['read_write', 'read_only'].slice(0, this.computes);
     const body = { endpoints: kinds.map((type) => ({ type })) };
     const response = send(real, 'POST', `/projects/${project.id}/branches`, body);
@@ -136,8 +151,7 @@ class CreateEndpointCmd implements Cmd {
   ) {}
   check = (m: Model) => m.projects.length > 0;
   run(model: Model, real: Real) {
-    const project = pick(model.projects, this.p)!;
-    settle(real, project.id, this.politely);
+    const project = target(model, real, this.p, this.politely);
     const branchId = pick(project.branches, this.b)!;
     const [min, max] = this.size;
     const hasReadWrite = Object.values(real.sim.state.projects[project.id]!.endpoints).some(
@@ -171,11 +185,7 @@ class UpdateEndpointCmd implements Cmd {
   ) {}
   check = (m: Model) => m.projects.some((p) => p.endpoints.length > 0);
   run(model: Model, real: Real) {
-    const project = pick(
-      model.projects.filter((p) => p.endpoints.length > 0),
-      this.p,
-    )!;
-    settle(real, project.id, this.politely);
+    const project = target(model, real, this.p, this.politely, hasComputes);
     const endpointId = pick(project.endpoints, this.e)!;
     const body: Record<string, unknown> = {
       size: { autoscaling_limit_min_cu: this.size[0], autoscaling_limit_max_cu: this.size[1] },
@@ -203,11 +213,7 @@ class ControlCmd implements Cmd {
   ) {}
   check = (m: Model) => m.projects.some((p) => p.endpoints.length > 0);
   run(model: Model, real: Real) {
-    const project = pick(
-      model.projects.filter((p) => p.endpoints.length > 0),
-      this.p,
-    )!;
-    settle(real, project.id, this.politely);
+    const project = target(model, real, this.p, this.politely, hasComputes);
     const endpointId = pick(project.endpoints, this.e)!;
     const method = this.verb === 'delete' ? 'DELETE' : 'POST';
     const path = `/projects/${project.id}/endpoints/${endpointId}${this.verb === 'delete' ? '' : `/${this.verb}`}`;
@@ -227,11 +233,7 @@ class DeleteBranchCmd implements Cmd {
   ) {}
   check = (m: Model) => m.projects.some((p) => p.branches.length > 1);
   run(model: Model, real: Real) {
-    const project = pick(
-      model.projects.filter((p) => p.branches.length > 1),
-      this.p,
-    )!;
-    settle(real, project.id, this.politely);
+    const project = target(model, real, this.p, this.politely, (p) => p.branches.length > 1);
     const branchId = pick(project.branches.slice(1), this.b)!;
     const response = send(real, 'DELETE', `/projects/${project.id}/branches/${branchId}`);
     expect([200, 400, 423]).toContain(response.status);
