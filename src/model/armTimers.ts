@@ -40,8 +40,11 @@ export function armTimers(
       const endpointId = state.projects[event.projectId]?.operations[event.operationId]?.endpointId;
       if (endpointId !== undefined)
         armSuspend(state, event.projectId, endpointId, event.at, profile, arm);
-      // A detach is skipped while operations are unfinished; re-check once the last one settles.
-      if (Object.keys(state.projects[event.projectId]?.pendingOperations ?? {}).length === 0) {
+      // A detach is skipped while operations are unfinished; re-check once the last one settles
+      // (not after a detach itself, which would retry a failing detach at once, forever).
+      const action = state.projects[event.projectId]?.operations[event.operationId]?.action;
+      const pending = Object.keys(state.projects[event.projectId]?.pendingOperations ?? {}).length;
+      if (pending === 0 && action !== 'tenant_detach') {
         armDetach(state, event.projectId, event.at, profile, arm);
       }
       return;

@@ -242,3 +242,41 @@ describe('run loops', () => {
     expect(() => new Simulation({ profile: profile as never })).toThrow(message);
   });
 });
+
+describe('background work under failures', () => {
+  it('a tenant_detach that fails does not retry at once, forever', () => {
+    const { sim, project } = givenProject({
+      profile: {
+        ...NO_CHECKS,
+        faults: { tenant_detach: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.advance('9d');
+    expect(
+      Object.values(project().operations).filter((o) => o.action === 'tenant_detach'),
+    ).toHaveLength(1);
+  });
+
+  it('an availability check does not start a compute whose start is already queued', () => {
+    const { sim, endpointId, project, projectId } = givenProject({
+      profile: {
+        availabilityChecks: { intervalMs: 600_000, backoff: 1, maxIntervalMs: 600_000 },
+        tenantDetachAfterMs: 600_000,
+      },
+    });
+    sim.runUntil(
+      (s) =>
+        Object.values(s.projects[projectId]!.operations).some((o) => o.action === 'tenant_detach'),
+      { background: true },
+    );
+    sim.connect(endpointId);
+    sim.advance('15m');
+    const starts = Object.values(project().operations).filter(
+      (o) => o.action === 'start_compute' && o.createdAt > project().createdAt + 60_000,
+    );
+    const overlapping = starts.filter((a) =>
+      starts.some((b) => b !== a && a.createdAt <= b.updatedAt && b.createdAt <= a.updatedAt),
+    );
+    expect(overlapping).toEqual([]);
+  });
+});

@@ -10,6 +10,7 @@ import { isDown } from '../../domain/computeState.js';
 import { ok } from '../../core/result.js';
 import type { Handler, Pending } from '../decideContext.js';
 import {
+  hasUnfinished,
   recordOperations,
   startPlan,
   suspendPlan,
@@ -50,7 +51,7 @@ export const checkAvailability: Handler<CheckAvailability> = (state, command, co
       intervalMs,
     },
   ];
-  if (project.detached) return ok(events);
+  if (project.detached || hasUnfinished(project, 'tenant_detach')) return ok(events);
   const plan: PlannedOperation[] = [
     {
       action: 'check_availability',
@@ -59,7 +60,10 @@ export const checkAvailability: Handler<CheckAvailability> = (state, command, co
       latency: 'check_availability',
     },
   ];
-  if (isDown(subject.currentState, subject.pendingState)) {
+  if (
+    isDown(subject.currentState, subject.pendingState) &&
+    !hasUnfinished(project, 'start_compute', subject.id)
+  ) {
     plan.push(startPlan(branch.id, subject.id, 'wake_compute'));
     if (subject.disabled) plan.push(suspendPlan(branch.id, subject.id));
   }
