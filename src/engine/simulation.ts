@@ -177,7 +177,9 @@ export class Simulation {
 
   /**
    * Runs until no foreground work is pending: operations settled, idle computes suspended. Periodic
-   * background work does not count, so this always ends (or hits the step guard).
+   * background work does not count. Foreground work can still go on forever (an operation that
+   * always fails while scale to zero keeps retrying it, or availability checks more frequent than
+   * the suspend timeout); the step guard then throws `StepLimitError`.
    */
   runUntilIdle(options?: RunOptions): this {
     this.#engine.runUntilIdle(options);
