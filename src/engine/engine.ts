@@ -7,6 +7,7 @@
  */
 import { createDraft, finishDraft, type Draft, type Objectish } from 'immer';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { formatDuration, parseDuration, type Duration } from '../core/duration.js';
 import { RandomSource } from '../core/randomSource.js';
 import type { Result } from '../core/result.js';
 import { Agenda } from './agenda.js';
@@ -45,10 +46,18 @@ export interface RunOptions {
    * Off by default, so a condition nothing in the foreground will make true fails at once.
    */
   readonly background?: boolean;
+  /**
+   * `runUntilIdle` only: the virtual time it may take before giving up with `StepLimitError` (a
+   * duration; default `DEFAULT_IDLE_WITHIN`). Foreground work that outlasts it is work that never
+   * settles: background checks waking computes again and again, or an operation that keeps failing.
+   */
+  readonly within?: Duration;
 }
 
 /** Default events between snapshots. */
 export const DEFAULT_SNAPSHOT_EVERY = 100_000;
+/** Default virtual time `runUntilIdle` may take: longer than any suspend timeout plus retries. */
+export const DEFAULT_IDLE_WITHIN = '30d';
 /** Default timers one run call may fire. */
 export const DEFAULT_STEP_LIMIT = 10_000_000;
 
@@ -208,10 +217,20 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
    * last timer fired; it does not jump to the next background timer.
    */
   runUntilIdle(options?: RunOptions): void {
+    const within = parseDuration(options?.within ?? DEFAULT_IDLE_WITHIN);
     this.#publicCall(() => {
       const limit = options?.stepLimit ?? this.#stepLimit;
+      const deadline = this.#now + within;
       let steps = 0;
       while (this.#agenda.foregroundCount > 0) {
+        if (this.#agenda.peekDue() > deadline)
+          throw new StepLimitError(
+            `runUntilIdle: still busy after ${formatDuration(within)} of virtual time ` +
+              `(now ${iso(this.#now)}, ${this.#agenda.foregroundCount} foreground timers pending): ` +
+              'work that never settles, such as availability checks waking computes more often ' +
+              'than they suspend or an operation that keeps failing. Use advance() for a fixed ' +
+              'span, or pass { within } to wait longer.',
+          );
         if (++steps > limit) throw this.#stepLimitError('runUntilIdle', limit);
         this.#fireNext();
       }

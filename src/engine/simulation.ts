@@ -177,9 +177,10 @@ export class Simulation {
 
   /**
    * Runs until no foreground work is pending: operations settled, idle computes suspended. Periodic
-   * background work does not count. Foreground work can still go on forever (an operation that
-   * always fails while scale to zero keeps retrying it, or availability checks more frequent than
-   * the suspend timeout); the step guard then throws `StepLimitError`.
+   * background work does not count, but what it starts does (a check that wakes a compute). Work
+   * that never settles (checks on many branches waking computes more often than they suspend, an
+   * operation that keeps failing) throws `StepLimitError` once `within` (default 30 days) of
+   * virtual time has passed; use `advance` to run a fixed span instead.
    */
   runUntilIdle(options?: RunOptions): this {
     this.#engine.runUntilIdle(options);

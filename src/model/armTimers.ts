@@ -3,7 +3,7 @@
  * replayed simulation holds the same agenda as the original.
  */
 import type { Profile } from '../domain/profile.js';
-import { suspendTimeoutMs } from '../domain/suspendTimeout.js';
+import { scaleToZeroDelayMs, suspendTimeoutMs } from '../domain/suspendTimeout.js';
 import type { Arm } from '../engine/decider.js';
 import type { DomainEvent } from './events.js';
 import type { SimState } from './state.js';
@@ -112,7 +112,7 @@ function armSuspend(
   const timeout = suspendTimeoutMs(endpoint.suspendTimeoutSeconds, endpoint.maxCu, profile);
   if (timeout === undefined) return;
   const { idleSince } = endpoint;
-  arm(Math.max(now, idleSince + timeout), {
+  arm(Math.max(now, idleSince + scaleToZeroDelayMs(timeout, endpoint.failedSuspends)), {
     type: 'SuspendIdleCompute',
     projectId,
     endpointId,

@@ -137,6 +137,8 @@ export interface OperationErrored extends Stamp {
   readonly type: 'OperationErrored';
   readonly projectId: string;
   readonly operationId: string;
+  /** The operation's compute, if it has one (a suspend that gives up defers scale to zero). */
+  readonly endpointId?: string;
   readonly error: string;
 }
 

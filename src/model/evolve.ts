@@ -138,7 +138,7 @@ const HANDLERS: EventHandlers = {
     project.pendingOperations[e.operationId] = true;
     if (e.afterId !== undefined) {
       const previous = project.operations[e.afterId];
-      if (previous !== undefined) previous.nextId = e.operationId;
+      if (previous !== undefined) previous.nextIds = [...(previous.nextIds ?? []), e.operationId];
     }
   },
 
@@ -168,6 +168,12 @@ const HANDLERS: EventHandlers = {
     const operation = settle(draft, e.projectId, e.operationId, e.at, 'error');
     operation.failuresCount++;
     operation.error = e.error;
+    const endpoint =
+      e.endpointId === undefined
+        ? undefined
+        : projectOf(draft, e.projectId).endpoints[e.endpointId];
+    if (endpoint !== undefined && operation.action === 'suspend_compute')
+      endpoint.failedSuspends = (endpoint.failedSuspends ?? 0) + 1;
   },
 
   OperationCancelled(draft, e) {
@@ -188,6 +194,7 @@ const HANDLERS: EventHandlers = {
     } else if (e.currentState !== 'active' && wasActive) {
       endpoint.suspendedAt = e.at;
     }
+    if (e.currentState === 'idle') delete endpoint.failedSuspends;
     refreshIdleSince(endpoint, e.at);
   },
 

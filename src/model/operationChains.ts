@@ -6,25 +6,46 @@
  * opened (compute up) or refused (compute down).
  */
 import { SQL_STATES } from '../domain/sqlState.js';
-import { openWaiting, refuseWaiting } from './connectionEvents.js';
+import type { OperationAction } from '../domain/operationAction.js';
+import { openWaiting, refuseWaiting, waitingConnections } from './connectionEvents.js';
 import type { ModelContext, Pending } from './decideContext.js';
 import { computeStateAfter, effectEvents } from './operationEffects.js';
+import { recordOperations, startPlan } from './operationPlanner.js';
 import type { OperationState, ProjectState, SimState } from './state.js';
 
-/** The first operation after `operation` in its chain still waiting to run, skipping cancelled ones. */
-export function nextRunnable(
+/**
+ * The operations to start once `operation` leaves its chain: each follower still `scheduling`, and,
+ * past a cancelled (or `leaving`) follower, the ones behind it.
+ */
+export function runnableAfter(
   project: ProjectState,
   operation: OperationState,
   leaving: ReadonlySet<string> = new Set(),
-): OperationState | undefined {
-  for (let id = operation.nextId; id !== undefined;) {
+): OperationState[] {
+  const runnable: OperationState[] = [];
+  for (const id of operation.nextIds ?? []) {
     const next = project.operations[id];
-    if (next === undefined) return undefined;
-    if (!leaving.has(id) && next.status === 'scheduling') return next;
-    if (!leaving.has(id) && next.status !== 'cancelled') return undefined;
-    id = next.nextId;
+    if (next === undefined) continue;
+    if (leaving.has(id) || next.status === 'cancelled')
+      runnable.push(...runnableAfter(project, next, leaving));
+    else if (next.status === 'scheduling') runnable.push(next);
   }
-  return undefined;
+  return runnable;
+}
+
+/** Events starting every operation that waits for `operation` (see `runnableAfter`). */
+export function startFollowers(
+  state: SimState,
+  project: ProjectState,
+  operation: OperationState,
+  context: ModelContext,
+  prior: Pending,
+  leaving?: ReadonlySet<string>,
+): Pending {
+  const events: Pending = [];
+  for (const next of runnableAfter(project, operation, leaving))
+    events.push(...startNext(state, next, context, [...prior, ...events]));
+  return events;
 }
 
 /** Starts a `scheduling` operation, carrying out its running-phase effects. */
@@ -69,65 +90,148 @@ export function cancelOperations(
   for (const id of leaving) {
     const operation = project.operations[id] as OperationState;
     if (operation.status === 'scheduling') continue;
-    const next = nextRunnable(project, operation, leaving);
-    if (next !== undefined) events.push(...startNext(state, next, context, events));
+    events.push(...startFollowers(state, project, operation, context, events, leaving));
   }
   return events;
 }
 
+/** Failures after which the computes waiting on the chain cannot come up: their clients are refused. */
+const START_BLOCKING: ReadonlySet<OperationAction> = new Set<OperationAction>([
+  'start_compute',
+  'tenant_reattach',
+  'create_timeline',
+  'create_branch',
+]);
+
 /**
- * An operation gives up (status `error`): the operations behind it are cancelled, and every compute
- * they concerned is settled.
+ * An operation gives up (status `error`). A failed `tenant_detach` leaves storage attached, so the
+ * reattach queued behind it is cancelled and the work behind that goes on. Any other failure cancels
+ * every operation waiting behind it. Then each compute involved is settled (see `settleCompute`).
  */
 export function giveUp(
   state: SimState,
   project: ProjectState,
   operation: OperationState,
   error: string,
+  context: ModelContext,
 ): Pending {
   const events: Pending = [
-    { type: 'OperationErrored', projectId: project.id, operationId: operation.id, error },
+    {
+      type: 'OperationErrored',
+      projectId: project.id,
+      operationId: operation.id,
+      ...(operation.endpointId === undefined ? {} : { endpointId: operation.endpointId }),
+      error,
+    },
   ];
+  const cancel = (id: string) =>
+    events.push({ type: 'OperationCancelled', projectId: project.id, operationId: id });
+  if (operation.action === 'tenant_detach') {
+    const reattaches = followers(project, operation).filter(
+      (f) => f.action === 'tenant_reattach' && f.status === 'scheduling',
+    );
+    const leaving = new Set(reattaches.map((f) => f.id));
+    leaving.forEach(cancel);
+    events.push(...startFollowers(state, project, operation, context, events, leaving));
+    return events;
+  }
+  const cancelled = waitingBehind(project, operation);
+  cancelled.forEach((f) => cancel(f.id));
   const concerned = new Set<string>();
   if (operation.endpointId !== undefined) concerned.add(operation.endpointId);
-  for (let id = operation.nextId; id !== undefined;) {
-    const follower: OperationState | undefined = project.operations[id];
-    if (follower === undefined) break;
-    if (follower.status === 'scheduling') {
-      events.push({ type: 'OperationCancelled', projectId: project.id, operationId: id });
-      if (follower.endpointId !== undefined) concerned.add(follower.endpointId);
-    }
-    id = follower.nextId;
+  for (const f of cancelled) if (f.endpointId !== undefined) concerned.add(f.endpointId);
+  const ended = new Set([operation.id, ...cancelled.map((f) => f.id)]);
+  for (const endpointId of concerned) {
+    const changedState =
+      endpointId === operation.endpointId &&
+      operation.effects.running.some((effect) => effect.kind === 'computeState');
+    const settle = {
+      endpointId,
+      changedState,
+      ended,
+      refuse: START_BLOCKING.has(operation.action),
+    };
+    events.push(...settleCompute(state, project, settle, context, events));
   }
-  for (const endpointId of concerned)
-    events.push(...settleCompute(state, project, endpointId, events));
   return events;
 }
 
-/** Leaves a compute usable after its chain ended early: pending state cleared, waiting connections settled. */
+/** The direct followers of an operation. */
+function followers(project: ProjectState, operation: OperationState): OperationState[] {
+  return (operation.nextIds ?? [])
+    .map((id) => project.operations[id])
+    .filter((f): f is OperationState => f !== undefined);
+}
+
+/** Every operation still `scheduling` behind `operation`, however far down its chains. */
+function waitingBehind(project: ProjectState, operation: OperationState): OperationState[] {
+  const found: OperationState[] = [];
+  for (const f of followers(project, operation)) {
+    if (f.status === 'scheduling') found.push(f);
+    found.push(...waitingBehind(project, f));
+  }
+  return found;
+}
+
+/** What a chain that ended early did to one compute. */
+interface Settlement {
+  readonly endpointId: string;
+  /** The failed operation had set the compute's pending state (cleared, as is one nothing will end). */
+  readonly changedState: boolean;
+  /** Operations that end now (the failed one and those cancelled behind it). */
+  readonly ended: ReadonlySet<string>;
+  /** Clients waiting for the compute are refused (08006) when it is down, rather than woken for. */
+  readonly refuse: boolean;
+}
+
+/**
+ * Leaves a compute usable after a chain ended early. Its pending state is cleared if the failed
+ * operation set it or no other unfinished operation on the compute will end it. Clients waiting for
+ * it are left to another operation under way that will see to them (a start opens them, a suspend
+ * wakes the compute again); otherwise they are let in (compute up), refused (down after a failure
+ * that blocks starting, or disabled), or the compute is woken for them.
+ */
 function settleCompute(
   state: SimState,
   project: ProjectState,
-  endpointId: string,
+  settlement: Settlement,
+  context: ModelContext,
   prior: Pending,
 ): Pending {
-  const endpoint = project.endpoints[endpointId];
+  const endpoint = project.endpoints[settlement.endpointId];
   if (endpoint === undefined) return [];
   const events: Pending = [];
-  const now = computeStateAfter(endpoint, prior);
-  if (now.pending !== null) {
+  const others = Object.keys(project.pendingOperations)
+    .filter((id) => !settlement.ended.has(id))
+    .map((id) => project.operations[id])
+    .filter((other) => other?.endpointId === endpoint.id);
+  let now = computeStateAfter(endpoint, prior);
+  if (now.pending !== null && (settlement.changedState || others.length === 0)) {
     events.push({
       type: 'ComputeStateChanged',
       projectId: project.id,
-      endpointId,
+      endpointId: endpoint.id,
       currentState: now.current,
       pendingState: null,
     });
+    now = { current: now.current, pending: null };
   }
-  events.push(
-    ...(now.current === 'active'
-      ? openWaiting(state, endpoint)
-      : refuseWaiting(state, endpoint, SQL_STATES.startFailed)),
+  if (waitingConnections(state, endpoint.id).length === 0) return events;
+  const handledElsewhere = others.some((other) =>
+    other?.effects.finished.some((e) => e.kind === 'openWaiting' || e.kind === 'wakeIfWaiting'),
   );
+  if (handledElsewhere) return events;
+  if (now.current === 'active' && now.pending === null)
+    events.push(...openWaiting(state, endpoint));
+  else if (endpoint.disabled)
+    events.push(...refuseWaiting(state, endpoint, SQL_STATES.endpointDisabled));
+  else if (settlement.refuse || now.pending !== null)
+    events.push(...refuseWaiting(state, endpoint, SQL_STATES.startFailed));
+  else {
+    const wake = [startPlan(endpoint.branchId, endpoint.id, 'wake_compute')];
+    events.push(
+      ...recordOperations(state, project.id, wake, context, [...prior, ...events]).events,
+    );
+  }
   return events;
 }

@@ -140,8 +140,9 @@ function unfinished(
 }
 
 /**
- * The plan preceded by a `tenant_reattach` when the project's storage is detached or being detached
- * (then behind that detach) and no reattach is under way or already decided in this command.
+ * Where `plan` goes when the project's storage is detached or being detached: behind the
+ * `tenant_reattach` already under way (or decided earlier in this command), or else behind a new
+ * reattach, itself behind the detach if that is still unfinished. Work never runs without storage.
  */
 function withReattach(
   project: ProjectState,
@@ -150,10 +151,8 @@ function withReattach(
 ): { steps: readonly PlannedOperation[]; after?: string } {
   const detaching = unfinished(project, 'tenant_detach');
   if (!project.detached && detaching === undefined) return { steps: plan };
-  if (plan[0]?.action === 'tenant_reattach' || hasUnfinished(project, 'tenant_reattach'))
-    return { steps: plan };
-  if (prior.some((e) => e.type === 'OperationCreated' && e.action === 'tenant_reattach'))
-    return { steps: plan };
+  const reattaching = unfinished(project, 'tenant_reattach') ?? decidedReattach(prior);
+  if (reattaching !== undefined) return { steps: plan, after: reattaching };
   const reattach: PlannedOperation = {
     action: 'tenant_reattach',
     branchId: project.defaultBranchId,
@@ -163,4 +162,12 @@ function withReattach(
   return detaching === undefined
     ? { steps: [reattach, ...plan] }
     : { steps: [reattach, ...plan], after: detaching };
+}
+
+/** The id of a `tenant_reattach` recorded by the events decided so far in this command. */
+function decidedReattach(prior: Pending): string | undefined {
+  for (const event of prior)
+    if (event.type === 'OperationCreated' && event.action === 'tenant_reattach')
+      return event.operationId;
+  return undefined;
 }

@@ -47,6 +47,8 @@ export interface EndpointState extends EndpointSettings {
   readonly suspendedAt?: number;
   /** Since when the compute has been active with nothing keeping it awake (scale-to-zero clock). */
   readonly idleSince?: number;
+  /** Suspends that gave up since the compute was last suspended (scale to zero backs off). */
+  readonly failedSuspends?: number;
   /** Direct connections open or waiting for the compute to start. */
   readonly directConnections: number;
   /** Pooled connections open or waiting. */
@@ -74,8 +76,11 @@ export interface OperationState {
   readonly latency: keyof LatencyProfile;
   readonly startedAt?: number;
   readonly totalDurationMs: number;
-  /** The operation that waits for this one (status `scheduling` until this one finishes). */
-  readonly nextId?: string;
+  /**
+   * The operations that wait for this one (status `scheduling` until this one finishes): the next of
+   * its chain, or, for a `tenant_reattach`, the first of every chain recorded while it was unfinished.
+   */
+  readonly nextIds?: readonly string[];
   /** What this operation does when it starts running and when it finishes. */
   readonly effects: {
     readonly running: readonly OperationEffect[];

@@ -63,7 +63,10 @@ const TOUCHES: TouchTable = {
   OperationStarted: (e, touch) => operation(touch, e.projectId, e.operationId),
   OperationFinished: (e, touch) => operation(touch, e.projectId, e.operationId),
   OperationFailed: (e, touch) => operation(touch, e.projectId, e.operationId),
-  OperationErrored: (e, touch) => operation(touch, e.projectId, e.operationId),
+  OperationErrored: (e, touch) => {
+    operation(touch, e.projectId, e.operationId);
+    if (e.endpointId !== undefined) endpoint(touch, e.projectId, e.endpointId);
+  },
   OperationCancelled: (e, touch) => operation(touch, e.projectId, e.operationId),
   ComputeStateChanged: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
   AvailabilityCheckScheduled: (e, touch) => branch(touch, e.projectId, e.branchId),

@@ -1,7 +1,8 @@
 /**
- * Edge cases a review found: chains that lose an operation, starts and suspends that give up, ids
- * that name built-in properties, wakes during a detach, duplicate wakes, updates of idle computes,
- * computes created disabled, and run loops that could never end.
+ * Edge cases reviews found: chains that lose an operation, starts and suspends that give up, ids
+ * that name built-in properties, wakes during a detach or reattach, failures that must not refuse
+ * clients, duplicate wakes, updates of idle computes, computes created disabled, and run loops that
+ * could never end.
  */
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
@@ -64,21 +65,45 @@ describe('operations that give up', () => {
     expect(endpoint().currentState).toBe('active');
   });
 
-  it('a suspend that gives up opens the connections that waited for it, and scale to zero tries again later', () => {
+  it('a suspend that gives up opens the connections that waited for it, and scale to zero tries again later, backing off', () => {
     const { sim, path, endpointId, endpoint, project } = givenProject({
       profile: { faults: { suspend_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } } },
     });
+    const suspends = () =>
+      Object.values(project().operations).filter((o) => o.action === 'suspend_compute').length;
     sim.request('POST', path(`/endpoints/${endpointId}/suspend`));
     const connection = sim.connect(endpointId);
     expect(connection.state).toBe('connecting');
     sim.runUntil((s) => Object.keys(s.projects[project().id]!.pendingOperations).length === 0);
     expect(connection.state).toBe('open');
-    expect(endpoint()).toMatchObject({ currentState: 'active' });
+    expect(endpoint()).toMatchObject({ currentState: 'active', failedSuspends: 1 });
     connection.close();
-    sim.advance('5m1s');
-    expect(
-      Object.values(project().operations).filter((o) => o.action === 'suspend_compute'),
-    ).toHaveLength(2);
+    sim.advance('9m59s');
+    expect(suspends()).toBe(1);
+    sim.advance('2s');
+    expect(suspends()).toBe(2);
+    sim.runUntil((s) => Object.keys(s.projects[project().id]!.pendingOperations).length === 0);
+    sim.advance('19m59s');
+    expect(suspends()).toBe(2);
+    sim.advance('2s');
+    expect(suspends()).toBe(3);
+  });
+
+  it('runUntilIdle gives up with a clear error when an always-failing suspend keeps scale to zero busy', () => {
+    const sim = new Simulation({
+      seed: 1,
+      profile: {
+        ...NO_CHECKS,
+        faults: { suspend_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.request('POST', '/projects');
+    expect(() => sim.runUntilIdle()).toThrow(/still busy after 30d of virtual time/);
+    const suspends = [...sim.log].filter(
+      (e) => e.type === 'OperationCreated' && e.action === 'suspend_compute',
+    ).length;
+    expect(suspends).toBeGreaterThan(20);
+    expect(suspends).toBeLessThan(45);
   });
 });
 
@@ -133,6 +158,178 @@ describe('tenant detach', () => {
     sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
     expect(project().detached).toBe(false);
     expect(connection.state).toBe('open');
+  });
+
+  it.each([
+    ['after it finished', 'finished'],
+    ['while it runs', 'running'],
+  ])(
+    'work recorded %s, while the reattach is unfinished, waits for the reattach too',
+    (_, detachStatus) => {
+      const { sim, path, branchId, endpointId, project, projectId, settle } = givenProject({
+        profile: { ...NO_CHECKS, tenantDetachAfterMs: 60_000 },
+      });
+      const second: string = sim.request('POST', path('/endpoints'), {
+        endpoint: { branch_id: branchId, type: 'read_only' },
+      }).body.endpoint.id;
+      sim.runUntilIdle();
+      sim.runUntil(
+        (s) =>
+          Object.values(s.projects[projectId]!.operations).some(
+            (o) => o.action === 'tenant_detach' && o.status === detachStatus,
+          ),
+        { background: true },
+      );
+      const first = sim.connect(endpointId);
+      const other = sim.connect(second);
+      const starts = Object.values(project().operations).filter(
+        (o) => o.action === 'start_compute',
+      );
+      expect(actions(starts.slice(-2))).toEqual([
+        'start_compute:scheduling',
+        'start_compute:scheduling',
+      ]);
+      settle();
+      expect([first.state, other.state]).toEqual(['open', 'open']);
+      const attachedAt = [...sim.log].findLast(
+        (e) => e.type === 'TenantAttachmentChanged' && e.attached,
+      )!.at;
+      const wakes = [...sim.log].filter(
+        (e) => e.type === 'ComputeStateChanged' && e.pendingState === 'active' && e.at > 120_000,
+      );
+      expect(wakes.map((e) => e.type === 'ComputeStateChanged' && e.endpointId).sort()).toEqual(
+        [endpointId, second].sort(),
+      );
+      for (const wake of wakes) expect(wake.at).toBeGreaterThanOrEqual(attachedAt);
+    },
+  );
+
+  it('a tenant_detach that gives up leaves storage attached and lets the work queued behind it run', () => {
+    const { sim, endpointId, project, projectId } = givenProject({
+      profile: {
+        ...NO_CHECKS,
+        faults: { tenant_detach: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.runUntil(
+      (s) =>
+        Object.values(s.projects[projectId]!.operations).some(
+          (o) => o.action === 'tenant_detach' && o.status === 'running',
+        ),
+      { background: true },
+    );
+    const connection = sim.connect(endpointId);
+    sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
+    expect(connection.state).toBe('open');
+    expect(project().detached).toBe(false);
+    expect(actions(Object.values(project().operations).slice(-3))).toEqual([
+      'tenant_detach:error',
+      'tenant_reattach:cancelled',
+      'start_compute:finished',
+    ]);
+  });
+});
+
+describe('failures that do not stop a compute from starting', () => {
+  it('a failed availability check wakes the compute for a client waiting on its queued start', () => {
+    const { sim, endpointId, project, projectId } = givenProject({
+      profile: {
+        tenantDetachAfterMs: 0,
+        faults: { check_availability: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.runUntil(
+      (s) =>
+        Object.values(s.projects[projectId]!.operations).some(
+          (o) => o.action === 'check_availability' && o.status === 'running',
+        ),
+      { background: true },
+    );
+    expect(project().endpoints[endpointId]!.currentState).toBe('idle');
+    const connection = sim.connect(endpointId);
+    sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
+    expect(connection.state).toBe('open');
+    expect(actions(Object.values(project().operations).slice(-3))).toEqual([
+      'check_availability:error',
+      'start_compute:cancelled',
+      'start_compute:finished',
+    ]);
+  });
+
+  it('a failed apply_config on an idle compute wakes it for the client waiting on it', () => {
+    const { sim, path, endpointId, endpoint, settle } = givenProject({
+      profile: {
+        ...NO_CHECKS,
+        faults: { apply_config: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.runUntilIdle();
+    sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+      endpoint: { autoscaling_limit_max_cu: 2 },
+    });
+    const connection = sim.connect(endpointId);
+    settle();
+    expect(connection.state).toBe('open');
+    expect(endpoint().currentState).toBe('active');
+  });
+
+  it('a failed check leaves alone a compute another chain is starting', () => {
+    const sim = new Simulation({
+      seed: 1,
+      profile: {
+        latency: { wake_compute: [10_000, 10_000] },
+        faults: { check_availability: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+        availabilityChecks: { intervalMs: 3_600_000, backoff: 1, maxIntervalMs: 3_600_000 },
+        tenantDetachAfterMs: 0,
+      },
+    });
+    const created = sim.request('POST', '/projects').body;
+    const endpointId: string = created.endpoints[0].id;
+    const endpoint = () => sim.state.projects[created.project.id]!.endpoints[endpointId]!;
+    sim.runUntilIdle();
+    sim.advanceTo(
+      sim.state.projects[created.project.id]!.branches[created.branch.id]!.nextCheckAt! - 2_000,
+    );
+    const connection = sim.connect(endpointId);
+    sim.advance('8s');
+    const check = Object.values(sim.state.projects[created.project.id]!.operations).find(
+      (o) => o.action === 'check_availability',
+    );
+    expect(check?.status).toBe('error');
+    expect(endpoint()).toMatchObject({ currentState: 'idle', pendingState: 'active' });
+    expect(connection.state).toBe('connecting');
+    sim.advance('3s');
+    expect(connection.state).toBe('open');
+  });
+
+  it('a failed start refuses its waiting clients even while a suspend that changes nothing runs', () => {
+    const { sim, path, endpointId } = givenProject({
+      profile: {
+        ...NO_CHECKS,
+        latency: { suspend_compute: [5_000, 5_000], wake_compute: [100, 100] },
+        faults: { start_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.runUntilIdle();
+    expect(sim.request('POST', path(`/endpoints/${endpointId}/suspend`)).status).toBe(200);
+    const connection = sim.connect(endpointId);
+    sim.runUntilIdle();
+    expect(connection.state).toBe('refused');
+    expect(connection.error?.sqlstate).toBe('08006');
+  });
+
+  it('a failed start still refuses the clients waiting for it (08006)', () => {
+    const { sim, endpointId } = givenProject({
+      profile: {
+        ...NO_CHECKS,
+        faults: { start_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.runUntilIdle();
+    const connection = sim.connect(endpointId);
+    sim.runUntilIdle();
+    expect(connection.state).toBe('refused');
+    expect(connection.error?.sqlstate).toBe('08006');
   });
 });
 
@@ -213,6 +410,37 @@ describe('computes created disabled', () => {
 });
 
 describe('run loops', () => {
+  it('runUntilIdle says so, within a bounded virtual time, when checks keep waking computes', () => {
+    const sim = new Simulation({
+      seed: 3,
+      profile: {
+        availabilityChecks: { intervalMs: 400_000, backoff: 1, maxIntervalMs: 400_000 },
+        tenantDetachAfterMs: 0,
+      },
+    });
+    const projectId: string = sim.request('POST', '/projects').body.project.id;
+    for (let i = 0; i < 2; i++) {
+      sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
+      sim.advance('130s');
+      sim.request('POST', `/projects/${projectId}/branches`, {
+        endpoints: [{ type: 'read_write' }],
+      });
+    }
+    const start = sim.now();
+    expect(() => sim.runUntilIdle({ within: '2d' })).toThrow(/still busy after 2d/);
+    expect(sim.now() - start).toBeLessThanOrEqual(2 * 86_400_000);
+    expect(sim.now() - start).toBeGreaterThan(2 * 86_400_000 - 400_000);
+    sim.advance('1h');
+  });
+
+  it('runUntilIdle refuses a bad `within` before running anything', () => {
+    const { sim } = givenProject();
+    sim.request('POST', `/projects/${Object.keys(sim.state.projects)[0]!}/branches`);
+    const length = sim.log.length;
+    expect(() => sim.runUntilIdle({ within: 'soon' })).toThrow(/soon/);
+    expect(sim.log.length).toBe(length);
+  });
+
   it('runUntil refuses to wait on background work alone, unless asked to', () => {
     const { sim } = givenProject();
     expect(() => sim.runUntil(() => false, { stepLimit: 1_000 })).toThrow(

@@ -6,9 +6,11 @@ import fc from 'fast-check';
 import { produce } from 'immer';
 import { describe, expect, it } from 'vitest';
 import {
+  OPERATION_ACTIONS,
   Simulation,
   isTerminal,
   type DomainEvent,
+  type OperationAction,
   type OperationStatus,
   type SimState,
 } from '../../src/index.js';
@@ -76,6 +78,16 @@ function checkInvariants(state: SimState): void {
       expect(operation.id).toMatch(
         /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
       );
+    }
+    if (project.detached) {
+      const running = Object.keys(project.pendingOperations)
+        .map((id) => project.operations[id]!)
+        .filter((o) => o.status === 'running' && o.action !== 'tenant_reattach');
+      expect(running, 'nothing but a reattach runs while storage is detached').toEqual([]);
+      for (const endpoint of Object.values(project.endpoints))
+        expect(endpoint.currentState, 'no compute runs while storage is detached').not.toBe(
+          'active',
+        );
     }
   }
 }
@@ -270,6 +282,22 @@ class ConnectCmd implements Cmd {
   toString = () => `connect(${this.p}, ${this.e}, ${this.pooled})`;
 }
 
+/** A burst of clients: one connection to every compute of a project at the same instant. */
+class ConnectBurstCmd implements Cmd {
+  constructor(readonly p: number) {}
+  check = (m: Model) => m.projects.some(hasComputes);
+  run(model: Model, real: Real) {
+    const project = pick(model.projects.filter(hasComputes), this.p)!;
+    for (const endpointId of project.endpoints) {
+      const connection = real.sim.connect(endpointId);
+      expect(['connecting', 'open', 'refused']).toContain(connection.state);
+      model.connections.push(connection);
+      checkInvariants(real.sim.state);
+    }
+  }
+  toString = () => `connectBurst(${this.p})`;
+}
+
 class CloseCmd implements Cmd {
   constructor(readonly c: number) {}
   check = (m: Model) => m.connections.length > 0;
@@ -367,6 +395,7 @@ const commands = [
     .map(([w, p, e, v]) => new ControlCmd(w, p, e, v)),
   fc.tuple(fc.boolean(), fc.nat(), fc.nat()).map(([w, p, b]) => new DeleteBranchCmd(w, p, b)),
   fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([p, e, pooled]) => new ConnectCmd(p, e, pooled)),
+  fc.nat().map((p) => new ConnectBurstCmd(p)),
   fc.nat().map((c) => new CloseCmd(c)),
   fc
     .oneof(
@@ -397,19 +426,53 @@ function immerFold(sim: Simulation): SimState {
   return state;
 }
 
+/** Background settings: the defaults, or a fast variant where detach and checks happen within minutes. */
+const backgroundArb = fc.constantFrom(
+  {},
+  {
+    tenantDetachAfterMs: 600_000,
+    availabilityChecks: { intervalMs: 1_800_000, backoff: 2, maxIntervalMs: 21_600_000 },
+  },
+);
+
+/** Failing actions: the compute's own, or every action (background work included). */
+const faultedArb = fc.constantFrom(
+  ['start_compute', 'apply_config', 'suspend_compute'] as readonly OperationAction[],
+  OPERATION_ACTIONS,
+);
+
+/** Checks that only hold once every operation has ended. */
+function checkSettled(state: SimState): void {
+  for (const project of Object.values(state.projects)) {
+    for (const endpoint of Object.values(project.endpoints)) {
+      expect(endpoint.pendingState, `${endpoint.id}: pending state with nothing under way`).toBe(
+        undefined,
+      );
+      if (project.detached)
+        expect(endpoint.currentState, 'no compute runs on a detached project').not.toBe('active');
+    }
+  }
+  const stuck = Object.values(state.connections).filter((c) => c.status === 'connecting');
+  expect(stuck, 'connections still connecting once everything settled').toEqual([]);
+}
+
 describe('control plane, model-based', () => {
   it('keeps its invariants under any sequence of requests, connections and clock moves', () => {
     fc.assert(
       fc.property(
         fc.integer(),
         faultsArb,
+        faultedArb,
+        backgroundArb,
         fc.commands(commands, { maxCommands: 60, size: 'medium' }),
-        (seed, fault, cmds) => {
+        (seed, fault, faulted, background, cmds) => {
           const faults =
-            fault === undefined
-              ? {}
-              : { start_compute: fault, apply_config: fault, suspend_compute: fault };
-          const sim = new Simulation({ seed, profile: { faults }, snapshotEvery: 7 });
+            fault === undefined ? {} : Object.fromEntries(faulted.map((action) => [action, fault]));
+          const sim = new Simulation({
+            seed,
+            profile: { faults, ...background },
+            snapshotEvery: 7,
+          });
           const real: Real = { sim };
           fc.modelRun(() => ({ model: { projects: [], connections: [] }, real }), cmds);
           // Every operation ends in a terminal status once the run settles.
@@ -418,17 +481,14 @@ describe('control plane, model-based', () => {
             Object.values(p.operations).map((o) => o.status),
           );
           expect(statuses.filter((s) => !isTerminal(s))).toEqual([]);
-          // ...and no connection is left waiting for a compute that nothing will start.
-          const stuck = Object.values(sim.state.connections).filter(
-            (c) => c.status === 'connecting',
-          );
-          expect(stuck, 'connections still connecting once everything settled').toEqual([]);
+          // ...no compute is left half-way, and no connection waits for a start nothing will do.
+          checkSettled(sim.state);
           // The published state is what the log says, by replay and by an independent immer fold.
           expect(Simulation.replay(sim.log).state).toEqual(sim.state);
           expect(sim.state).toEqual(immerFold(sim));
         },
       ),
-      { numRuns: 100 },
+      { numRuns: 150 },
     );
   });
 });

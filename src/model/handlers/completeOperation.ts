@@ -6,7 +6,7 @@
  */
 import { ok } from '../../core/result.js';
 import type { Handler, Pending } from '../decideContext.js';
-import { giveUp, nextRunnable, startNext } from '../operationChains.js';
+import { giveUp, startFollowers } from '../operationChains.js';
 import { effectEvents } from '../operationEffects.js';
 import type { CompleteOperation } from '../timers.js';
 
@@ -31,13 +31,12 @@ export const completeOperation: Handler<CompleteOperation> = (state, command, co
         },
       ]);
     }
-    return ok(giveUp(state, project, operation, error));
+    return ok(giveUp(state, project, operation, error, context));
   }
   const events: Pending = [
     { type: 'OperationFinished', projectId: project.id, operationId: operation.id },
   ];
   events.push(...effectEvents(state, operation, operation.effects.finished, context));
-  const next = nextRunnable(project, operation);
-  if (next !== undefined) events.push(...startNext(state, next, context, events));
+  events.push(...startFollowers(state, project, operation, context, events));
   return ok(events);
 };

@@ -1,10 +1,11 @@
 /**
  * SuspendIdleCompute (timer): scale to zero. A compute active, unchanged, without connections and
- * without unfinished operations for its whole suspend timeout gets a `suspend_compute`. Stale when
+ * without unfinished operations for its whole suspend timeout gets a `suspend_compute` (after suspends
+ * that gave up, a longer wait: see `scaleToZeroDelayMs`). Stale when
  * anything happened since (the idle clock restarted, so a newer timer is armed).
  */
 import { ok } from '../../core/result.js';
-import { suspendTimeoutMs } from '../../domain/suspendTimeout.js';
+import { scaleToZeroDelayMs, suspendTimeoutMs } from '../../domain/suspendTimeout.js';
 import type { Handler } from '../decideContext.js';
 import { lockedBy } from '../lookups.js';
 import { recordOperations, suspendPlan } from '../operationPlanner.js';
@@ -17,7 +18,9 @@ export const suspendIdleCompute: Handler<SuspendIdleCompute> = (state, command, 
   if (project === undefined || endpoint === undefined || endpoint.idleSince !== command.idleSince)
     return ok([]);
   const timeout = suspendTimeoutMs(endpoint.suspendTimeoutSeconds, endpoint.maxCu, context.profile);
-  if (timeout === undefined || context.now < endpoint.idleSince + timeout) return ok([]);
+  if (timeout === undefined) return ok([]);
+  if (context.now < endpoint.idleSince + scaleToZeroDelayMs(timeout, endpoint.failedSuspends))
+    return ok([]);
   if (lockedBy(project, { endpointId: endpoint.id }) !== undefined) return ok([]);
   return ok(
     recordOperations(state, project.id, [suspendPlan(endpoint.branchId, endpoint.id)], context)
