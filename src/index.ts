@@ -23,6 +23,8 @@ export {
   type Profile,
   type ProfileOverrides,
   type LatencyProfile,
+  type AutoscalingProfile,
+  type ColdCacheProfile,
 } from './domain/profile.js';
 export { OPERATION_ACTIONS, type OperationAction } from './domain/operationAction.js';
 export { OPERATION_STATUSES, isTerminal, type OperationStatus } from './domain/operationStatus.js';
@@ -41,3 +43,26 @@ export type {
   OperationState,
 } from './model/state.js';
 export type { SimEvent, DomainEvent } from './model/events.js';
+export type {
+  WorkloadInput,
+  PoissonInput,
+  CronInput,
+  WorkerInput,
+  BurstInput,
+  TraceInput,
+  TraceRow,
+  SessionInput,
+  WorkloadSpec,
+} from './workload/workloadSpec.js';
+export type { DistributionInput } from './workload/distribution.js';
+export { officeHours, type DailyRates, type RatesInput } from './workload/dailyRates.js';
+export { parseTrace } from './workload/traceFile.js';
+export {
+  metricsOf,
+  DEFAULT_PRICE_PER_CU_HOUR,
+  type Metrics,
+  type MetricsOptions,
+  type FleetMetrics,
+  type ComputeMetrics,
+} from './report/metrics.js';
+export type { Percentiles } from './report/percentiles.js';

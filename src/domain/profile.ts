@@ -55,6 +55,31 @@ export interface LimitsProfile {
   readonly autoscalingMaxSpreadCu: number;
   /** Concurrent client connections through the pooler per compute (spec: 10,000). */
   readonly pooledConnections: number;
+  /** Local temporary disk per compute, GB: a statement needing more fails with 53100 (spec: ~20). */
+  readonly tempDiskGb: number;
+}
+
+/**
+ * Autoscaling (fidelity.md): demand is sampled every `sampleMs`; the target size keeps CPU load at
+ * most `cpuGoal` of the vCPUs and memory at most `memoryGoal` of the RAM. A compute scales up at the
+ * next sample after demand rises, and down once demand has stayed lower for `scaleDownAfterMs` (the
+ * one-minute load average, modelled as a hold).
+ */
+export interface AutoscalingProfile {
+  readonly sampleMs: number;
+  readonly scaleDownAfterMs: number;
+  readonly cpuGoal: number;
+  readonly memoryGoal: number;
+}
+
+/**
+ * Cold caches: right after a start the Local File Cache is empty and a session's first queries are
+ * slower. A session opening `t` ms after the start holds its connection `penaltyMs × (1 − t /
+ * warmupMs)` longer (nothing once the cache is warm).
+ */
+export interface ColdCacheProfile {
+  readonly warmupMs: number;
+  readonly penaltyMs: number;
 }
 
 /** All tunable numbers of the simulated control plane. */
@@ -76,6 +101,8 @@ export interface Profile {
   readonly availabilityChecks: AvailabilityChecksProfile;
   /** A project unused this long is detached from storage (`tenant_detach`); 0: never. */
   readonly tenantDetachAfterMs: number;
+  readonly autoscaling: AutoscalingProfile;
+  readonly coldCache: ColdCacheProfile;
 }
 
 /** The defaults, from the spec and the typical durations seen on the real service. */
@@ -96,10 +123,17 @@ export const DEFAULT_PROFILE: Profile = {
     tenant_reattach: [1_000, 3_000],
   },
   faults: {},
-  limits: { autoscalingMaxCu: 16, autoscalingMaxSpreadCu: 8, pooledConnections: 10_000 },
+  limits: {
+    autoscalingMaxCu: 16,
+    autoscalingMaxSpreadCu: 8,
+    pooledConnections: 10_000,
+    tempDiskGb: 20,
+  },
   releases: { epochMs: Date.UTC(2026, 0, 1), first: 9000, intervalMs: 7 * 86_400_000 },
   availabilityChecks: { intervalMs: 6 * 3_600_000, backoff: 2, maxIntervalMs: 7 * 86_400_000 },
   tenantDetachAfterMs: 7 * 86_400_000,
+  autoscaling: { sampleMs: 5_000, scaleDownAfterMs: 60_000, cpuGoal: 0.9, memoryGoal: 0.75 },
+  coldCache: { warmupMs: 60_000, penaltyMs: 250 },
 };
 
 /** Profile overrides: any subset of the profile, nested objects merged key by key. */
@@ -205,6 +239,27 @@ function nestedProblem(profile: Profile): string | undefined {
   }
   if (!whole(tenantDetachAfterMs) || tenantDetachAfterMs < 0)
     return 'profile.tenantDetachAfterMs must be whole ms ≥ 0 (0: never)';
+  const scaling = profile.autoscaling;
+  const fraction = (n: unknown) => typeof n === 'number' && n > 0 && n <= 1;
+  if (
+    !isPlainObject(scaling) ||
+    !whole(scaling.sampleMs) ||
+    scaling.sampleMs <= 0 ||
+    !whole(scaling.scaleDownAfterMs) ||
+    scaling.scaleDownAfterMs < 0 ||
+    !fraction(scaling.cpuGoal) ||
+    !fraction(scaling.memoryGoal)
+  )
+    return 'profile.autoscaling must be { sampleMs > 0, scaleDownAfterMs ≥ 0 (whole ms), cpuGoal and memoryGoal in (0, 1] }';
+  const cache = profile.coldCache;
+  if (
+    !isPlainObject(cache) ||
+    !whole(cache.warmupMs) ||
+    cache.warmupMs < 0 ||
+    !whole(cache.penaltyMs) ||
+    cache.penaltyMs < 0
+  )
+    return 'profile.coldCache must be { warmupMs ≥ 0, penaltyMs ≥ 0 }, whole ms';
   return undefined;
 }
 

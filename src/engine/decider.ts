@@ -20,6 +20,12 @@ export interface DecideContext {
    * another's, and a replayed simulation draws exactly what the original would have.
    */
   random(purpose: string): RandomSource;
+  /**
+   * The random stream for one purpose and an index of the caller's choosing (for example the
+   * number of a workload's session), independent of where the command sits in the log: draws that
+   * must come out the same whatever else happened (common random numbers across configurations).
+   */
+  stream(purpose: string, index: number): RandomSource;
 }
 
 /**

@@ -424,6 +424,10 @@ class CommandContext implements DecideContext {
     this.#streams = undefined;
   }
 
+  stream(purpose: string, index: number): RandomSource {
+    return RandomSource.derive(this.seed, purpose, index);
+  }
+
   random(purpose: string): RandomSource {
     this.#streams ??= new Map();
     let stream = this.#streams.get(purpose);

@@ -2,6 +2,7 @@
  * Simulation: the public entry point. Binds the generic engine to the control-plane model and the
  * REST route table, and speaks in user units at its edges (ISO instants, duration strings).
  */
+import type { WorkloadInput } from '../workload/workloadSpec.js';
 import { own } from '../core/own.js';
 import type { Observable } from 'rxjs';
 import { parseDuration, type Duration } from '../core/duration.js';
@@ -227,6 +228,22 @@ export class Simulation {
         engine.execute({ type: 'CloseConnection', connectionId });
       },
     });
+  }
+
+  /**
+   * Attaches a workload from now on and returns its id (`w1`, `w2`, … in order): Poisson sessions
+   * following the clock, cron jobs, long-held workers, a burst, or a recorded trace (see
+   * `WorkloadInput`). Its sessions connect like clients, put CPU and memory demand on the compute
+   * while open (autoscaling follows it) and close after their hold time. Sessions are drawn from the
+   * seed and the workload's id alone, so the same seed gives the same sessions under any profile.
+   * Throws a `RangeError` naming the problem for a wrong spec or a missing compute; nothing changes.
+   */
+  addWorkload(workload: WorkloadInput): string {
+    const result = this.#engine.execute({ type: 'AttachWorkload', workload });
+    if (!result.ok) throw new RangeError(result.error.message);
+    const attached = result.value[0];
+    if (attached?.type !== 'WorkloadAttached') throw new Error('AttachWorkload attached nothing');
+    return attached.workloadId;
   }
 
   /**

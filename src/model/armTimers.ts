@@ -3,6 +3,8 @@
  * replayed simulation holds the same agenda as the original.
  */
 import type { Profile } from '../domain/profile.js';
+import { autoscaleTarget, autoscales, nextSample } from '../domain/autoscaling.js';
+import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import { scaleToZeroDelayMs, suspendTimeoutMs } from '../domain/suspendTimeout.js';
 import type { Arm } from '../engine/decider.js';
 import type { DomainEvent } from './events.js';
@@ -56,14 +58,34 @@ export function armTimers(
       }
       return;
     case 'ComputeStateChanged':
+      armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
       armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
       if (event.currentState === 'idle' && event.pendingState === null)
         armDetach(state, event.projectId, event.at, profile, arm);
       return;
-    case 'EndpointUpdated':
+    case 'ConnectionOpened':
+      armSessionEnd(state, event.connectionId, event.at, profile, arm);
+      armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
+      return;
     case 'ConnectionClosed':
     case 'ConnectionsDropped':
+      armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
       armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
+      return;
+    case 'EndpointUpdated':
+      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
+      return;
+    case 'WorkloadAttached':
+      if (event.firstAt !== null) {
+        const timer = { type: 'ArriveSession', workloadId: event.workloadId, index: 0 } as const;
+        arm(Math.max(event.at, event.firstAt), timer, true);
+      }
+      return;
+    case 'SessionArrived':
+      if (event.nextAt !== null) {
+        const { workloadId, index } = event;
+        arm(event.nextAt, { type: 'ArriveSession', workloadId, index: index + 1 }, true);
+      }
       return;
     case 'ConnectionRefused':
       if (event.projectId !== undefined)
@@ -118,4 +140,54 @@ function armSuspend(
     endpointId,
     idleSince,
   });
+}
+
+/**
+ * Arms the end of a workload session that just opened: after its hold time, plus the cold-cache
+ * penalty when the compute started moments ago; at once when a statement of it cannot fit on disk.
+ */
+function armSessionEnd(
+  state: SimState,
+  connectionId: string,
+  now: number,
+  profile: Profile,
+  arm: Arm<TimerCommand>,
+): void {
+  const connection = state.connections[connectionId];
+  if (connection?.holdMs === undefined) return;
+  const timer = { type: 'EndSession', connectionId } as const;
+  if ((connection.tempDiskGb ?? 0) > profile.limits.tempDiskGb) {
+    arm(now, timer);
+    return;
+  }
+  const startedAt =
+    state.projects[connection.projectId ?? '']?.endpoints[connection.endpointId]?.startedAt;
+  arm(now + connection.holdMs + coldCachePenaltyMs(startedAt, now, profile.coldCache), timer);
+}
+
+/** Arms the next autoscaling sample of a compute whose demand calls for another size. */
+function armAutoscale(
+  state: SimState,
+  projectId: string,
+  endpointId: string,
+  now: number,
+  profile: Profile,
+  arm: Arm<TimerCommand>,
+): void {
+  const endpoint = state.projects[projectId]?.endpoints[endpointId];
+  const allocated = endpoint?.allocatedCu;
+  if (endpoint === undefined || allocated === undefined || endpoint.pendingState !== undefined)
+    return;
+  if (!autoscales(endpoint.minCu, endpoint.maxCu, profile.limits.autoscalingMaxCu)) return;
+  const demand = {
+    milliCpu: endpoint.loadMilliCpu,
+    memoryMb: endpoint.loadMemoryMb,
+    cacheMb: endpoint.loadCacheMb,
+  };
+  const target = autoscaleTarget(demand, endpoint.minCu, endpoint.maxCu, profile.autoscaling);
+  if (target === allocated) return;
+  const { sampleMs, scaleDownAfterMs } = profile.autoscaling;
+  const earliest =
+    target > allocated ? now : (endpoint.loadChangedAt ?? now) + scaleDownAfterMs - 1;
+  arm(nextSample(earliest, sampleMs), { type: 'Autoscale', projectId, endpointId });
 }

@@ -3,6 +3,8 @@
  * fired timer issues. Values are parsed in shape by the edge (API, workloads); `decide` checks every
  * rule (existence, sizes, plan, conflicts).
  */
+import type { WorkloadInput } from '../workload/workloadSpec.js';
+import type { SessionDemand } from './events.js';
 import type { ComputeType } from '../domain/computeState.js';
 import type { EndpointSettings } from './state.js';
 import type { TimerCommand } from './timers.js';
@@ -96,6 +98,14 @@ export interface OpenConnection {
   readonly pooled: boolean;
   /** Keep the record after the connection ends (handles need it; workload sessions do not). */
   readonly tracked: boolean;
+  /** A workload session's demand (absent for plain connections). */
+  readonly session?: SessionDemand;
+}
+
+/** Attach a workload that generates sessions from now on. */
+export interface AttachWorkload {
+  readonly type: 'AttachWorkload';
+  readonly workload: WorkloadInput;
 }
 
 /** A client closes its connection. */
@@ -117,7 +127,8 @@ export type RequestCommand =
   | StartEndpoint
   | SuspendEndpoint
   | OpenConnection
-  | CloseConnection;
+  | CloseConnection
+  | AttachWorkload;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

@@ -10,6 +10,7 @@ import type { Command } from './commands.js';
 import type { Handler, ModelContext } from './decideContext.js';
 import type { DomainEvent } from './events.js';
 import { evolve } from './evolve.js';
+import { autoscale } from './handlers/autoscale.js';
 import { checkAvailability } from './handlers/checkAvailability.js';
 import { completeOperation } from './handlers/completeOperation.js';
 import { detachIdleTenant } from './handlers/detachIdleTenant.js';
@@ -23,7 +24,9 @@ import { deleteProject } from './handlers/deleteProject.js';
 import { restartEndpoint, startEndpoint, suspendEndpoint } from './handlers/powerEndpoint.js';
 import { retryOperation } from './handlers/retryOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
+import { endSession } from './handlers/sessions.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
+import { arriveSession, attachWorkload } from './handlers/workloads.js';
 import { emptyState, type SimState } from './state.js';
 import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
@@ -48,6 +51,10 @@ const HANDLERS: HandlerTable = {
   SuspendIdleCompute: suspendIdleCompute,
   CheckAvailability: checkAvailability,
   DetachIdleTenant: detachIdleTenant,
+  AttachWorkload: attachWorkload,
+  ArriveSession: arriveSession,
+  EndSession: endSession,
+  Autoscale: autoscale,
 };
 
 /** The control-plane Decider for one profile. */
@@ -62,6 +69,7 @@ export function createControlPlane(profile: Profile): ControlPlane {
         now: context.now,
         nextSeq: context.nextSeq,
         random: (purpose) => context.random(purpose),
+        stream: (purpose, index) => context.stream(purpose, index),
         profile,
       };
       const handler = HANDLERS[command.type] as Handler<Command>;

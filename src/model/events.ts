@@ -7,6 +7,7 @@ import type { OperationAction } from '../domain/operationAction.js';
 import type { Plan } from '../domain/plan.js';
 import type { LatencyProfile } from '../domain/profile.js';
 import type { EngineEvent } from '../engine/loggedEvent.js';
+import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { OperationEffect } from './operationEffect.js';
 import type { BranchLifecycle, EndpointSettings } from './state.js';
 
@@ -176,8 +177,24 @@ export interface TenantAttachmentChanged extends Stamp {
   readonly attached: boolean;
 }
 
+/**
+ * What a workload session does once connected (absent on plain `sim.connect` connections): how long
+ * it holds the connection and the demand it puts on the compute meanwhile.
+ */
+export interface SessionDemand {
+  readonly holdMs?: number;
+  /** CPU, thousandths of a vCPU. */
+  readonly milliCpu?: number;
+  /** Memory its queries hold, MB. */
+  readonly memoryMb?: number;
+  /** Data its queries keep touching (working set), MB. */
+  readonly cacheMb?: number;
+  /** Temporary disk its biggest statement needs, GB. */
+  readonly tempDiskGb?: number;
+}
+
 /** A client asked for a connection and waits for the compute to start. */
-export interface ConnectionRequested extends Stamp {
+export interface ConnectionRequested extends Stamp, SessionDemand {
   readonly type: 'ConnectionRequested';
   readonly connectionId: string;
   readonly projectId: string;
@@ -187,7 +204,7 @@ export interface ConnectionRequested extends Stamp {
 }
 
 /** A connection opened (at once, or after waiting for a start). */
-export interface ConnectionOpened extends Stamp {
+export interface ConnectionOpened extends Stamp, SessionDemand {
   readonly type: 'ConnectionOpened';
   readonly connectionId: string;
   readonly projectId: string;
@@ -195,6 +212,41 @@ export interface ConnectionOpened extends Stamp {
   readonly endpointId: string;
   readonly pooled: boolean;
   readonly tracked: boolean;
+}
+
+/** A statement of a session failed (for example 53100: more temporary disk than the compute has). */
+export interface StatementFailed extends Stamp {
+  readonly type: 'StatementFailed';
+  readonly connectionId: string;
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly sqlstate: string;
+  readonly message: string;
+}
+
+/** Autoscaling changed a running compute's size (no restart, no disconnect). */
+export interface ComputeResized extends Stamp {
+  readonly type: 'ComputeResized';
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly fromCu: number;
+  readonly toCu: number;
+}
+
+/** A workload was attached; its first session arrives at `firstAt` (`null`: it has none). */
+export interface WorkloadAttached extends Stamp {
+  readonly type: 'WorkloadAttached';
+  readonly workloadId: string;
+  readonly spec: WorkloadSpec;
+  readonly firstAt: number | null;
+}
+
+/** Session `index` of a workload arrived (its connection events follow); the next is due at `nextAt`. */
+export interface SessionArrived extends Stamp {
+  readonly type: 'SessionArrived';
+  readonly workloadId: string;
+  readonly index: number;
+  readonly nextAt: number | null;
 }
 
 /** A connection was refused (at once, or after waiting). */
@@ -250,7 +302,11 @@ export type DomainEvent =
   | ConnectionOpened
   | ConnectionRefused
   | ConnectionClosed
-  | ConnectionsDropped;
+  | ConnectionsDropped
+  | StatementFailed
+  | ComputeResized
+  | WorkloadAttached
+  | SessionArrived;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
@@ -279,4 +335,8 @@ export const DOMAIN_EVENT_TYPES: readonly DomainEvent['type'][] = [
   'ConnectionRefused',
   'ConnectionClosed',
   'ConnectionsDropped',
+  'StatementFailed',
+  'ComputeResized',
+  'WorkloadAttached',
+  'SessionArrived',
 ];

@@ -4,7 +4,9 @@
  * touches.ts.
  */
 import type { Draft } from 'immer';
-import type { DomainEvent } from './events.js';
+import type { DomainEvent, SessionDemand } from './events.js';
+import { applyLoad, demandFields } from './sessionLoad.js';
+import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { ConnectionState, EndpointState, OperationState, SimState } from './state.js';
 
 type S = Draft<SimState>;
@@ -96,6 +98,9 @@ const HANDLERS: EventHandlers = {
       updatedAt: e.at,
       directConnections: 0,
       pooledConnections: 0,
+      loadMilliCpu: 0,
+      loadMemoryMb: 0,
+      loadCacheMb: 0,
     };
     draft.endpointOwners[e.endpointId] = e.projectId;
   },
@@ -191,8 +196,10 @@ const HANDLERS: EventHandlers = {
     if (e.currentState === 'active' && !wasActive) {
       endpoint.startedAt = e.at;
       endpoint.lastActive = e.at;
+      endpoint.allocatedCu = endpoint.minCu;
     } else if (e.currentState !== 'active' && wasActive) {
       endpoint.suspendedAt = e.at;
+      delete endpoint.allocatedCu;
     }
     if (e.currentState === 'idle') delete endpoint.failedSuspends;
     refreshIdleSince(endpoint, e.at);
@@ -222,8 +229,12 @@ const HANDLERS: EventHandlers = {
     if (existing === undefined) addLive(draft, e, 'open');
     else existing.status = 'open';
     const connection = draft.connections[e.connectionId];
-    if (connection !== undefined) connection.openedAt = e.at;
-    endpointOf(draft, e.projectId, e.endpointId).lastActive = e.at;
+    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+    if (connection !== undefined) {
+      connection.openedAt = e.at;
+      applyLoad(endpoint, connection, 1, e.at);
+    }
+    endpoint.lastActive = e.at;
     const project = projectOf(draft, e.projectId);
     project.lastUsedAt = e.at;
     const branch = project.branches[e.branchId];
@@ -263,6 +274,31 @@ const HANDLERS: EventHandlers = {
       if (connection !== undefined) end(draft, connection, e.projectId, 'dropped', e.at, error);
     }
   },
+
+  StatementFailed() {
+    // A fact for reports; the session ends with its own ConnectionClosed.
+  },
+
+  ComputeResized(draft, e) {
+    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+    endpoint.allocatedCu = e.toCu;
+  },
+
+  WorkloadAttached(draft, e) {
+    draft.workloads[e.workloadId] = {
+      id: e.workloadId,
+      spec: e.spec as Draft<WorkloadSpec>,
+      nextIndex: 0,
+      nextAt: e.firstAt,
+    };
+  },
+
+  SessionArrived(draft, e) {
+    const workload = draft.workloads[e.workloadId];
+    if (workload === undefined) return;
+    workload.nextIndex = e.index + 1;
+    workload.nextAt = e.nextAt;
+  },
 };
 
 /** Applies `event` to `draft`. */
@@ -285,7 +321,7 @@ function refreshIdleSince(endpoint: Draft<EndpointState>, at: number): void {
 
 function addLive(
   draft: S,
-  e: {
+  e: SessionDemand & {
     connectionId: string;
     projectId: string;
     endpointId: string;
@@ -303,6 +339,7 @@ function addLive(
     status,
     requestedAt: e.at,
     tracked: e.tracked,
+    ...demandFields(e),
   };
   (draft.liveConnections[e.endpointId] ??= {})[e.connectionId] = true;
   const endpoint = endpointOf(draft, e.projectId, e.endpointId);
@@ -328,6 +365,7 @@ function end(
   if (project !== undefined) project.lastUsedAt = at;
   const endpoint = project?.endpoints[connection.endpointId];
   if (endpoint !== undefined) {
+    if (connection.status === 'open') applyLoad(endpoint, connection, -1, at);
     if (connection.pooled) endpoint.pooledConnections--;
     else endpoint.directConnections--;
     endpoint.lastActive = at;

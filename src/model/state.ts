@@ -2,6 +2,7 @@
  * The simulation state: projects, each holding its branches, computes and operations, and the
  * client connections. Collections are nested per project so an update copies little on publish.
  */
+import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { OperationStatus } from '../domain/operationStatus.js';
@@ -55,6 +56,16 @@ export interface EndpointState extends EndpointSettings {
   readonly pooledConnections: number;
   /** Compute image release it runs (picked up at each start). */
   readonly computeReleaseVersion?: string;
+  /** Size it runs at while active: the minimum at start, then what autoscaling chose. */
+  readonly allocatedCu?: number;
+  /** CPU demand of its open workload sessions, thousandths of a vCPU. */
+  readonly loadMilliCpu: number;
+  /** Memory held by its open workload sessions, MB. */
+  readonly loadMemoryMb: number;
+  /** Working set of its open workload sessions, MB. */
+  readonly loadCacheMb: number;
+  /** When the demand last changed (autoscaling waits a minute of lower demand to scale down). */
+  readonly loadChangedAt?: number;
 }
 
 /** An operation the control plane recorded. */
@@ -152,6 +163,21 @@ export interface ConnectionState {
   readonly error?: SqlError;
   /** Whether the record stays after the connection ends (workload sessions drop it). */
   readonly tracked: boolean;
+  /** A workload session's demand (absent for plain connections). */
+  readonly holdMs?: number;
+  readonly milliCpu?: number;
+  readonly memoryMb?: number;
+  readonly cacheMb?: number;
+  readonly tempDiskGb?: number;
+}
+
+/** A workload attached to the simulation, and where its stream of sessions stands. */
+export interface WorkloadState {
+  readonly id: string;
+  readonly spec: WorkloadSpec;
+  /** Index of the next session to arrive. */
+  readonly nextIndex: number;
+  readonly nextAt: number | null;
 }
 
 /** The whole simulated control plane. */
@@ -163,9 +189,11 @@ export interface SimState {
   readonly connections: Readonly<Record<string, ConnectionState>>;
   /** Live (connecting or open) connection ids per compute. */
   readonly liveConnections: Readonly<Record<string, Readonly<Record<string, true>>>>;
+  /** Attached workloads by id (`w1`, `w2`, … in the order they were attached). */
+  readonly workloads: Readonly<Record<string, WorkloadState>>;
 }
 
 /** The state before any event. */
 export function emptyState(): SimState {
-  return { projects: {}, endpointOwners: {}, connections: {}, liveConnections: {} };
+  return { projects: {}, endpointOwners: {}, connections: {}, liveConnections: {}, workloads: {} };
 }

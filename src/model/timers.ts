@@ -40,6 +40,33 @@ export interface DetachIdleTenant {
   readonly lastUsedAt: number;
 }
 
+/** Session `index` of a workload arrives (background: workloads never end by themselves). */
+export interface ArriveSession {
+  readonly type: 'ArriveSession';
+  readonly workloadId: string;
+  readonly index: number;
+}
+
+/** A workload session is over: its client closes the connection (or a statement of it fails). */
+export interface EndSession {
+  readonly type: 'EndSession';
+  readonly connectionId: string;
+}
+
+/** An autoscaling sample of a compute: resize it if its demand calls for another size. */
+export interface Autoscale {
+  readonly type: 'Autoscale';
+  readonly projectId: string;
+  readonly endpointId: string;
+}
+
 /** Every timer, which is also a command. */
 export type TimerCommand =
-  CompleteOperation | RetryOperation | SuspendIdleCompute | CheckAvailability | DetachIdleTenant;
+  | CompleteOperation
+  | RetryOperation
+  | SuspendIdleCompute
+  | CheckAvailability
+  | DetachIdleTenant
+  | ArriveSession
+  | EndSession
+  | Autoscale;

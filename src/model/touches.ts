@@ -82,6 +82,10 @@ const TOUCHES: TouchTable = {
     for (const connectionId of e.connectionIds)
       connection(touch, { connectionId, endpointId: e.endpointId, projectId: e.projectId });
   },
+  StatementFailed: () => undefined,
+  ComputeResized: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
+  WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
+  SessionArrived: (e, touch) => touch('workloads', e.workloadId),
 };
 
 /** Names the paths `event` changes. */

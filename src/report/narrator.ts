@@ -69,6 +69,14 @@ export function createNarrator(): Narrator {
         return undefined;
       case 'TenantAttachmentChanged':
         return `project ${event.projectId} storage ${event.attached ? 'reattached' : 'detached after long idleness'}`;
+      case 'StatementFailed':
+        return `a statement on connection ${event.connectionId} failed: ${event.sqlstate} ${event.message}`;
+      case 'ComputeResized':
+        return `compute ${event.endpointId} autoscaled ${event.toCu > event.fromCu ? 'up' : 'down'}: ${event.fromCu} → ${event.toCu} CU`;
+      case 'WorkloadAttached':
+        return `workload ${event.workloadId} (${event.spec.kind}) attached${event.firstAt === null ? ', with no sessions' : ''}`;
+      case 'SessionArrived':
+        return undefined;
       default:
         return unreachable(event);
     }

@@ -3,20 +3,17 @@
  * of what exists, checking the control plane's invariants after every step and at the end.
  */
 import fc from 'fast-check';
-import { produce } from 'immer';
 import { describe, expect, it } from 'vitest';
 import {
   OPERATION_ACTIONS,
   Simulation,
   isTerminal,
-  type DomainEvent,
   type OperationAction,
   type OperationStatus,
   type SimState,
 } from '../../src/index.js';
 import type { Connection } from '../../src/engine/connection.js';
-import { evolve } from '../../src/model/evolve.js';
-import { emptyState } from '../../src/model/state.js';
+import { immerFold } from '../support/immerFold.js';
 
 interface Model {
   projects: { id: string; branches: string[]; endpoints: string[] }[];
@@ -416,15 +413,6 @@ const faultsArb = fc.option(
   }),
   { nil: undefined },
 );
-
-function immerFold(sim: Simulation): SimState {
-  let state = emptyState();
-  for (const event of sim.log) {
-    if (event.type === 'SimulationStarted' || event.type === 'ClockAdvanced') continue;
-    state = produce(state, (draft) => evolve(draft, event as DomainEvent));
-  }
-  return state;
-}
 
 /** Background settings: the defaults, or a fast variant where detach and checks happen within minutes. */
 const backgroundArb = fc.constantFrom(

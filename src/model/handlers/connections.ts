@@ -43,7 +43,7 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
     : endpoint.directConnections >= maxConnections(endpoint.minCu);
   if (full) return refuse(SQL_STATES.tooManyConnections);
 
-  const connection = { connectionId, projectId, endpointId, pooled, tracked };
+  const connection = { connectionId, projectId, endpointId, pooled, tracked, ...command.session };
   if (endpoint.currentState === 'active' && endpoint.pendingState === undefined) {
     return ok<Pending>([{ type: 'ConnectionOpened', ...connection, branchId: endpoint.branchId }]);
   }

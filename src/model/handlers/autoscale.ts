@@ -1,0 +1,41 @@
+/**
+ * Autoscale (timer): a demand sample of a running compute. It grows to the target size at once and
+ * shrinks only once demand has been lower for the scale-down hold; never a restart, never a drop.
+ * Stale when the compute is not running steadily or already has the target size.
+ */
+import { ok } from '../../core/result.js';
+import { autoscaleTarget, autoscales } from '../../domain/autoscaling.js';
+import type { Handler, Pending } from '../decideContext.js';
+import type { Autoscale } from '../timers.js';
+
+/** Decides one autoscaling sample. */
+export const autoscale: Handler<Autoscale> = (state, command, context) => {
+  const endpoint = state.projects[command.projectId]?.endpoints[command.endpointId];
+  const allocated = endpoint?.allocatedCu;
+  if (endpoint === undefined || allocated === undefined || endpoint.pendingState !== undefined)
+    return ok([]);
+  const { profile } = context;
+  if (!autoscales(endpoint.minCu, endpoint.maxCu, profile.limits.autoscalingMaxCu)) return ok([]);
+  const target = autoscaleTarget(
+    {
+      milliCpu: endpoint.loadMilliCpu,
+      memoryMb: endpoint.loadMemoryMb,
+      cacheMb: endpoint.loadCacheMb,
+    },
+    endpoint.minCu,
+    endpoint.maxCu,
+    profile.autoscaling,
+  );
+  if (target === allocated) return ok([]);
+  const steadyFor = context.now - (endpoint.loadChangedAt ?? 0);
+  if (target < allocated && steadyFor < profile.autoscaling.scaleDownAfterMs) return ok([]);
+  return ok<Pending>([
+    {
+      type: 'ComputeResized',
+      projectId: command.projectId,
+      endpointId: command.endpointId,
+      fromCu: allocated,
+      toCu: target,
+    },
+  ]);
+};

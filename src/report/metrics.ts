@@ -1,0 +1,272 @@
+/**
+ * Capacity metrics as a pure projection of an event log: per compute and fleet-wide CU-hours (size
+ * integrated over active time), active hours, starts and suspends, autoscaling moves, the cold starts
+ * sessions felt and the wait they added, refused and dropped connections, failed statements,
+ * operations by action and status, and an estimated cost.
+ */
+import type { OperationAction } from '../domain/operationAction.js';
+import type { SimEvent } from '../model/events.js';
+import { percentiles, type Percentiles } from './percentiles.js';
+
+/** Settings of a metrics projection. */
+export interface MetricsOptions {
+  /** Price of one CU-hour, for the cost estimate (default 0.16). */
+  readonly pricePerCuHour?: number;
+  /** End of the measured span, epoch ms (default: the last instant of the log). */
+  readonly until?: number;
+}
+
+/** Figures of one compute. */
+export interface ComputeMetrics {
+  readonly endpointId: string;
+  readonly projectId: string;
+  readonly cuHours: number;
+  readonly activeHours: number;
+  readonly starts: number;
+  readonly suspends: number;
+  readonly resizes: number;
+  /** Workload sessions that connected (opened, at once or after a wait). */
+  readonly sessions: number;
+  /** Sessions that had to wait for the compute to start. */
+  readonly coldStarts: number;
+}
+
+/** Fleet-wide figures (sums over computes, plus distributions). */
+export interface FleetMetrics {
+  readonly from: number;
+  readonly until: number;
+  readonly computes: number;
+  readonly cuHours: number;
+  readonly activeHours: number;
+  readonly costEstimate: number;
+  readonly pricePerCuHour: number;
+  readonly starts: number;
+  readonly suspends: number;
+  readonly resizes: number;
+  readonly sessions: number;
+  readonly coldStarts: number;
+  /** The wait cold starts added to sessions, ms. */
+  readonly coldStartWaitMs: Percentiles;
+  /** Connections refused, by SQLSTATE (sessions and plain connections). */
+  readonly refused: Readonly<Record<string, number>>;
+  /** Connections dropped, by SQLSTATE. */
+  readonly dropped: Readonly<Record<string, number>>;
+  /** Statements that failed, by SQLSTATE (53100: temporary disk full). */
+  readonly failedStatements: Readonly<Record<string, number>>;
+  /** Operations by action, then by final status (`unfinished` if still going at the end). */
+  readonly operations: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Failed attempts that were retried. */
+  readonly operationRetries: number;
+}
+
+/** Both views of one projection. */
+export interface Metrics {
+  readonly fleet: FleetMetrics;
+  readonly computes: readonly ComputeMetrics[];
+}
+
+/** Default price of a CU-hour for cost estimates (configurable per projection). */
+export const DEFAULT_PRICE_PER_CU_HOUR = 0.16;
+
+const HOUR_MS = 3_600_000;
+
+interface ComputeTally {
+  endpointId: string;
+  projectId: string;
+  minCu: number;
+  activeSince: number | undefined;
+  cu: number;
+  /** CU × ms and ms, accumulated. */
+  cuMs: number;
+  activeMs: number;
+  starts: number;
+  suspends: number;
+  resizes: number;
+  sessions: number;
+  coldStarts: number;
+}
+
+/** Computes the metrics of a log (its header first). */
+export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {}): Metrics {
+  const computes = new Map<string, ComputeTally>();
+  const waiting = new Map<string, { at: number; endpointId: string }>();
+  const actions = new Map<string, OperationAction>();
+  const finalStatus = new Map<string, string>();
+  const refused: Record<string, number> = {};
+  const dropped: Record<string, number> = {};
+  const failedStatements: Record<string, number> = {};
+  const waits: number[] = [];
+  let retries = 0;
+  let from: number | undefined;
+  let last = 0;
+  const count = (table: Record<string, number>, key: string, n = 1) => {
+    table[key] = (table[key] ?? 0) + n;
+  };
+  const close = (tally: ComputeTally, at: number) => {
+    if (tally.activeSince === undefined) return;
+    const span = Math.max(0, at - tally.activeSince);
+    tally.activeMs += span;
+    tally.cuMs += span * tally.cu;
+    tally.activeSince = at;
+  };
+
+  for (const event of log) {
+    from ??= event.at;
+    last = Math.max(last, event.at);
+    switch (event.type) {
+      case 'EndpointCreated':
+        computes.set(event.endpointId, {
+          endpointId: event.endpointId,
+          projectId: event.projectId,
+          minCu: event.minCu,
+          activeSince: undefined,
+          cu: event.minCu,
+          cuMs: 0,
+          activeMs: 0,
+          starts: 0,
+          suspends: 0,
+          resizes: 0,
+          sessions: 0,
+          coldStarts: 0,
+        });
+        break;
+      case 'EndpointUpdated': {
+        const tally = computes.get(event.endpointId);
+        if (tally !== undefined && event.changes.minCu !== undefined)
+          tally.minCu = event.changes.minCu;
+        break;
+      }
+      case 'EndpointDeleted': {
+        const tally = computes.get(event.endpointId);
+        if (tally !== undefined) {
+          close(tally, event.at);
+          tally.activeSince = undefined;
+        }
+        break;
+      }
+      case 'ProjectDeleted':
+        for (const tally of computes.values())
+          if (tally.projectId === event.projectId) {
+            close(tally, event.at);
+            tally.activeSince = undefined;
+          }
+        break;
+      case 'ComputeStateChanged': {
+        const tally = computes.get(event.endpointId);
+        if (tally === undefined) break;
+        const active = tally.activeSince !== undefined;
+        if (event.currentState === 'active' && !active) {
+          tally.activeSince = event.at;
+          tally.cu = tally.minCu;
+          tally.starts++;
+        } else if (event.currentState !== 'active' && active) {
+          close(tally, event.at);
+          tally.activeSince = undefined;
+          tally.suspends++;
+        }
+        break;
+      }
+      case 'ComputeResized': {
+        const tally = computes.get(event.endpointId);
+        if (tally === undefined) break;
+        close(tally, event.at);
+        tally.cu = event.toCu;
+        tally.resizes++;
+        break;
+      }
+      case 'ConnectionRequested':
+        if (event.holdMs !== undefined)
+          waiting.set(event.connectionId, { at: event.at, endpointId: event.endpointId });
+        break;
+      case 'ConnectionOpened': {
+        const waited = waiting.get(event.connectionId);
+        const tally = computes.get(event.endpointId);
+        if (waited !== undefined) {
+          waiting.delete(event.connectionId);
+          waits.push(event.at - waited.at);
+          if (tally !== undefined) {
+            tally.sessions++;
+            tally.coldStarts++;
+          }
+        } else if (event.holdMs !== undefined && tally !== undefined) tally.sessions++;
+        break;
+      }
+      case 'ConnectionRefused':
+        waiting.delete(event.connectionId);
+        count(refused, event.sqlstate);
+        break;
+      case 'ConnectionsDropped':
+        for (const id of event.connectionIds) waiting.delete(id);
+        count(dropped, event.sqlstate, event.connectionIds.length);
+        break;
+      case 'StatementFailed':
+        count(failedStatements, event.sqlstate);
+        break;
+      case 'OperationCreated':
+        actions.set(event.operationId, event.action);
+        finalStatus.set(event.operationId, 'unfinished');
+        break;
+      case 'OperationFinished':
+        finalStatus.set(event.operationId, 'finished');
+        break;
+      case 'OperationErrored':
+        finalStatus.set(event.operationId, 'error');
+        break;
+      case 'OperationCancelled':
+        finalStatus.set(event.operationId, 'cancelled');
+        break;
+      case 'OperationFailed':
+        retries++;
+        break;
+      default:
+        break;
+    }
+  }
+
+  const until = options.until ?? last;
+  const start = from ?? until;
+  const price = options.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR;
+  const perCompute: ComputeMetrics[] = [];
+  for (const tally of computes.values()) {
+    close(tally, until);
+    perCompute.push({
+      endpointId: tally.endpointId,
+      projectId: tally.projectId,
+      cuHours: tally.cuMs / HOUR_MS,
+      activeHours: tally.activeMs / HOUR_MS,
+      starts: tally.starts,
+      suspends: tally.suspends,
+      resizes: tally.resizes,
+      sessions: tally.sessions,
+      coldStarts: tally.coldStarts,
+    });
+  }
+  const operations: Record<string, Record<string, number>> = {};
+  for (const [id, status] of finalStatus)
+    count((operations[actions.get(id) as string] ??= {}), status);
+  const sum = (pick: (c: ComputeMetrics) => number) => perCompute.reduce((s, c) => s + pick(c), 0);
+  const cuHours = sum((c) => c.cuHours);
+  return {
+    fleet: {
+      from: start,
+      until,
+      computes: perCompute.length,
+      cuHours,
+      activeHours: sum((c) => c.activeHours),
+      costEstimate: cuHours * price,
+      pricePerCuHour: price,
+      starts: sum((c) => c.starts),
+      suspends: sum((c) => c.suspends),
+      resizes: sum((c) => c.resizes),
+      sessions: sum((c) => c.sessions),
+      coldStarts: sum((c) => c.coldStarts),
+      coldStartWaitMs: percentiles(waits),
+      refused,
+      dropped,
+      failedStatements,
+      operations,
+      operationRetries: retries,
+    },
+    computes: perCompute,
+  };
+}
