@@ -6,21 +6,12 @@
  * Run: npm run bench -- requests
  */
 import { Simulation } from '../src/index.js';
-import { HOLD_EVENTS, LIVE_TIMERS, increment } from './support/holdModel.js';
+import { floorRun } from './support/floor.js';
 import { measure, rate, type Measurement } from './support/measure.js';
-import { OrderedHeap } from './support/orderedHeap.js';
 
 const CREATES = 5_000;
 const GETS = 200_000;
 const LISTS = 20_000;
-
-function floorRun(): number {
-  const heap = new OrderedHeap(LIVE_TIMERS + 1);
-  let step = 0;
-  for (let i = 0; i < LIVE_TIMERS; i++) heap.push(increment(step++));
-  for (let i = 0; i < HOLD_EVENTS; i++) heap.push(heap.pop() + increment(step++));
-  return HOLD_EVENTS;
-}
 
 /** A project with `count` operations (restarts, each waited for). */
 function projectWithOperations(count: number): {

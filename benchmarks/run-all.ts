@@ -2,12 +2,14 @@
  * Runs the benchmarks: all of them, or those named on the command line (`npm run bench -- scheduler`).
  * Exits 1 when a target was missed and `--strict` is given.
  */
+import { runFleetBenchmark } from './fleet30d.js';
 import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
 
 const BENCHMARKS: Readonly<Record<string, () => boolean>> = {
   scheduler: runSchedulerBenchmark,
   requests: runRequestsBenchmark,
+  'fleet-30d': runFleetBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -4,18 +4,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
-import { Simulation } from '../src/index.js';
+import { Simulation, metricsOf, officeHours } from '../src/index.js';
 import { quickstart } from '../src/scenario/quickstart.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = /<!-- example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const workloadExample =
+  /<!-- workload-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const srcIndex = fileURLToPath(new URL('../src/index.js', import.meta.url));
 
-describe('README', () => {
-  it('has a short example that typechecks under the strict settings users have', () => {
-    expect(example.split('\n').length).toBeLessThanOrEqual(26);
-    const file = join(mkdtempSync(join(tmpdir(), 'computesim-readme-')), 'example.ts');
-    writeFileSync(file, example.replace("from 'computesim'", `from ${JSON.stringify(srcIndex)}`));
+/** TypeScript's complaints about `code` under the strict settings users have (none is good). */
+function strictDiagnostics(code: string): string[] {
+  const file = join(mkdtempSync(join(tmpdir(), 'computesim-readme-')), 'example.ts');
+  writeFileSync(file, code.replace("from 'computesim'", `from ${JSON.stringify(srcIndex)}`));
+  {
     const program = ts.createProgram([file], {
       strict: true,
       noUncheckedIndexedAccess: true,
@@ -31,7 +33,40 @@ describe('README', () => {
       .getPreEmitDiagnostics(program)
       .filter((d) => d.file?.fileName === file)
       .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(diagnostics).toEqual([]);
+    return diagnostics;
+  }
+}
+
+describe('README', () => {
+  it('has a short example that typechecks under the strict settings users have', () => {
+    expect(example.split('\n').length).toBeLessThanOrEqual(26);
+    expect(strictDiagnostics(example)).toEqual([]);
+  }, 60_000);
+
+  it('has a workload example that typechecks and prints capacity figures', () => {
+    expect(strictDiagnostics(workloadExample)).toEqual([]);
+    const js = ts.transpileModule(workloadExample.replace(/^import .*$/m, ''), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    }).outputText;
+    const lines: unknown[][] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      lines.push(args);
+    });
+    try {
+      new Function('Simulation', 'metricsOf', 'officeHours', js)(
+        Simulation,
+        metricsOf,
+        officeHours,
+      );
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines).toHaveLength(1);
+    const [cuHours, starts, coldStarts, p95] = lines[0] as number[];
+    expect(cuHours).toBeGreaterThan(10);
+    expect(starts).toBeGreaterThan(20);
+    expect(coldStarts).toBeGreaterThan(0);
+    expect(p95).toBeGreaterThanOrEqual(200);
   }, 60_000);
 
   it('has an example that runs and prints what its comments say', () => {

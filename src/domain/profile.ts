@@ -103,6 +103,11 @@ export interface Profile {
   readonly tenantDetachAfterMs: number;
   readonly autoscaling: AutoscalingProfile;
   readonly coldCache: ColdCacheProfile;
+  /**
+   * Ended operations older than this are dropped from state (once a day; the log keeps them), so
+   * long runs do not grow without bound. 0: keep them all.
+   */
+  readonly operationRetentionMs: number;
 }
 
 /** The defaults, from the spec and the typical durations seen on the real service. */
@@ -134,6 +139,7 @@ export const DEFAULT_PROFILE: Profile = {
   tenantDetachAfterMs: 7 * 86_400_000,
   autoscaling: { sampleMs: 5_000, scaleDownAfterMs: 60_000, cpuGoal: 0.9, memoryGoal: 0.75 },
   coldCache: { warmupMs: 60_000, penaltyMs: 250 },
+  operationRetentionMs: 86_400_000,
 };
 
 /** Profile overrides: any subset of the profile, nested objects merged key by key. */
@@ -239,6 +245,8 @@ function nestedProblem(profile: Profile): string | undefined {
   }
   if (!whole(tenantDetachAfterMs) || tenantDetachAfterMs < 0)
     return 'profile.tenantDetachAfterMs must be whole ms ≥ 0 (0: never)';
+  if (!whole(profile.operationRetentionMs) || profile.operationRetentionMs < 0)
+    return 'profile.operationRetentionMs must be whole ms ≥ 0 (0: keep all)';
   const scaling = profile.autoscaling;
   const fraction = (n: unknown) => typeof n === 'number' && n > 0 && n <= 1;
   if (

@@ -70,7 +70,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   readonly #events$ = new Subject<E | EngineEvent>();
   readonly #state$: BehaviorSubject<S>;
   readonly #stepLimit: number;
-  readonly #snapshotEvery: number;
+  /** Events between publications in long runs: the snapshot spacing, which grows as runs get long. */
+  #publishEvery: number;
   readonly #context: CommandContext;
   readonly #dirty = new DirtyPaths();
   readonly seed: number;
@@ -100,7 +101,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     this.#now = options.start;
     this.#stepLimit = stepLimit;
     this.#snapshots = new SnapshotIndex(options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
-    this.#snapshotEvery = this.#snapshots.every;
+    this.#publishEvery = this.#snapshots.spacing;
     this.#working = decider.initialState();
     this.#state = frozenCopy(this.#working);
     this.#state$ = new BehaviorSubject(this.#state);
@@ -340,7 +341,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       this.#markClock();
       this.#busy = false;
       if (this.#state$.observed) this.#state$.next(this.state);
-      else if (this.#sinceSnapshot >= this.#snapshotEvery) this.#publish();
+      else if (this.#sinceSnapshot >= this.#publishEvery) this.#publish();
     }
   }
 
@@ -362,7 +363,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       event.seq = this.#log.length;
       this.#record(event as unknown as E);
     }
-    if (this.#sinceSnapshot >= this.#snapshotEvery) this.#publish();
+    if (this.#sinceSnapshot >= this.#publishEvery) this.#publish();
     return decided as unknown as Result<readonly E[], R>;
   }
 
@@ -388,6 +389,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     if (!this.#dirty.any) return;
     this.#state = publishSnapshot(this.#state, this.#working, this.#dirty.take());
     this.#snapshots.offer(this.#log.length - 1, this.#log.lastAt, this.#state);
+    this.#publishEvery = this.#snapshots.spacing;
     this.#sinceSnapshot = 0;
   }
 

@@ -2,7 +2,8 @@
  * Encodes events into 32-bit words for the compact log and decodes them back. An event's shape (its
  * keys in order and the kind of each value) is learned the first time it is seen and stored once;
  * each event then costs one 32-bit slot per string or number field. Strings are interned, UUIDs
- * packed into four words, numbers that do not fit 32 bits kept in a float64 side table, and
+ * packed into four words, ids like `c-1234` into two (an interned prefix and the number, so unique ids
+ * do not fill the string table), numbers that do not fit 32 bits kept in a float64 side table, and
  * booleans, null and undefined live in the shape alone.
  */
 import type { PagedUint32 } from './pagedArrays.js';
@@ -18,7 +19,10 @@ const UNDEFINED = 6;
 const JSON_VALUE = 7;
 const UUID = 8;
 const TYPE = 9;
-const KINDS = 10;
+const TAGGED = 10;
+const KINDS = 11;
+/** Value words each kind takes (the others live in the shape alone). */
+const WORDS: readonly number[] = [1, 1, 1, 0, 0, 0, 0, 1, 4, 0, 2];
 
 /**
  * The keys (in order) and value kinds of a family of events; `at` and `seq` are kept apart. A leading
@@ -49,6 +53,12 @@ export class EventCodec {
   readonly #keys: string[] = [];
   readonly #kinds: number[] = [];
   readonly #uuid = new Uint32Array(4);
+  /** Value words per shape. */
+  readonly #words: number[] = [];
+  /** String ids of frozen objects already encoded (frozen values cannot change, so no re-stringify). */
+  readonly #frozenIds = new WeakMap<object, number>();
+  /** Parsed, deeply frozen JSON values by string id, shared by every decoded event that has them. */
+  readonly #parsed = new Map<number, unknown>();
 
   /** Number of distinct shapes and strings seen (for memory reports). */
   get stats(): { readonly shapes: number; readonly strings: number } {
@@ -97,8 +107,14 @@ export class EventCodec {
       const keys = this.#keys.slice(0, fields);
       const kinds = this.#kinds.slice(0, fields);
       this.#shapes.push(typeName === undefined ? { keys, kinds } : { keys, kinds, typeName });
+      this.#words.push(kinds.reduce((sum, kind) => sum + (WORDS[kind] ?? 0), 0));
     }
     return node.shapeId;
+  }
+
+  /** Number of value words an event of shape `shapeId` takes. */
+  wordsOf(shapeId: number): number {
+    return this.#words[shapeId] as number;
   }
 
   #typeRoot(typeName: string): ShapeNode {
@@ -149,7 +165,11 @@ export class EventCodec {
           event[key] = undefined;
           break;
         case JSON_VALUE:
-          event[key] = JSON.parse(this.#strings[values.get(slot++)] as string);
+          event[key] = this.#parsedValue(values.get(slot++));
+          break;
+        case TAGGED:
+          event[key] = `${this.#strings[values.get(slot)] as string}-${values.get(slot + 1)}`;
+          slot += 2;
           break;
         case UUID:
           event[key] = uuidOf(
@@ -174,6 +194,14 @@ export class EventCodec {
           for (const word of this.#uuid) values.push(word);
           return UUID;
         }
+        {
+          const dash = taggedDash(value);
+          if (dash > 0) {
+            values.push(this.#intern(value.slice(0, dash)));
+            values.push(Number(value.slice(dash + 1)));
+            return TAGGED;
+          }
+        }
         values.push(this.#intern(value));
         return STR;
       case 'number':
@@ -188,13 +216,30 @@ export class EventCodec {
         return value ? TRUE : FALSE;
       case 'undefined':
         return UNDEFINED;
-      case 'object':
+      case 'object': {
         if (value === null) return NULL;
-        values.push(this.#intern(JSON.stringify(value)));
+        const known = this.#frozenIds.get(value);
+        if (known !== undefined) {
+          values.push(known);
+          return JSON_VALUE;
+        }
+        const id = this.#intern(JSON.stringify(value));
+        if (Object.isFrozen(value)) this.#frozenIds.set(value, id);
+        values.push(id);
         return JSON_VALUE;
+      }
       default:
         throw new TypeError(`EventCodec: a ${typeof value} cannot be stored in the log`);
     }
+  }
+
+  #parsedValue(id: number): unknown {
+    let value = this.#parsed.get(id);
+    if (value === undefined) {
+      value = deepFreeze(JSON.parse(this.#strings[id] as string));
+      this.#parsed.set(id, value);
+    }
+    return value;
   }
 
   #intern(text: string): number {
@@ -206,6 +251,34 @@ export class EventCodec {
     }
     return id;
   }
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The position of the dash in an id like `c-1234` (1-4 lower-case letters, a dash, a number below
+ * 2^32 without leading zeros), or -1 for any other string.
+ */
+function taggedDash(text: string): number {
+  const length = text.length;
+  if (length < 3 || length > 15) return -1;
+  let dash = -1;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (dash < 0) {
+      if (c === 45 && i > 0 && i <= 4) dash = i;
+      else if (c < 97 || c > 122) return -1;
+    } else if (c < 48 || c > 57 || (c === 48 && i === dash + 1 && length > dash + 2)) return -1;
+  }
+  if (dash < 0 || dash === length - 1) return -1;
+  const n = Number(text.slice(dash + 1));
+  return n <= 0xffffffff ? dash : -1;
 }
 
 /** Packs a lower-case canonical UUID into four words; false for any other string. */

@@ -2,6 +2,7 @@
  * The timers each event arms, given the state right after it. Called live and on replay alike, so a
  * replayed simulation holds the same agenda as the original.
  */
+import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
 import type { Profile } from '../domain/profile.js';
 import { autoscaleTarget, autoscales, nextSample } from '../domain/autoscaling.js';
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
@@ -80,6 +81,17 @@ export function armTimers(
         const timer = { type: 'ArriveSession', workloadId: event.workloadId, index: 0 } as const;
         arm(Math.max(event.at, event.firstAt), timer, true);
       }
+      return;
+    case 'ProjectCreated':
+      if (profile.operationRetentionMs > 0)
+        arm(
+          event.at + PRUNE_EVERY_MS,
+          { type: 'PruneOperations', projectId: event.projectId },
+          true,
+        );
+      return;
+    case 'OperationsPruned':
+      arm(event.nextAt, { type: 'PruneOperations', projectId: event.projectId }, true);
       return;
     case 'SessionArrived':
       if (event.nextAt !== null) {

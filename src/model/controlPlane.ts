@@ -4,7 +4,7 @@
  */
 import type { Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
-import type { Decider } from '../engine/decider.js';
+import type { DecideContext, Decider } from '../engine/decider.js';
 import { armTimers } from './armTimers.js';
 import type { Command } from './commands.js';
 import type { Handler, ModelContext } from './decideContext.js';
@@ -24,6 +24,7 @@ import { deleteProject } from './handlers/deleteProject.js';
 import { restartEndpoint, startEndpoint, suspendEndpoint } from './handlers/powerEndpoint.js';
 import { retryOperation } from './handlers/retryOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
+import { pruneOperations } from './handlers/pruneOperations.js';
 import { endSession } from './handlers/sessions.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { arriveSession, attachWorkload } from './handlers/workloads.js';
@@ -55,6 +56,7 @@ const HANDLERS: HandlerTable = {
   ArriveSession: arriveSession,
   EndSession: endSession,
   Autoscale: autoscale,
+  PruneOperations: pruneOperations,
 };
 
 /** The control-plane Decider for one profile. */
@@ -62,18 +64,31 @@ export type ControlPlane = Decider<SimState, Command, DomainEvent, TimerCommand,
 
 /** Builds the control-plane Decider for `profile`. */
 export function createControlPlane(profile: Profile): ControlPlane {
-  return {
-    initialState: emptyState,
-    decide(state, command, context) {
-      const modelContext: ModelContext = {
-        now: context.now,
-        nextSeq: context.nextSeq,
+  // The engine passes the same context object to every command; wrap it once, not per command.
+  let wrapped: DecideContext | undefined;
+  let modelContext: ModelContext | undefined;
+  const withProfile = (context: DecideContext): ModelContext => {
+    if (context !== wrapped || modelContext === undefined) {
+      wrapped = context;
+      modelContext = {
+        get now() {
+          return context.now;
+        },
+        get nextSeq() {
+          return context.nextSeq;
+        },
         random: (purpose) => context.random(purpose),
         stream: (purpose, index) => context.stream(purpose, index),
         profile,
       };
+    }
+    return modelContext;
+  };
+  return {
+    initialState: emptyState,
+    decide(state, command, context) {
       const handler = HANDLERS[command.type] as Handler<Command>;
-      return handler(state, command, modelContext);
+      return handler(state, command, withProfile(context));
     },
     evolve,
     touches,

@@ -279,6 +279,17 @@ export interface ConnectionsDropped extends Stamp {
   readonly message: string;
 }
 
+/**
+ * Ended operations of a project last updated before `before` were dropped from state (the log keeps
+ * them); the next pruning is due at `nextAt`.
+ */
+export interface OperationsPruned extends Stamp {
+  readonly type: 'OperationsPruned';
+  readonly projectId: string;
+  readonly before: number;
+  readonly nextAt: number;
+}
+
 /** Every domain event. */
 export type DomainEvent =
   | ProjectCreated
@@ -306,7 +317,8 @@ export type DomainEvent =
   | StatementFailed
   | ComputeResized
   | WorkloadAttached
-  | SessionArrived;
+  | SessionArrived
+  | OperationsPruned;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
@@ -339,4 +351,5 @@ export const DOMAIN_EVENT_TYPES: readonly DomainEvent['type'][] = [
   'ComputeResized',
   'WorkloadAttached',
   'SessionArrived',
+  'OperationsPruned',
 ];

@@ -3,7 +3,8 @@
  * the event, and it never validates (decide already did). Each handler's changed paths are named in
  * touches.ts.
  */
-import type { Draft } from 'immer';
+import { isTerminal } from '../domain/operationStatus.js';
+import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, SessionDemand } from './events.js';
 import { applyLoad, demandFields } from './sessionLoad.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
@@ -170,9 +171,7 @@ const HANDLERS: EventHandlers = {
   },
 
   OperationErrored(draft, e) {
-    const operation = settle(draft, e.projectId, e.operationId, e.at, 'error');
-    operation.failuresCount++;
-    operation.error = e.error;
+    const operation = settle(draft, e.projectId, e.operationId, e.at, 'error', e.error);
     const endpoint =
       e.endpointId === undefined
         ? undefined
@@ -293,6 +292,14 @@ const HANDLERS: EventHandlers = {
     };
   },
 
+  OperationsPruned(draft, e) {
+    const project = draft.projects[e.projectId];
+    if (project === undefined) return;
+    for (const [id, operation] of Object.entries(project.operations))
+      if (isTerminal(operation.status) && operation.updatedAt < e.before)
+        delete project.operations[id];
+  },
+
   SessionArrived(draft, e) {
     const workload = draft.workloads[e.workloadId];
     if (workload === undefined) return;
@@ -380,21 +387,44 @@ function end(
   if (error !== undefined) connection.error = error;
 }
 
+/**
+ * Ends an operation: it gets its terminal status and is replaced by a frozen record, which published
+ * snapshots then share instead of copying (ended operations never change again).
+ */
 function settle(
   draft: S,
   projectId: string,
   operationId: string,
   at: number,
   status: 'finished' | 'error' | 'cancelled',
-) {
+  error?: string,
+): OperationState {
   const project = projectOf(draft, projectId);
-  const operation = operationOf(draft, projectId, operationId);
-  operation.status = status;
-  operation.updatedAt = at;
-  operation.totalDurationMs = at - operation.createdAt;
-  delete operation.retryAt;
+  const live = operationOf(draft, projectId, operationId);
+  const o = (isDraft(live) ? current(live) : live) as OperationState;
+  const failed = error !== undefined;
+  const ended: OperationState = Object.freeze({
+    id: o.id,
+    projectId: o.projectId,
+    branchId: o.branchId,
+    ...(o.endpointId === undefined ? {} : { endpointId: o.endpointId }),
+    action: o.action,
+    status,
+    failuresCount: failed ? o.failuresCount + 1 : o.failuresCount,
+    createdAt: o.createdAt,
+    updatedAt: at,
+    sortKey: o.sortKey,
+    durationMs: o.durationMs,
+    latency: o.latency,
+    ...(o.startedAt === undefined ? {} : { startedAt: o.startedAt }),
+    totalDurationMs: at - o.createdAt,
+    ...(o.nextIds === undefined ? {} : { nextIds: Object.freeze([...o.nextIds]) }),
+    effects: o.effects,
+    ...(failed ? { error } : o.error === undefined ? {} : { error: o.error }),
+  });
+  project.operations[operationId] = ended as Draft<OperationState>;
   delete project.pendingOperations[operationId];
-  return operation;
+  return ended;
 }
 
 function projectOf(draft: S, projectId: string): Draft<SimState>['projects'][string] {

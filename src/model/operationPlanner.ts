@@ -63,7 +63,7 @@ export function recordOperations(
       durationMs: drawDuration(context, step.latency),
       latency: step.latency,
       ...(previousId === undefined ? {} : { afterId: previousId }),
-      effects: { running: step.running ?? [], finished: step.finished ?? [] },
+      effects: sharedEffects(step.running ?? [], step.finished ?? []),
     };
     events.push(created);
     if (first)
@@ -77,6 +77,38 @@ export function recordOperations(
     previousId = operationId;
   }
   return { events, operationIds };
+}
+
+/** One frozen object per distinct effects value, shared by every operation that has it. */
+const EFFECTS = new Map<string, OperationCreated['effects']>();
+
+/**
+ * The effects of an operation as a deeply frozen object shared with every operation that has the
+ * same ones: a long run records millions of starts and suspends, and they need not each hold a copy
+ * (frozen values are also shared, not copied, by published snapshots and the log's encoder).
+ */
+function sharedEffects(
+  running: readonly OperationEffect[],
+  finished: readonly OperationEffect[],
+): OperationCreated['effects'] {
+  const key = JSON.stringify([running, finished]);
+  let effects = EFFECTS.get(key);
+  if (effects === undefined) {
+    effects = deepFreeze({
+      running: structuredClone(running),
+      finished: structuredClone(finished),
+    });
+    EFFECTS.set(key, effects);
+  }
+  return effects;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** A duration drawn from a latency range of the profile. */

@@ -60,6 +60,12 @@ export interface Autoscale {
   readonly endpointId: string;
 }
 
+/** Drop a project's old ended operations (background, daily). */
+export interface PruneOperations {
+  readonly type: 'PruneOperations';
+  readonly projectId: string;
+}
+
 /** Every timer, which is also a command. */
 export type TimerCommand =
   | CompleteOperation
@@ -69,4 +75,5 @@ export type TimerCommand =
   | DetachIdleTenant
   | ArriveSession
   | EndSession
-  | Autoscale;
+  | Autoscale
+  | PruneOperations;

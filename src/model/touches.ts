@@ -86,6 +86,7 @@ const TOUCHES: TouchTable = {
   ComputeResized: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),
+  OperationsPruned: (e, touch) => touch('projects', e.projectId, 'operations'),
 };
 
 /** Names the paths `event` changes. */

@@ -76,6 +76,7 @@ export function createNarrator(): Narrator {
       case 'WorkloadAttached':
         return `workload ${event.workloadId} (${event.spec.kind}) attached${event.firstAt === null ? ', with no sessions' : ''}`;
       case 'SessionArrived':
+      case 'OperationsPruned':
         return undefined;
       default:
         return unreachable(event);

@@ -6,6 +6,11 @@ const valueArb = fc.oneof(
   fc.string(),
   fc.uuid({ version: 4 }),
   fc.uuid().map((u) => u.toUpperCase()),
+  // ids like c-1234 are packed; near misses (leading zeros, too long, upper case) must survive too
+  fc
+    .tuple(fc.stringMatching(/^[a-zA-Z]{0,5}$/), fc.constantFrom('-', '_'), fc.nat(), fc.boolean())
+    .map(([prefix, dash, n, zero]) => `${prefix}${dash}${zero ? '0' : ''}${n}`),
+  fc.constantFrom('c-0', 'c-00', 'c-4294967295', 'c-4294967296', 'abcd-1', 'abcde-1', 'c-', '-1'),
   fc.integer(),
   fc.nat(),
   fc.double(),
@@ -51,6 +56,29 @@ describe('EventLog (compact encoding)', () => {
         );
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('gives back every time exactly: jumps past 2^32 ms, fractions, repeats and steps back', () => {
+    const atArb = fc.oneof(
+      fc.integer({ min: 0, max: 10_000 }),
+      fc.constantFrom(2 ** 32, 2 ** 32 + 1, 60 * 86_400_000),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1e12, max: 1e12 }),
+        fc.array(atArb, { maxLength: 100 }),
+        (start, steps) => {
+          const log = new EventLog<LoggedEvent>();
+          let at = start;
+          const ats = steps.map((step) => (at += step));
+          ats.forEach((t, seq) => log.append({ type: 'T', at: t, seq } as LoggedEvent));
+          expect(ats.map((_, seq) => log.atOf(seq))).toEqual(ats);
+          expect([...log].map((e) => e.at)).toEqual(ats);
+          expect(ats.map((_, seq) => log.get(seq)?.at)).toEqual(ats);
+        },
+      ),
     );
   });
 

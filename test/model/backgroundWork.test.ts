@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
 import { givenProject } from '../support/given.js';
 
 const HOUR = 3_600_000;
@@ -136,5 +137,32 @@ describe('tenant detach and reattach', () => {
     const { sim, project } = givenProject();
     sim.advance('10d');
     expect(project().detached).toBe(true);
+  });
+});
+
+describe('operation retention', () => {
+  it('drops ended operations older than the retention from state, daily, while the log keeps them', () => {
+    const { sim, project, path, endpointId } = givenProject({
+      profile: { operationRetentionMs: 86_400_000 },
+    });
+    const firstDay = Object.keys(project().operations);
+    sim.advance('12h');
+    sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+    sim.advance('2d');
+    const kept = Object.values(project().operations);
+    expect(kept.filter((o) => firstDay.includes(o.id))).toEqual([]);
+    expect(kept.every((o) => o.updatedAt >= sim.now() - 2 * 86_400_000)).toBe(true);
+    const logged = [...sim.log].filter((e) => e.type === 'OperationCreated').length;
+    expect(logged).toBeGreaterThan(kept.length);
+    const listed = sim.request('GET', path('/operations?limit=1000')).body.operations;
+    expect(listed).toHaveLength(kept.length);
+    expect(Simulation.replay(sim.log).state).toEqual(sim.state);
+  });
+
+  it('keeps everything with operationRetentionMs: 0', () => {
+    const { sim, project } = givenProject();
+    const before = Object.keys(project().operations);
+    sim.advance('3d');
+    expect(Object.keys(project().operations)).toEqual(expect.arrayContaining(before));
   });
 });

@@ -4,9 +4,16 @@
  */
 import { Simulation, type SimulationOptions } from '../../src/index.js';
 
-/** A project created and settled (its compute active), with shorthands. */
+/**
+ * A project created and settled (its compute active), with shorthands. Ended operations are kept
+ * (`operationRetentionMs: 0`) unless the profile says otherwise, so tests can read a run's history.
+ */
 export function givenProject(options: SimulationOptions = {}) {
-  const sim = new Simulation({ seed: 11, ...options });
+  const sim = new Simulation({
+    seed: 11,
+    ...options,
+    profile: { operationRetentionMs: 0, ...options.profile },
+  });
   const created = sim.request('POST', '/projects', { project: { name: 'given' } });
   if (created.status !== 201)
     throw new Error(`project not created: ${JSON.stringify(created.body)}`);
