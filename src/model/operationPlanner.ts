@@ -81,6 +81,11 @@ export function recordOperations(
 
 /** One frozen object per distinct effects value, shared by every operation that has it. */
 const EFFECTS = new Map<string, OperationCreated['effects']>();
+/** The same, found by the identity of frozen plan arrays (the common starts and suspends). */
+const EFFECTS_BY_ARRAYS = new WeakMap<
+  readonly OperationEffect[],
+  WeakMap<readonly OperationEffect[], OperationCreated['effects']>
+>();
 
 /**
  * The effects of an operation as a deeply frozen object shared with every operation that has the
@@ -91,6 +96,8 @@ function sharedEffects(
   running: readonly OperationEffect[],
   finished: readonly OperationEffect[],
 ): OperationCreated['effects'] {
+  const known = EFFECTS_BY_ARRAYS.get(running)?.get(finished);
+  if (known !== undefined) return known;
   const key = JSON.stringify([running, finished]);
   let effects = EFFECTS.get(key);
   if (effects === undefined) {
@@ -99,6 +106,11 @@ function sharedEffects(
       finished: structuredClone(finished),
     });
     EFFECTS.set(key, effects);
+  }
+  if (Object.isFrozen(running) && Object.isFrozen(finished)) {
+    let byFinished = EFFECTS_BY_ARRAYS.get(running);
+    if (byFinished === undefined) EFFECTS_BY_ARRAYS.set(running, (byFinished = new WeakMap()));
+    byFinished.set(finished, effects);
   }
   return effects;
 }
@@ -117,6 +129,22 @@ export function drawDuration(context: ModelContext, latency: keyof LatencyProfil
   return context.random('latency').int(min, max);
 }
 
+const START_RUNNING: readonly OperationEffect[] = deepFreeze([
+  { kind: 'computeState', pending: 'active' },
+]);
+const START_FINISHED: readonly OperationEffect[] = deepFreeze([
+  { kind: 'computeState', current: 'active', pending: null },
+  { kind: 'openWaiting' },
+]);
+const SUSPEND_RUNNING: readonly OperationEffect[] = deepFreeze([
+  { kind: 'dropConnections' },
+  { kind: 'computeState', pending: 'idle' },
+]);
+const SUSPEND_FINISHED: readonly OperationEffect[] = deepFreeze([
+  { kind: 'computeState', current: 'idle', pending: null },
+  { kind: 'wakeIfWaiting' },
+]);
+
 /** The plan of a compute start: pending active, then active with its waiting connections opened. */
 export function startPlan(
   branchId: string,
@@ -128,8 +156,8 @@ export function startPlan(
     branchId,
     endpointId,
     latency,
-    running: [{ kind: 'computeState', pending: 'active' }],
-    finished: [{ kind: 'computeState', current: 'active', pending: null }, { kind: 'openWaiting' }],
+    running: START_RUNNING,
+    finished: START_FINISHED,
   };
 }
 
@@ -140,8 +168,8 @@ export function suspendPlan(branchId: string, endpointId: string): PlannedOperat
     branchId,
     endpointId,
     latency: 'suspend_compute',
-    running: [{ kind: 'dropConnections' }, { kind: 'computeState', pending: 'idle' }],
-    finished: [{ kind: 'computeState', current: 'idle', pending: null }, { kind: 'wakeIfWaiting' }],
+    running: SUSPEND_RUNNING,
+    finished: SUSPEND_FINISHED,
   };
 }
 
