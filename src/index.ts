@@ -66,3 +66,11 @@ export {
   type ComputeMetrics,
 } from './report/metrics.js';
 export type { Percentiles } from './report/percentiles.js';
+export {
+  compare,
+  comparisonTable,
+  type Comparison,
+  type ComparisonRow,
+  type Configuration,
+  type Study,
+} from './report/compare.js';
