@@ -9,6 +9,7 @@ import { SQL_STATES } from '../domain/sqlState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import { openWaiting, refuseWaiting, waitingConnections } from './connectionEvents.js';
 import type { ModelContext, Pending } from './decideContext.js';
+import type { OperationEffect } from './operationEffect.js';
 import { computeStateAfter, effectEvents } from './operationEffects.js';
 import { recordOperations, startPlan } from './operationPlanner.js';
 import type { OperationState, ProjectState, SimState } from './state.js';
@@ -186,7 +187,8 @@ interface Settlement {
 
 /**
  * Leaves a compute usable after a chain ended early. Its pending state is cleared if the failed
- * operation set it or no other unfinished operation on the compute will end it. Clients waiting for
+ * operation set it or no other unfinished operation on the compute changes its state (a running
+ * check, for one, never will). Clients waiting for
  * it are left to another operation under way that will see to them (a start opens them, a suspend
  * wakes the compute again); otherwise they are let in (compute up), refused (down after a failure
  * that blocks starting, or disabled), or the compute is woken for them.
@@ -206,7 +208,13 @@ function settleCompute(
     .map((id) => project.operations[id])
     .filter((other) => other?.endpointId === endpoint.id);
   let now = computeStateAfter(endpoint, prior);
-  if (now.pending !== null && (settlement.changedState || others.length === 0)) {
+  const changesState = (effect: OperationEffect) => effect.kind === 'computeState';
+  const willEndPending = others.some(
+    (other) =>
+      other?.effects.running.some(changesState) === true ||
+      other?.effects.finished.some(changesState) === true,
+  );
+  if (now.pending !== null && (settlement.changedState || !willEndPending)) {
     events.push({
       type: 'ComputeStateChanged',
       projectId: project.id,

@@ -302,6 +302,58 @@ describe('failures that do not stop a compute from starting', () => {
     expect(connection.state).toBe('open');
   });
 
+  it.each([
+    ['apply_config (a move to another branch)', 'apply_config'],
+    ['create_branch', 'create_branch'],
+  ])(
+    'a failed %s clears the pending state even while a check runs on the compute',
+    (_, failing) => {
+      const sim = new Simulation({
+        seed: 1,
+        profile: {
+          faults: { [failing]: { failureRate: 1, maxRetries: 0, retryDelayMs: 500 } },
+          availabilityChecks: { intervalMs: 60_000, backoff: 1, maxIntervalMs: 60_000 },
+          latency: { check_availability: [20_000, 20_000], create_branch: [70_000, 70_000] },
+          tenantDetachAfterMs: 0,
+        },
+      });
+      const created = sim.request('POST', '/projects').body;
+      const projectId: string = created.project.id;
+      const project = () => sim.state.projects[projectId]!;
+      let endpointId: string = created.endpoints[0].id;
+      if (failing === 'apply_config') {
+        sim.runUntilIdle();
+        const target = sim.request('POST', `/projects/${projectId}/branches`).body.branch.id;
+        sim.advance('20s');
+        sim.connect(endpointId); // keeps the compute up until the move
+        sim.runUntil(
+          (s) =>
+            Object.values(s.projects[projectId]!.operations).some(
+              (o) =>
+                o.action === 'check_availability' &&
+                o.status === 'running' &&
+                o.endpointId === endpointId,
+            ),
+          { background: true },
+        );
+        sim.request('PATCH', `/projects/${projectId}/endpoints/${endpointId}`, {
+          endpoint: { branch_id: target },
+        });
+      } else {
+        sim.advance('20s');
+        endpointId = sim.request('POST', `/projects/${projectId}/branches`, {
+          endpoints: [{ type: 'read_write' }],
+        }).body.endpoints[0].id;
+        sim.advance('75s');
+      }
+      sim.advance('30s');
+      expect(project().endpoints[endpointId]!.pendingState).toBeUndefined();
+      const connection = sim.connect(endpointId);
+      sim.advance('1m');
+      expect(connection.state).toBe('open');
+    },
+  );
+
   it('a failed start refuses its waiting clients even while a suspend that changes nothing runs', () => {
     const { sim, path, endpointId } = givenProject({
       profile: {

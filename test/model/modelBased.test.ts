@@ -76,6 +76,19 @@ function checkInvariants(state: SimState): void {
         /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
       );
     }
+    const busy = new Set(
+      Object.keys(project.pendingOperations).map((id) => project.operations[id]?.endpointId),
+    );
+    for (const endpoint of Object.values(project.endpoints)) {
+      if (busy.has(endpoint.id)) continue;
+      expect(endpoint.pendingState, `${endpoint.id}: pending state with nothing under way`).toBe(
+        undefined,
+      );
+      const waiting = Object.keys(state.liveConnections[endpoint.id] ?? {}).filter(
+        (id) => state.connections[id]?.status === 'connecting',
+      );
+      expect(waiting, `${endpoint.id}: clients wait with nothing under way`).toEqual([]);
+    }
     if (project.detached) {
       const running = Object.keys(project.pendingOperations)
         .map((id) => project.operations[id]!)
