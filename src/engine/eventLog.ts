@@ -22,6 +22,8 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
   /** First seq and base time of each epoch, in order. */
   readonly #epochSeqs: number[] = [];
   readonly #epochBases: number[] = [];
+  /** Base of the current epoch (NaN before the first event, so the first starts one). */
+  #base = Number.NaN;
   /** Where the words of event `32 * i` start. */
   readonly #checkpoints = new PagedUint32();
   readonly #values = new PagedUint32();
@@ -50,15 +52,14 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
     }
     const seq = this.length;
     if ((seq & CHECKPOINT_MASK) === 0) this.#checkpoints.push(this.#values.length);
-    const epochs = this.#epochBases.length;
-    let base = epochs === 0 ? Number.NaN : (this.#epochBases[epochs - 1] as number);
-    const delta = event.at - base;
-    if (!(delta >= 0 && delta <= 0xffffffff && Number.isInteger(delta))) {
-      base = event.at;
+    let delta = event.at - this.#base;
+    if (delta >>> 0 !== delta) {
+      this.#base = event.at;
       this.#epochSeqs.push(seq);
-      this.#epochBases.push(base);
+      this.#epochBases.push(event.at);
+      delta = 0;
     }
-    this.#ats.push(event.at - base);
+    this.#ats.push(delta);
     this.#shapes.push(this.#codec.encode(event, this.#values));
   }
 
