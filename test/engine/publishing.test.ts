@@ -1,20 +1,7 @@
 import fc from 'fast-check';
-import { produce } from 'immer';
 import { describe, expect, it } from 'vitest';
-import { emptyState, type SimState } from '../../src/model/state.js';
-import { evolve } from '../../src/model/evolve.js';
-import type { DomainEvent } from '../../src/index.js';
+import { immerFold } from '../support/immerFold.js';
 import { scriptArb, simulate } from '../support/scripts.js';
-
-/** The reference: every event applied with immer's produce, one at a time, from the empty state. */
-function immerFold(events: Iterable<{ type: string }>): SimState {
-  let state = emptyState();
-  for (const event of events) {
-    if (event.type === 'SimulationStarted' || event.type === 'ClockAdvanced') continue;
-    state = produce(state, (draft) => evolve(draft, event as DomainEvent));
-  }
-  return state;
-}
 
 function expectDeepFrozen(value: unknown, path = 'state'): void {
   if (typeof value !== 'object' || value === null) return;
