@@ -6,6 +6,7 @@
  * do not fill the string table), numbers that do not fit 32 bits kept in a float64 side table, and
  * booleans, null and undefined live in the shape alone.
  */
+import { deepFreeze } from '../core/deepFreeze.js';
 import type { PagedUint32 } from './pagedArrays.js';
 import { PagedFloat64 } from './pagedArrays.js';
 
@@ -251,14 +252,6 @@ export class EventCodec {
     }
     return id;
   }
-}
-
-function deepFreeze(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /**

@@ -3,6 +3,7 @@
  * `scheduling` behind the one before. Each operation carries its effects as data (carried out by
  * operationEffects.ts) and the latency range its attempts are drawn from.
  */
+import { deepFreeze } from '../core/deepFreeze.js';
 import { newId } from '../core/ids.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { LatencyProfile } from '../domain/profile.js';
@@ -113,14 +114,6 @@ function sharedEffects(
     byFinished.set(finished, effects);
   }
   return effects;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** A duration drawn from a latency range of the profile. */
