@@ -2,9 +2,11 @@
  * The timers each event arms, given the state right after it. Called live and on replay alike, so a
  * replayed simulation holds the same agenda as the original.
  */
+import { autoscalingOf } from './autoscaleTarget.js';
+import { outgrowsTempDisk } from './sessionLoad.js';
 import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
 import type { Profile } from '../domain/profile.js';
-import { autoscaleTarget, autoscales, nextSample } from '../domain/autoscaling.js';
+import { nextSample } from '../domain/autoscaling.js';
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import { scaleToZeroDelayMs, suspendTimeoutMs } from '../domain/suspendTimeout.js';
 import type { Arm } from '../engine/decider.js';
@@ -168,7 +170,7 @@ function armSessionEnd(
   const connection = state.connections[connectionId];
   if (connection?.holdMs === undefined) return;
   const timer = { type: 'EndSession', connectionId } as const;
-  if ((connection.tempDiskGb ?? 0) > profile.limits.tempDiskGb) {
+  if (outgrowsTempDisk(connection, profile.limits)) {
     arm(now, timer);
     return;
   }
@@ -187,19 +189,12 @@ function armAutoscale(
   arm: Arm<TimerCommand>,
 ): void {
   const endpoint = state.projects[projectId]?.endpoints[endpointId];
-  const allocated = endpoint?.allocatedCu;
-  if (endpoint === undefined || allocated === undefined || endpoint.pendingState !== undefined)
-    return;
-  if (!autoscales(endpoint.minCu, endpoint.maxCu, profile.limits.autoscalingMaxCu)) return;
-  const demand = {
-    milliCpu: endpoint.loadMilliCpu,
-    memoryMb: endpoint.loadMemoryMb,
-    cacheMb: endpoint.loadCacheMb,
-  };
-  const target = autoscaleTarget(demand, endpoint.minCu, endpoint.maxCu, profile.autoscaling);
-  if (target === allocated) return;
+  const scaling = autoscalingOf(endpoint, profile);
+  if (scaling === undefined || scaling.target === scaling.allocated) return;
   const { sampleMs, scaleDownAfterMs } = profile.autoscaling;
   const earliest =
-    target > allocated ? now : (endpoint.loadChangedAt ?? now) + scaleDownAfterMs - 1;
+    scaling.target > scaling.allocated
+      ? now
+      : (endpoint?.loadChangedAt ?? now) + scaleDownAfterMs - 1;
   arm(nextSample(earliest, sampleMs), { type: 'Autoscale', projectId, endpointId });
 }

@@ -33,3 +33,11 @@ export function applyLoad(
   endpoint.loadCacheMb += sign * cache;
   endpoint.loadChangedAt = at;
 }
+
+/** True when a session's biggest statement needs more temporary disk than a compute has (53100). */
+export function outgrowsTempDisk(
+  connection: Pick<ConnectionState, 'tempDiskGb'>,
+  limits: { readonly tempDiskGb: number },
+): boolean {
+  return (connection.tempDiskGb ?? 0) > limits.tempDiskGb;
+}

@@ -4,31 +4,18 @@
  * Stale when the compute is not running steadily or already has the target size.
  */
 import { ok } from '../../core/result.js';
-import { autoscaleTarget, autoscales } from '../../domain/autoscaling.js';
+import { autoscalingOf } from '../autoscaleTarget.js';
 import type { Handler, Pending } from '../decideContext.js';
 import type { Autoscale } from '../timers.js';
 
 /** Decides one autoscaling sample. */
 export const autoscale: Handler<Autoscale> = (state, command, context) => {
   const endpoint = state.projects[command.projectId]?.endpoints[command.endpointId];
-  const allocated = endpoint?.allocatedCu;
-  if (endpoint === undefined || allocated === undefined || endpoint.pendingState !== undefined)
-    return ok([]);
-  const { profile } = context;
-  if (!autoscales(endpoint.minCu, endpoint.maxCu, profile.limits.autoscalingMaxCu)) return ok([]);
-  const target = autoscaleTarget(
-    {
-      milliCpu: endpoint.loadMilliCpu,
-      memoryMb: endpoint.loadMemoryMb,
-      cacheMb: endpoint.loadCacheMb,
-    },
-    endpoint.minCu,
-    endpoint.maxCu,
-    profile.autoscaling,
-  );
-  if (target === allocated) return ok([]);
-  const steadyFor = context.now - (endpoint.loadChangedAt ?? 0);
-  if (target < allocated && steadyFor < profile.autoscaling.scaleDownAfterMs) return ok([]);
+  const scaling = autoscalingOf(endpoint, context.profile);
+  if (scaling === undefined || scaling.target === scaling.allocated) return ok([]);
+  const { allocated, target } = scaling;
+  const steadyFor = context.now - (endpoint?.loadChangedAt ?? 0);
+  if (target < allocated && steadyFor < context.profile.autoscaling.scaleDownAfterMs) return ok([]);
   return ok<Pending>([
     {
       type: 'ComputeResized',

@@ -8,19 +8,27 @@ import { ok } from '../../core/result.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import type { Handler, Pending } from '../decideContext.js';
 import type { EndSession } from '../timers.js';
+import { outgrowsTempDisk } from '../sessionLoad.js';
+import { closeConnection } from './connections.js';
 
 /** Decides the end of a session. */
 export const endSession: Handler<EndSession> = (state, command, context) => {
   const connection = own(state.connections, command.connectionId);
   if (connection?.status !== 'open' || connection.projectId === undefined) return ok([]);
-  const where = {
-    connectionId: connection.id,
-    projectId: connection.projectId,
-    endpointId: connection.endpointId,
-  };
   const events: Pending = [];
-  if ((connection.tempDiskGb ?? 0) > context.profile.limits.tempDiskGb)
-    events.push({ type: 'StatementFailed', ...where, ...SQL_STATES.diskFull });
-  events.push({ type: 'ConnectionClosed', ...where });
+  if (outgrowsTempDisk(connection, context.profile.limits))
+    events.push({
+      type: 'StatementFailed',
+      connectionId: connection.id,
+      projectId: connection.projectId,
+      endpointId: connection.endpointId,
+      ...SQL_STATES.diskFull,
+    });
+  const closed = closeConnection(
+    state,
+    { type: 'CloseConnection', connectionId: connection.id },
+    context,
+  );
+  if (closed.ok) events.push(...closed.value);
   return ok(events);
 };
