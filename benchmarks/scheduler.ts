@@ -13,30 +13,7 @@ import { Agenda, Engine } from '../src/index.js';
 import { HOLD_EVENTS, LIVE_TIMERS, increment } from './support/holdModel.js';
 import { measure, report } from './support/measure.js';
 import { syntheticModel } from './support/syntheticModel.js';
-import { OrderedHeap } from './support/orderedHeap.js';
-import { TypedArrayHeap } from './support/typedArrayHeap.js';
-
-function orderedFloorRun(): number {
-  const heap = new OrderedHeap(LIVE_TIMERS + 1);
-  let step = 0;
-  for (let i = 0; i < LIVE_TIMERS; i++) heap.push(increment(step++));
-  for (let i = 0; i < HOLD_EVENTS; i++) {
-    const now = heap.pop();
-    heap.push(now + increment(step++));
-  }
-  return HOLD_EVENTS;
-}
-
-function strictFloorRun(): number {
-  const heap = new TypedArrayHeap(LIVE_TIMERS + 1);
-  let step = 0;
-  for (let i = 0; i < LIVE_TIMERS; i++) heap.push(increment(step++));
-  for (let i = 0; i < HOLD_EVENTS; i++) {
-    const now = heap.pop();
-    heap.push(now + increment(step++));
-  }
-  return HOLD_EVENTS;
-}
+import { floorRun, strictFloorRun } from './support/floor.js';
 
 function agendaRun(): number {
   const agenda = new Agenda<number>();
@@ -59,7 +36,7 @@ function engineRun(): number {
 
 /** Runs the scheduler benchmark; returns whether every target was met. */
 export function runSchedulerBenchmark(): boolean {
-  const floor = measure('floor: typed-array heap on (due, seq)', orderedFloorRun);
+  const floor = measure('floor: typed-array heap on (due, seq)', floorRun);
   const strictFloor = measure('strict floor: typed-array heap on due only', strictFloorRun);
   const agenda = measure('engine Agenda (due, seq, payload)', agendaRun);
   const engine = measure('full engine loop (decide+log+evolve+arm)', engineRun);
