@@ -74,3 +74,4 @@ export {
   type Configuration,
   type Study,
 } from './report/compare.js';
+export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from './report/timeSeries.js';
