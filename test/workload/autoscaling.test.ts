@@ -106,6 +106,20 @@ describe('a running compute under load', () => {
     expect(resizes()[1]!.at).toBe(275_000);
   });
 
+  it('keeps max_connections at the minimum size while scaled up', () => {
+    const { sim, endpointId, resizes } = givenAutoscalingCompute(0.25, 2);
+    sim.addWorkload({
+      kind: 'trace',
+      rows: [{ at: START + 60_001, endpointId, duration: '10m', cpu: 1.5 }],
+    });
+    sim.advance('2m');
+    expect(resizes().at(-1)?.to).toBe(2);
+    const clients = Array.from({ length: 112 }, () => sim.connect(endpointId));
+    // 0.25 CU allows 112 connections; the session holds one of them.
+    expect(clients.filter((c) => c.state === 'open')).toHaveLength(111);
+    expect(clients.at(-1)?.error?.sqlstate).toBe('53300');
+  });
+
   it('leaves fixed-size computes alone', () => {
     const { sim, endpointId, resizes } = givenAutoscalingCompute(1, 1);
     sim.addWorkload({
