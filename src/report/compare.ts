@@ -81,6 +81,7 @@ const FIGURES: readonly {
   { label: 'cold-start wait p50 (ms)', value: (m) => m.coldStartWaitMs.p50, digits: 0 },
   { label: 'cold-start wait p95 (ms)', value: (m) => m.coldStartWaitMs.p95, digits: 0 },
   { label: 'cold-start wait p99 (ms)', value: (m) => m.coldStartWaitMs.p99, digits: 0 },
+  { label: 'cold-cache delay p95 (ms)', value: (m) => m.coldCacheDelayMs.p95, digits: 0 },
   { label: 'connections refused', value: (m) => sum(m.refused), digits: 0 },
   { label: 'connections dropped', value: (m) => sum(m.dropped), digits: 0 },
   { label: 'operations', value: (m) => sumNested(m.operations), digits: 0 },

@@ -4,7 +4,9 @@
  * sessions felt and the wait they added, refused and dropped connections, failed statements,
  * operations by action and status, and an estimated cost.
  */
+import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { OperationAction } from '../domain/operationAction.js';
+import { DEFAULT_PROFILE, type ColdCacheProfile } from '../domain/profile.js';
 import type { SimEvent } from '../model/events.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 
@@ -47,6 +49,8 @@ export interface FleetMetrics {
   readonly coldStarts: number;
   /** The wait cold starts added to sessions, ms. */
   readonly coldStartWaitMs: Percentiles;
+  /** The extra time sessions that opened on a still-cold cache took, ms (count: such sessions). */
+  readonly coldCacheDelayMs: Percentiles;
   /** Connections refused, by SQLSTATE (sessions and plain connections). */
   readonly refused: Readonly<Record<string, number>>;
   /** Connections dropped, by SQLSTATE. */
@@ -75,6 +79,8 @@ interface ComputeTally {
   projectId: string;
   minCu: number;
   activeSince: number | undefined;
+  /** When it last became active (cache warm-up starts there). */
+  startedAt: number | undefined;
   cu: number;
   /** CU × ms and ms, accumulated. */
   cuMs: number;
@@ -96,6 +102,8 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
   const dropped: Record<string, number> = {};
   const failedStatements: Record<string, number> = {};
   const waits: number[] = [];
+  const cacheDelays: number[] = [];
+  let coldCache = DEFAULT_PROFILE.coldCache;
   let retries = 0;
   let from: number | undefined;
   let last = 0;
@@ -112,6 +120,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
 
   for (const event of log) {
     from ??= event.at;
+    if (event.type === 'SimulationStarted') coldCache = coldCacheOf(event.config);
     last = Math.max(last, event.at);
     switch (event.type) {
       case 'EndpointCreated':
@@ -120,6 +129,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
           projectId: event.projectId,
           minCu: event.minCu,
           activeSince: undefined,
+          startedAt: undefined,
           cu: event.minCu,
           cuMs: 0,
           activeMs: 0,
@@ -157,6 +167,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
         const active = tally.activeSince !== undefined;
         if (event.currentState === 'active' && !active) {
           tally.activeSince = event.at;
+          tally.startedAt = event.at;
           tally.cu = tally.minCu;
           tally.starts++;
         } else if (event.currentState !== 'active' && active) {
@@ -181,6 +192,10 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
       case 'ConnectionOpened': {
         const waited = waiting.get(event.connectionId);
         const tally = computes.get(event.endpointId);
+        if (waited !== undefined || event.holdMs !== undefined) {
+          const delay = coldCachePenaltyMs(tally?.startedAt, event.at, coldCache);
+          if (delay > 0) cacheDelays.push(delay);
+        }
         if (waited !== undefined) {
           waiting.delete(event.connectionId);
           waits.push(event.at - waited.at);
@@ -261,6 +276,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
       sessions: sum((c) => c.sessions),
       coldStarts: sum((c) => c.coldStarts),
       coldStartWaitMs: percentiles(waits),
+      coldCacheDelayMs: percentiles(cacheDelays),
       refused,
       dropped,
       failedStatements,
@@ -269,4 +285,12 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
     },
     computes: perCompute,
   };
+}
+
+/** The cold-cache settings a log ran with (its header holds the resolved profile). */
+function coldCacheOf(config: unknown): ColdCacheProfile {
+  const cache = (config as { coldCache?: ColdCacheProfile } | null)?.coldCache;
+  return cache !== undefined && Number.isFinite(cache.warmupMs) && Number.isFinite(cache.penaltyMs)
+    ? cache
+    : DEFAULT_PROFILE.coldCache;
 }

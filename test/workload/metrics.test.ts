@@ -55,6 +55,7 @@ describe('metrics of one compute and two sessions', () => {
       coldStarts: 2,
       resizes: 0,
       coldStartWaitMs: { count: 2, p50: 500, p95: 500, p99: 500, max: 500 },
+      coldCacheDelayMs: { count: 0 },
       refused: {},
       dropped: {},
     });

@@ -4,7 +4,7 @@
  * a statement needing more temp disk than the compute has fails with 53100 at once.
  */
 import { describe, expect, it } from 'vitest';
-import { Simulation, type SimEvent } from '../../src/index.js';
+import { Simulation, metricsOf, type SimEvent } from '../../src/index.js';
 
 const START = Date.parse('2026-01-05T00:00:00Z');
 
@@ -48,6 +48,11 @@ describe('sessions', () => {
     });
     sim.advance('10m');
     expect(heldFor(sim)).toEqual([11_000, 10_500, 10_000]);
+    expect(metricsOf(sim.log).fleet.coldCacheDelayMs).toMatchObject({
+      count: 2,
+      p50: 500,
+      max: 1_000,
+    });
   });
 
   it('end at once with 53100 when a statement needs more temp disk than the compute has', () => {
