@@ -54,6 +54,7 @@ export function handleRequest(
       target,
       ...(onlyProject === undefined ? {} : { onlyProject }),
     });
+    if (response.status === 423) recordLocked(target, route.method, route.pattern, params);
     if (response.status >= 400 && requestId !== undefined) {
       return {
         status: response.status,
@@ -71,6 +72,27 @@ export function handleRequest(
       },
     };
   }
+}
+
+/** Logs a 423 so reports can count it (the refusal itself changed nothing). */
+function recordLocked(
+  target: RequestTarget,
+  method: string,
+  route: string,
+  params: Readonly<Record<string, string>>,
+): void {
+  const projectId = params['project_id'];
+  if (projectId === undefined) return;
+  const endpointId = params['endpoint_id'];
+  const branchId = params['branch_id'];
+  target.execute({
+    type: 'RecordLockedRequest',
+    projectId,
+    method,
+    route,
+    ...(endpointId === undefined ? {} : { endpointId }),
+    ...(branchId === undefined ? {} : { branchId }),
+  });
 }
 
 function splitPath(path: string): { pathname: string; query: URLSearchParams } {

@@ -114,6 +114,17 @@ export interface CloseConnection {
   readonly connectionId: string;
 }
 
+/** Record that a request was refused with 423 (state unchanged; the log keeps the fact for metrics). */
+export interface RecordLockedRequest {
+  readonly type: 'RecordLockedRequest';
+  readonly projectId: string;
+  readonly method: string;
+  /** The route's pattern, e.g. `/projects/{project_id}/endpoints/{endpoint_id}/start`. */
+  readonly route: string;
+  readonly endpointId?: string;
+  readonly branchId?: string;
+}
+
 /** Every command a request or client can issue. */
 export type RequestCommand =
   | CreateProject
@@ -128,7 +139,8 @@ export type RequestCommand =
   | SuspendEndpoint
   | OpenConnection
   | CloseConnection
-  | AttachWorkload;
+  | AttachWorkload
+  | RecordLockedRequest;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

@@ -25,6 +25,7 @@ import { restartEndpoint, startEndpoint, suspendEndpoint } from './handlers/powe
 import { retryOperation } from './handlers/retryOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
 import { pruneOperations } from './handlers/pruneOperations.js';
+import { recordLockedRequest } from './handlers/recordLockedRequest.js';
 import { endSession } from './handlers/sessions.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { arriveSession, attachWorkload } from './handlers/workloads.js';
@@ -57,6 +58,7 @@ const HANDLERS: HandlerTable = {
   EndSession: endSession,
   Autoscale: autoscale,
   PruneOperations: pruneOperations,
+  RecordLockedRequest: recordLockedRequest,
 };
 
 /** The control-plane Decider for one profile. */

@@ -224,6 +224,19 @@ export interface StatementFailed extends Stamp {
   readonly message: string;
 }
 
+/**
+ * A request was refused with 423 because an unfinished operation locked what it named. State does
+ * not change; the fact is kept so reports can count how often clients ran into locks.
+ */
+export interface RequestLocked extends Stamp {
+  readonly type: 'RequestLocked';
+  readonly projectId: string;
+  readonly method: string;
+  readonly route: string;
+  readonly endpointId?: string;
+  readonly branchId?: string;
+}
+
 /** Autoscaling changed a running compute's size (no restart, no disconnect). */
 export interface ComputeResized extends Stamp {
   readonly type: 'ComputeResized';
@@ -315,6 +328,7 @@ export type DomainEvent =
   | ConnectionClosed
   | ConnectionsDropped
   | StatementFailed
+  | RequestLocked
   | ComputeResized
   | WorkloadAttached
   | SessionArrived
@@ -348,6 +362,7 @@ export const DOMAIN_EVENT_TYPES: readonly DomainEvent['type'][] = [
   'ConnectionClosed',
   'ConnectionsDropped',
   'StatementFailed',
+  'RequestLocked',
   'ComputeResized',
   'WorkloadAttached',
   'SessionArrived',

@@ -278,6 +278,10 @@ const HANDLERS: EventHandlers = {
     // A fact for reports; the session ends with its own ConnectionClosed.
   },
 
+  RequestLocked() {
+    // A fact for reports: a 423 changes nothing.
+  },
+
   ComputeResized(draft, e) {
     const endpoint = endpointOf(draft, e.projectId, e.endpointId);
     endpoint.allocatedCu = e.toCu;

@@ -83,6 +83,7 @@ const TOUCHES: TouchTable = {
       connection(touch, { connectionId, endpointId: e.endpointId, projectId: e.projectId });
   },
   StatementFailed: () => undefined,
+  RequestLocked: () => undefined,
   ComputeResized: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),

@@ -85,6 +85,7 @@ const FIGURES: readonly {
   { label: 'connections refused', value: (m) => sum(m.refused), digits: 0 },
   { label: 'connections dropped', value: (m) => sum(m.dropped), digits: 0 },
   { label: 'operations', value: (m) => sumNested(m.operations), digits: 0 },
+  { label: 'requests refused 423', value: (m) => m.lockedRequests, digits: 0 },
 ];
 
 /** A plain-text table: one column per configuration, each after the first with its delta. */

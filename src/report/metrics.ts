@@ -2,7 +2,7 @@
  * Capacity metrics as a pure projection of an event log: per compute and fleet-wide CU-hours (size
  * integrated over active time), active hours, starts and suspends, autoscaling moves, the cold starts
  * sessions felt and the wait they added, refused and dropped connections, failed statements,
- * operations by action and status, and an estimated cost.
+ * operations by action and status, requests refused with 423, and an estimated cost.
  */
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { OperationAction } from '../domain/operationAction.js';
@@ -31,6 +31,8 @@ export interface ComputeMetrics {
   readonly sessions: number;
   /** Sessions that had to wait for the compute to start. */
   readonly coldStarts: number;
+  /** API requests naming this compute that were refused with 423 (locked). */
+  readonly lockedRequests: number;
 }
 
 /** Fleet-wide figures (sums over computes, plus distributions). */
@@ -61,6 +63,8 @@ export interface FleetMetrics {
   readonly operations: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Failed attempts that were retried. */
   readonly operationRetries: number;
+  /** API requests refused with 423 because an unfinished operation locked what they named. */
+  readonly lockedRequests: number;
 }
 
 /** Both views of one projection. */
@@ -90,6 +94,7 @@ interface ComputeTally {
   resizes: number;
   sessions: number;
   coldStarts: number;
+  lockedRequests: number;
 }
 
 /** Computes the metrics of a log (its header first). */
@@ -105,6 +110,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
   const cacheDelays: number[] = [];
   let coldCache = DEFAULT_PROFILE.coldCache;
   let retries = 0;
+  let locked = 0;
   let from: number | undefined;
   let last = 0;
   const count = (table: Record<string, number>, key: string, n = 1) => {
@@ -138,6 +144,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
           resizes: 0,
           sessions: 0,
           coldStarts: 0,
+          lockedRequests: 0,
         });
         break;
       case 'EndpointUpdated': {
@@ -233,6 +240,12 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
       case 'OperationFailed':
         retries++;
         break;
+      case 'RequestLocked': {
+        locked++;
+        const tally = event.endpointId === undefined ? undefined : computes.get(event.endpointId);
+        if (tally !== undefined) tally.lockedRequests++;
+        break;
+      }
       default:
         break;
     }
@@ -254,6 +267,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
       resizes: tally.resizes,
       sessions: tally.sessions,
       coldStarts: tally.coldStarts,
+      lockedRequests: tally.lockedRequests,
     });
   }
   const operations: Record<string, Record<string, number>> = {};
@@ -282,6 +296,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
       failedStatements,
       operations,
       operationRetries: retries,
+      lockedRequests: locked,
     },
     computes: perCompute,
   };

@@ -71,6 +71,8 @@ export function createNarrator(): Narrator {
         return `project ${event.projectId} storage ${event.attached ? 'reattached' : 'detached after long idleness'}`;
       case 'StatementFailed':
         return `a statement on connection ${event.connectionId} failed: ${event.sqlstate} ${event.message}`;
+      case 'RequestLocked':
+        return `423: ${event.method} ${event.route} refused, ${event.endpointId ?? event.branchId ?? event.projectId} is locked by an unfinished operation`;
       case 'ComputeResized':
         return `compute ${event.endpointId} autoscaled ${event.toCu > event.fromCu ? 'up' : 'down'}: ${event.fromCu} → ${event.toCu} CU`;
       case 'WorkloadAttached':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { givenProject } from '../support/given.js';
-import { Simulation } from '../../src/index.js';
+import { Simulation, metricsOf } from '../../src/index.js';
 
 describe('locks (423)', () => {
   it('refuses requests on a compute while an operation on it is unfinished, and accepts them after', () => {
@@ -25,6 +25,34 @@ describe('locks (423)', () => {
     const sim = new Simulation();
     const project = sim.request('POST', '/projects').body.project;
     expect(sim.request('POST', `/projects/${project.id}/branches`).status).toBe(423);
+  });
+
+  it('records each 423 in the log without changing state, and metrics count them', () => {
+    const { sim, endpointId, path, projectId, settle } = givenProject();
+    sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+    const before = sim.state;
+    const length = sim.log.length;
+    expect(sim.request('POST', path(`/endpoints/${endpointId}/suspend`)).status).toBe(423);
+    expect(sim.request('GET', path('/operations')).status).toBe(200);
+    expect(sim.state).toBe(before);
+    const records = [...sim.log].slice(length).filter((e) => e.type === 'RequestLocked');
+    expect(records).toEqual([
+      expect.objectContaining({
+        projectId,
+        endpointId,
+        method: 'POST',
+        route: '/projects/{project_id}/endpoints/{endpoint_id}/suspend',
+      }),
+    ]);
+    sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+      endpoint: { suspend_timeout_seconds: 60 },
+    });
+    settle();
+    const metrics = metricsOf(sim.log);
+    expect(metrics.fleet.lockedRequests).toBe(2);
+    expect(metrics.computes.find((c) => c.endpointId === endpointId)?.lockedRequests).toBe(2);
+    const replayed = Simulation.fromJSONL(sim.toJSONL()).simulation;
+    expect(replayed.state).toEqual(sim.state);
   });
 
   it('lets GETs through while an operation is unfinished', () => {

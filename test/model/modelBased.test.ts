@@ -36,7 +36,12 @@ function send(real: Real, method: string, path: string, body?: unknown) {
   if (response.status >= 400) {
     expect(response.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
     expect(real.sim.state, 'a refusal leaves state unchanged').toBe(before);
-    expect(real.sim.log.length, 'a refusal appends nothing').toBe(logLength);
+    // A 423 is recorded (RequestLocked, for metrics); any other refusal appends nothing.
+    const appended = response.status === 423 ? 1 : 0;
+    expect(real.sim.log.length, 'a refusal appends nothing but a 423 record').toBe(
+      logLength + appended,
+    );
+    if (appended === 1) expect(real.sim.log.get(logLength)?.type).toBe('RequestLocked');
   }
   checkInvariants(real.sim.state);
   return response;

@@ -53,7 +53,7 @@ describe('compare', () => {
     expect(table[0]).toMatch(/300 s\s+60 s \(Δ\)\s+never \(Δ\)$/);
     const cu = table.find((line) => line.startsWith('CU-hours'))!;
     expect(cu).toMatch(/\(−[\d.,]+, −\d+%\).*\(\+[\d.,]+, \+\d+%\)$/);
-    expect(table).toHaveLength(16);
+    expect(table).toHaveLength(17);
   });
 
   it('is deterministic', () => {
