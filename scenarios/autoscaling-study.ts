@@ -3,16 +3,22 @@
  * background sessions plus an hourly burst of heavy queries). Same seed and same sessions under each
  * setting; the compute never suspends, so the difference is the size alone.
  *
- * Run: npx tsx scenarios/autoscaling-study.ts
+ * Run:   npm start -- compare scenarios/autoscaling-study.ts
+ * Sweep: npm start -- sweep scenarios/autoscaling-study.ts --seeds 5
  */
-import { compare, comparisonTable, type Simulation } from '../src/index.js';
+import { defineStudy, type Simulation } from '../src/index.js';
 
-function burstyCompute(sim: Simulation, size: { min: number; max: number }): void {
+interface Params {
+  readonly minCu: number;
+  readonly maxCu: number;
+}
+
+function burstyCompute(sim: Simulation, { minCu, maxCu }: Params): void {
   const created = sim.request('POST', '/projects', {
     project: {
       default_endpoint_settings: {
-        autoscaling_limit_min_cu: size.min,
-        autoscaling_limit_max_cu: size.max,
+        autoscaling_limit_min_cu: minCu,
+        autoscaling_limit_max_cu: maxCu,
         suspend_timeout_seconds: -1,
       },
     },
@@ -35,17 +41,16 @@ function burstyCompute(sim: Simulation, size: { min: number; max: number }): voi
     });
 }
 
-const comparison = compare(
-  {
-    seed: 7,
-    start: '2026-01-05T00:00:00Z',
-    duration: '1d',
-    setup: (sim, configuration) => burstyCompute(sim, configuration.params ?? { min: 1, max: 1 }),
-  },
-  [
-    { name: 'fixed 1 CU', params: { min: 1, max: 1 } },
-    { name: 'autoscaling 0.25-2 CU', params: { min: 0.25, max: 2 } },
+export default defineStudy<Params>({
+  name: 'autoscaling',
+  description: 'one compute, light sessions plus an hourly burst of heavy ones, for a day',
+  seed: 7,
+  start: '2026-01-05T00:00:00Z',
+  duration: '1d',
+  configurations: [
+    { name: 'fixed 1 CU', params: { minCu: 1, maxCu: 1 } },
+    { name: 'autoscaling 0.25-2 CU', params: { minCu: 0.25, maxCu: 2 } },
   ],
-);
-console.log('one compute, steady light sessions plus an hourly burst of heavy ones, one day\n');
-console.log(comparisonTable(comparison));
+  grid: { minCu: [0.25, 0.5, 1], maxCu: [1, 2, 4] },
+  setup: (sim, configuration) => burstyCompute(sim, configuration.params as Params),
+});

@@ -3,21 +3,26 @@
  * users feel, with a scale-to-zero timeout of 60 s, 300 s (the default) or never? Same seed and
  * same sessions under each setting (common random numbers), one simulated week.
  *
- * Run: npx tsx scenarios/suspend-timeout-study.ts
+ * Run:   npm start -- compare scenarios/suspend-timeout-study.ts
+ * Sweep: npm start -- sweep scenarios/suspend-timeout-study.ts --seeds 5
  */
-import { compare, comparisonTable, officeHours, type Simulation } from '../src/index.js';
+import { defineStudy, officeHours, type Simulation } from '../src/index.js';
 
-const PROJECTS = 40;
+interface Params {
+  /** Seconds of inactivity before scale to zero (-1: never). */
+  readonly suspendTimeout: number;
+  readonly projects: number;
+}
 
-function officeFleet(sim: Simulation, suspendTimeoutSeconds: number): void {
+function officeFleet(sim: Simulation, { suspendTimeout, projects }: Params): void {
   const rates = officeHours({ peak: 6, offPeak: 0.5 });
-  for (let i = 0; i < PROJECTS; i++) {
+  for (let i = 0; i < projects; i++) {
     const created = sim.request('POST', '/projects', {
       project: {
         default_endpoint_settings: {
           autoscaling_limit_min_cu: 0.25,
           autoscaling_limit_max_cu: 2,
-          suspend_timeout_seconds: suspendTimeoutSeconds,
+          suspend_timeout_seconds: suspendTimeout,
         },
       },
     });
@@ -33,20 +38,17 @@ function officeFleet(sim: Simulation, suspendTimeoutSeconds: number): void {
   }
 }
 
-const comparison = compare(
-  {
-    seed: 2026,
-    start: '2026-01-05T00:00:00Z',
-    duration: '7d',
-    setup: (sim, configuration) => officeFleet(sim, configuration.params ?? 300),
-  },
-  [
-    { name: 'timeout 300 s', params: 300 },
-    { name: 'timeout 60 s', params: 60 },
-    { name: 'never suspend', params: -1 },
+export default defineStudy<Params>({
+  name: 'suspend-timeout',
+  description: '40 office-hours projects for a week: scale to zero after 300 s, 60 s, or never',
+  seed: 2026,
+  start: '2026-01-05T00:00:00Z',
+  duration: '7d',
+  configurations: [
+    { name: 'timeout 300 s', params: { suspendTimeout: 300, projects: 40 } },
+    { name: 'timeout 60 s', params: { suspendTimeout: 60, projects: 40 } },
+    { name: 'never suspend', params: { suspendTimeout: -1, projects: 40 } },
   ],
-);
-console.log(
-  `${PROJECTS} projects, office-hours traffic, one week, same sessions under each setting\n`,
-);
-console.log(comparisonTable(comparison));
+  grid: { suspendTimeout: [60, 120, 300, 600, 1800, -1] },
+  setup: (sim, configuration) => officeFleet(sim, configuration.params as Params),
+});

@@ -66,12 +66,20 @@ export {
   type ComputeMetrics,
 } from './report/metrics.js';
 export type { Percentiles } from './report/percentiles.js';
+export { compare, comparisonTable, type Comparison, type ComparisonRow } from './study/compare.js';
 export {
-  compare,
-  comparisonTable,
-  type Comparison,
-  type ComparisonRow,
+  defineStudy,
   type Configuration,
   type Study,
-} from './report/compare.js';
+  type StudyDefinition,
+  type Params,
+  type ParamValue,
+} from './study/study.js';
+export { runStudy } from './study/runStudy.js';
+export { sweep, sweepStudyFile, type FileSweepOptions, type SweepProgress } from './study/sweep.js';
+export type { SweepOptions } from './study/sweepPlan.js';
+export type { SweepResult, SweepPoint, SweepRun } from './study/sweepResult.js';
+export { meanInterval, type MeanInterval } from './study/interval.js';
+export { FIGURES, type Figure } from './study/figures.js';
+export { sweepTable, sweepCsv } from './study/sweepOutput.js';
 export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from './report/timeSeries.js';

@@ -1,0 +1,62 @@
+/**
+ * What-if comparisons: the same study (world, workloads, span) under several configurations with the
+ * same seed. Workload sessions depend on the seed alone (common random numbers), so differences in
+ * the results come from the configurations, not from luck. Prints a side-by-side table with deltas.
+ */
+import type { FleetMetrics } from '../report/metrics.js';
+import { FIGURES, formatFigure, textTable } from './figures.js';
+import { runStudy } from './runStudy.js';
+import type { Configuration, Study } from './study.js';
+
+/** The results of one configuration. */
+export interface ComparisonRow {
+  readonly name: string;
+  readonly fleet: FleetMetrics;
+}
+
+/** The results of a comparison, in configuration order (the first is the baseline). */
+export interface Comparison {
+  readonly rows: readonly ComparisonRow[];
+}
+
+/** Runs `study` under each configuration (at least one) and collects the fleet metrics. */
+export function compare<P>(
+  study: Study<P>,
+  configurations: readonly Configuration<P>[],
+): Comparison {
+  if (configurations.length === 0) throw new RangeError('compare: give at least one configuration');
+  const names = new Set(configurations.map((c) => c.name));
+  if (names.size !== configurations.length)
+    throw new RangeError('compare: configuration names must be unique');
+  const rows = configurations.map((configuration) => ({
+    name: configuration.name,
+    fleet: runStudy(study, configuration),
+  }));
+  return { rows };
+}
+
+/** A plain-text table: one column per configuration, each after the first with its delta. */
+export function comparisonTable(comparison: Comparison): string {
+  const [baseline] = comparison.rows;
+  if (baseline === undefined) return '';
+  const header = ['', ...comparison.rows.map((r, i) => (i === 0 ? r.name : `${r.name} (Δ)`))];
+  const lines = FIGURES.map((figure) => {
+    const base = figure.value(baseline.fleet);
+    return [
+      figure.label,
+      ...comparison.rows.map((row, i) => {
+        const value = figure.value(row.fleet);
+        const text = formatFigure(value, figure.digits);
+        return i === 0 ? text : `${text} (${delta(value, base, figure.digits)})`;
+      }),
+    ];
+  });
+  return textTable([header, ...lines]);
+}
+
+function delta(value: number, base: number, digits: number): string {
+  const difference = value - base;
+  const sign = difference > 0 ? '+' : difference < 0 ? '−' : '±';
+  const percent = base === 0 ? '' : `, ${sign}${Math.abs((difference / base) * 100).toFixed(0)}%`;
+  return `${sign}${formatFigure(Math.abs(difference), digits)}${percent}`;
+}

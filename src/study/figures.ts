@@ -1,0 +1,91 @@
+/**
+ * The headline figures of a run, named once: comparison tables, sweep tables, CSV columns and JSON
+ * keys all read them from here, so every output lists the same figures in the same order.
+ */
+import type { FleetMetrics } from '../report/metrics.js';
+
+/** One headline figure: a stable key (JSON, CSV), a label (tables), and how to read it. */
+export interface Figure {
+  readonly key: string;
+  readonly label: string;
+  readonly value: (metrics: FleetMetrics) => number;
+  /** Decimal places in tables. */
+  readonly digits: number;
+}
+
+const total = (table: Readonly<Record<string, number>>): number =>
+  Object.values(table).reduce((a, b) => a + b, 0);
+
+/** The headline figures, in table order. */
+export const FIGURES: readonly Figure[] = [
+  { key: 'cuHours', label: 'CU-hours', value: (m) => m.cuHours, digits: 1 },
+  { key: 'costEstimate', label: 'cost estimate', value: (m) => m.costEstimate, digits: 2 },
+  { key: 'activeHours', label: 'active compute-hours', value: (m) => m.activeHours, digits: 1 },
+  { key: 'starts', label: 'starts', value: (m) => m.starts, digits: 0 },
+  { key: 'suspends', label: 'suspends', value: (m) => m.suspends, digits: 0 },
+  { key: 'resizes', label: 'autoscaling moves', value: (m) => m.resizes, digits: 0 },
+  { key: 'sessions', label: 'sessions', value: (m) => m.sessions, digits: 0 },
+  { key: 'coldStarts', label: 'cold starts felt', value: (m) => m.coldStarts, digits: 0 },
+  {
+    key: 'coldStartWaitP50Ms',
+    label: 'cold-start wait p50 (ms)',
+    value: (m) => m.coldStartWaitMs.p50,
+    digits: 0,
+  },
+  {
+    key: 'coldStartWaitP95Ms',
+    label: 'cold-start wait p95 (ms)',
+    value: (m) => m.coldStartWaitMs.p95,
+    digits: 0,
+  },
+  {
+    key: 'coldStartWaitP99Ms',
+    label: 'cold-start wait p99 (ms)',
+    value: (m) => m.coldStartWaitMs.p99,
+    digits: 0,
+  },
+  {
+    key: 'coldCacheDelayP95Ms',
+    label: 'cold-cache delay p95 (ms)',
+    value: (m) => m.coldCacheDelayMs.p95,
+    digits: 0,
+  },
+  { key: 'refused', label: 'connections refused', value: (m) => total(m.refused), digits: 0 },
+  { key: 'dropped', label: 'connections dropped', value: (m) => total(m.dropped), digits: 0 },
+  {
+    key: 'operations',
+    label: 'operations',
+    value: (m) => Object.values(m.operations).reduce((a, byStatus) => a + total(byStatus), 0),
+    digits: 0,
+  },
+  {
+    key: 'lockedRequests',
+    label: 'requests refused 423',
+    value: (m) => m.lockedRequests,
+    digits: 0,
+  },
+];
+
+/** A number as tables show it: thousands separators, fixed decimals. */
+export function formatFigure(value: number, digits: number): string {
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+/** A plain-text table: the first column left-aligned, the others right-aligned. */
+export function textTable(rows: readonly (readonly string[])[]): string {
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  const widths = Array.from({ length: width }, (_, c) =>
+    Math.max(...rows.map((row) => (row[c] ?? '').length)),
+  );
+  return rows
+    .map((row) =>
+      row
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

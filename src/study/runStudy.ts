@@ -1,0 +1,32 @@
+/**
+ * One run of a study: a fresh simulation under one configuration and seed, set up, advanced for the
+ * study's span, and measured. Compare and sweep are built from it.
+ */
+import { parseDuration } from '../core/duration.js';
+import { Simulation } from '../engine/simulation.js';
+import { metricsOf, type FleetMetrics } from '../report/metrics.js';
+import type { Configuration, Study } from './study.js';
+
+/** Runs `study` once under `configuration` with `seed` (default: the study's, else 1). */
+export function runStudy<P>(
+  study: Study<P>,
+  configuration: Configuration<P>,
+  seed: number = study.seed ?? 1,
+): FleetMetrics {
+  const derived =
+    study.profileFor !== undefined && configuration.params !== undefined
+      ? study.profileFor(configuration.params)
+      : undefined;
+  const profile =
+    derived === undefined ? configuration.profile : { ...derived, ...configuration.profile };
+  const sim = new Simulation({
+    seed,
+    ...(study.start === undefined ? {} : { start: study.start }),
+    ...(profile === undefined ? {} : { profile }),
+  });
+  study.setup(sim, configuration);
+  sim.advance(parseDuration(study.duration), { stepLimit: Number.MAX_SAFE_INTEGER });
+  const options =
+    study.pricePerCuHour === undefined ? {} : { pricePerCuHour: study.pricePerCuHour };
+  return metricsOf(sim.log, options).fleet;
+}
