@@ -1,10 +1,22 @@
 /**
- * Process entry of the CLI: wires `main` to argv, stdout, stderr and the exit code.
+ * Process entry of the CLI: wires `main` to argv, stdout, stderr, the file system and the exit code.
+ * With no arguments under `npm start`, it runs the demo.
  */
+import { writeFileSync } from 'node:fs';
 import { main } from './main.js';
 
-process.exitCode = main(
-  process.argv.slice(2),
-  (line) => console.log(line),
-  (line) => console.error(line),
-);
+// A reader that stops early (`| head`) is not an error: stop quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+const argv = process.argv.slice(2);
+const startedByNpmStart = process.env['npm_lifecycle_event'] === 'start';
+
+process.exitCode = await main(argv.length === 0 && startedByNpmStart ? ['demo'] : argv, {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+  writeFile: (path, text) => writeFileSync(path, text),
+  ...(process.stderr.isTTY ? { progressStream: process.stderr } : {}),
+});

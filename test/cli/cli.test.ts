@@ -5,15 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { Simulation } from '../../src/index.js';
 
-function run(...argv: string[]) {
+async function run(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(
-    argv,
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out, err };
+  const files = new Map<string, string>();
+  const code = await main(argv, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    writeFile: (path, text) => files.set(path, text),
+  });
+  return { code, out, err, files };
 }
 
 function logFile(text: string): string {
@@ -27,33 +28,33 @@ sim.request('POST', '/projects', { project: { name: 'cli' } });
 sim.advance('10m');
 
 describe('computesim CLI', () => {
-  it('prints help and the version', () => {
-    expect(run('--help').out.join('\n')).toMatch(/Usage: computesim/);
-    expect(run('--version').out[0]).toMatch(/^\d+\.\d+\.\d+/);
+  it('prints help and the version', async () => {
+    expect((await run('--help')).out.join('\n')).toMatch(/Usage: computesim/);
+    expect((await run('--version')).out[0]).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('runs the demo', () => {
-    const { code, out } = run('demo', '--seed', '3');
+  it('runs the demo', async () => {
+    const { code, out } = await run('demo', '--seed', '3');
     expect(code).toBe(0);
     expect(out.at(-2)).toMatch(/scaled to zero/);
   });
 
-  it('narrates a log and shows the state at a time', () => {
+  it('narrates a log and shows the state at a time', async () => {
     const file = logFile(sim.toJSONL());
-    const narrated = run('replay', file);
+    const narrated = await run('replay', file);
     expect(narrated.code).toBe(0);
     const bookkeeping = new Set(['ClockAdvanced', 'AvailabilityCheckScheduled']);
     expect(narrated.out).toHaveLength([...sim.log].filter((e) => !bookkeeping.has(e.type)).length);
     expect(narrated.out.at(-1)).toMatch(/is idle$/);
-    const early = run('replay', file, '--at', '+2s');
+    const early = await run('replay', file, '--at', '+2s');
     expect(early.out.join('\n')).toMatch(/init, pending active/);
-    const late = run('replay', file, '--at', '+9m');
+    const late = await run('replay', file, '--at', '+9m');
     expect(late.out.join('\n')).toMatch(/ idle, last active/);
   });
 
-  it('warns about a torn last line and still replays the rest', () => {
+  it('warns about a torn last line and still replays the rest', async () => {
     const text = sim.toJSONL();
-    const { code, err } = run('replay', logFile(text.slice(0, text.length - 20)));
+    const { code, err } = await run('replay', logFile(text.slice(0, text.length - 20)));
     expect(code).toBe(0);
     expect(err[0]).toMatch(/warning: .* incomplete last line ignored/);
   });
@@ -68,13 +69,123 @@ describe('computesim CLI', () => {
     [['replay', 'LOG', '--at', '+30d'], 2, /after the last event/],
     [['replay', 'LOG', '--at', 'yesterday'], 2, /Invalid instant/],
     [['replay', 'BAD'], 1, /line 2: not JSON/],
-  ])('%j fails with exit %d and one line: %s', (argv, code, message) => {
+  ])('%j fails with exit %d and one line: %s', async (argv, code, message) => {
     const good = logFile(sim.toJSONL());
     const bad = logFile(`${sim.toJSONL().split('\n')[0]}\n{oops\n{}\n`);
-    const result = run(...argv.map((a) => (a === 'LOG' ? good : a === 'BAD' ? bad : a)));
+    const result = await run(...argv.map((a) => (a === 'LOG' ? good : a === 'BAD' ? bad : a)));
     expect(result.code).toBe(code);
     expect(result.err).toHaveLength(1);
     expect(result.err[0]).toMatch(message);
     expect(result.out).toEqual([]);
   });
+
+  it('compares a study file’s configurations and saves them as JSON', async () => {
+    const { code, out, err, files } = await run(
+      'compare',
+      'test/fixtures/tinyStudy.ts',
+      '--workers',
+      '2',
+      '--json',
+      'out.json',
+    );
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    expect(out[0]).toBe('tiny: three projects, six hours');
+    expect(out[1]).toBe('seed 11, 6h of virtual time per configuration');
+    expect(out.join('\n')).toMatch(/timeout 300 s\s+timeout 60 s \(Δ\)\n^CU-hours /m);
+    const saved = JSON.parse(files.get('out.json')!);
+    expect(saved.comparison.rows.map((r: { name: string }) => r.name)).toEqual([
+      'timeout 300 s',
+      'timeout 60 s',
+    ]);
+  }, 30_000);
+
+  it('sweeps a grid over seeds and writes the table, JSON and CSV', async () => {
+    const { code, out, files } = await run(
+      'sweep',
+      'test/fixtures/tinyStudy.ts',
+      '--param',
+      'suspendTimeout=60,-1',
+      '--seeds',
+      '3,4',
+      '--duration',
+      '2h',
+      '--figures',
+      'cuHours,coldStarts',
+      '--json',
+      'sweep.json',
+      '--csv',
+      'sweep.csv',
+    );
+    expect(code).toBe(0);
+    expect(out[1]).toBe('2 points × 2 seeds (3, 4), 2h of virtual time each; mean ±95% interval');
+    expect(out[3]).toMatch(/^point\s+seeds\s+CU-hours\s+cold starts felt$/);
+    expect(out.slice(4).map((line) => line.split(/\s{2,}/)[0])).toEqual([
+      'suspendTimeout=60',
+      'suspendTimeout=-1',
+    ]);
+    expect(JSON.parse(files.get('sweep.json')!).points[1].runs[0].seed).toBe(3);
+    expect(files.get('sweep.csv')!.split('\n')[2]).toMatch(/^suspendTimeout=-1,-1,2,/);
+  }, 30_000);
+
+  it('shows each command’s help', async () => {
+    for (const command of ['demo', 'replay', 'compare', 'sweep']) {
+      const { code, out } = await run(command, '--help');
+      expect(code).toBe(0);
+      expect(out[0]).toMatch(new RegExp(`^Usage: computesim ${command}`));
+    }
+  });
+
+  it.each([
+    [['compare'], 2, /expected a study file/],
+    [
+      ['compare', 'test/fixtures/nope.ts'],
+      1,
+      /cannot load study test\/fixtures\/nope.ts: no such file/,
+    ],
+    [['compare', 'test/fixtures/notAStudy.ts'], 1, /does not export a study/],
+    [
+      ['compare', 'test/fixtures/tinyStudy.ts', '--duration', '5 days'],
+      2,
+      /--duration: Invalid duration/,
+    ],
+    [
+      ['sweep', 'test/fixtures/tinyStudy.ts', '--seeds', '0'],
+      2,
+      /--seeds must be a whole number ≥ 1, got "0"/,
+    ],
+    [
+      ['sweep', 'test/fixtures/tinyStudy.ts', '--workers', 'many'],
+      2,
+      /--workers must be a whole number/,
+    ],
+    [['sweep', 'test/fixtures/tinyStudy.ts', '--param', 'bogus=1'], 2, /unknown parameter "bogus"/],
+    [['sweep', 'test/fixtures/tinyStudy.ts', '--param', 'projects'], 2, /--param wants name=value/],
+    [
+      ['sweep', 'test/fixtures/tinyStudy.ts', '--figures', 'speed'],
+      2,
+      /--figures: unknown figure "speed"/,
+    ],
+    [
+      ['sweep', 'test/fixtures/tinyStudy.ts', '--configurations', '--param', 'projects=1'],
+      2,
+      /do not go together/,
+    ],
+    [
+      ['sweep', 'test/fixtures/brokenStudy.ts', '--seeds', '1', '--configurations'],
+      1,
+      /run 2 failed: setup refused on purpose/,
+    ],
+  ])(
+    '%j fails with exit %d and one line: %s',
+    async (argv, code, message) => {
+      const result = await run(...argv);
+      expect(result.err).toHaveLength(1);
+      expect(result.err[0]).toMatch(message);
+      expect(result.code).toBe(code);
+      expect(result.out).toEqual([]);
+      expect(result.files.size).toBe(0);
+    },
+    30_000,
+  );
 });

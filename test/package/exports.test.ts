@@ -32,4 +32,24 @@ describe('the built package', () => {
     });
     expect(output).toMatch(/scaled to zero/);
   });
+
+  it('sweeps a TypeScript study file with the compiled bin, on worker threads', () => {
+    const output = execFileSync(
+      'node',
+      [
+        'bin/computesim.js',
+        'sweep',
+        'test/fixtures/tinyStudy.ts',
+        '--seeds',
+        '2',
+        '--duration',
+        '1h',
+        '--workers',
+        '2',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(output).toMatch(/^3 points × 2 seeds \(11, 12\), 1h of virtual time each/m);
+    expect(output).toMatch(/^suspendTimeout=-1\s+2\s/m);
+  }, 60_000);
 });

@@ -1,22 +1,27 @@
 /**
- * The what-if studies in scenarios/ run and print their comparison tables.
+ * The what-if studies in scenarios/ run through the command line (`computesim compare`, as
+ * `npm start -- compare …` runs it) and their figures move the way the settings say they should.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
-const run = (script: string) =>
-  execFileSync('npx', ['tsx', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const compare = (study: string) =>
+  execFileSync('npx', ['tsx', 'src/cli/run.ts', 'compare', study], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 describe('what-if studies', () => {
   it('suspend timeouts: 60 s costs less and starts more than 300 s; never suspending costs most', () => {
-    const out = run('scenarios/suspend-timeout-study.ts');
+    const out = compare('scenarios/suspend-timeout-study.ts');
+    expect(out).toMatch(/^suspend-timeout: 40 office-hours projects/);
     expect(out).toMatch(/timeout 300 s\s+timeout 60 s \(Δ\)\s+never suspend \(Δ\)/);
     expect(out).toMatch(/^CU-hours .*\(−.*\(\+/m);
     expect(out).toMatch(/^cold starts felt .*\(\+.*\(−/m);
   }, 60_000);
 
   it('autoscaling 0.25-2 CU costs less than a fixed 1 CU for the bursty workload', () => {
-    const out = run('scenarios/autoscaling-study.ts');
+    const out = compare('scenarios/autoscaling-study.ts');
     expect(out).toMatch(/fixed 1 CU\s+autoscaling 0\.25-2 CU \(Δ\)/);
     expect(out).toMatch(/^CU-hours .*\(−/m);
     expect(out).toMatch(/^autoscaling moves\s+0\s+\d+ \(\+\d+\)/m);

@@ -1,0 +1,67 @@
+/**
+ * Command-line parsing shared by the commands: node's `parseArgs` in strict mode, with every mistake
+ * turned into a `UsageError` (exit code 2) that says what was wrong.
+ */
+import { parseArgs } from 'node:util';
+import { tryParseDuration, type Duration } from '../core/duration.js';
+
+/** The command line was wrong: exit code 2. */
+export class UsageError extends Error {}
+
+/** The option declarations `parseArgs` takes. */
+export type OptionSpec = Record<
+  string,
+  { readonly type: 'string' | 'boolean'; readonly multiple?: boolean; readonly short?: string }
+>;
+
+/** What `parseCommand` gives: parsed values and positionals, and whether help was asked for. */
+export type ParsedCommand<O extends OptionSpec> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
+> & { readonly help: boolean };
+
+/**
+ * Parses `argv` with `options`, requiring exactly `positionals` (named in `expected`). `--help` or
+ * `-h` anywhere asks for the command's help instead.
+ */
+export function parseCommand<O extends OptionSpec>(
+  argv: readonly string[],
+  options: O,
+  positionals: number,
+  expected: string,
+): ParsedCommand<O> {
+  const help = argv.includes('--help') || argv.includes('-h');
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv.filter((arg) => arg !== '--help' && arg !== '-h'),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    if (help) return { values: {}, positionals: [], help: true } as unknown as ParsedCommand<O>;
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+  if (help) return { ...parsed, help: true };
+  if (parsed.positionals.length < positionals) throw new UsageError(`expected ${expected}`);
+  if (parsed.positionals.length > positionals)
+    throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`);
+  return { ...parsed, help: false };
+}
+
+/** A whole number option, or a usage error naming the flag. */
+export function wholeNumber(flag: string, text: string, min = Number.MIN_SAFE_INTEGER): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(value) || value < min)
+    throw new UsageError(
+      `${flag} must be a whole number${min > Number.MIN_SAFE_INTEGER ? ` ≥ ${min}` : ''}, got "${text}"`,
+    );
+  return value;
+}
+
+/** A duration option (`90s`, `1h30m`, `7d`), or a usage error naming the flag. */
+export function durationOption(flag: string, text: string): Duration {
+  const parsed = tryParseDuration(text);
+  if (!parsed.ok) throw new UsageError(`${flag}: ${parsed.error}`);
+  return text;
+}

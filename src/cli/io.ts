@@ -1,0 +1,16 @@
+/**
+ * What a command writes to: lines for stdout and stderr, files, and (on a terminal) a progress bar.
+ * Tests pass their own and capture everything.
+ */
+
+/** The outputs of one CLI invocation. */
+export interface CliIo {
+  /** One line of results (stdout). */
+  readonly out: (line: string) => void;
+  /** One line of diagnostics (stderr). */
+  readonly err: (line: string) => void;
+  /** Writes a whole file (results a command was asked to save). */
+  readonly writeFile: (path: string, text: string) => void;
+  /** Where a progress bar may draw: a terminal's stderr, or `undefined` (no bar). */
+  readonly progressStream?: NodeJS.WriteStream;
+}

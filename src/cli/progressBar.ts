@@ -1,0 +1,39 @@
+/**
+ * A progress bar for long commands, drawn with cli-progress on a terminal only: piped or captured
+ * output never sees it.
+ */
+import { SingleBar } from 'cli-progress';
+
+/** Progress of a long command: `update(done, total)` as work completes, `stop()` at the end. */
+export interface Progress {
+  update(done: number, total: number): void;
+  stop(): void;
+}
+
+const SILENT: Progress = { update: () => undefined, stop: () => undefined };
+
+/** A bar labelled `label` on `stream` when it is a terminal, else a progress that shows nothing. */
+export function progressBar(label: string, stream: NodeJS.WriteStream | undefined): Progress {
+  if (stream?.isTTY !== true) return SILENT;
+  const bar = new SingleBar({
+    stream,
+    format: `${label} |{bar}| {value}/{total} runs · {duration_formatted} elapsed · ETA {eta_formatted}`,
+    barsize: 30,
+    hideCursor: true,
+    clearOnComplete: true,
+    etaBuffer: 20,
+  });
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) {
+        bar.start(total, 0);
+        started = true;
+      }
+      bar.update(done);
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
