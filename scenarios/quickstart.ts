@@ -1,14 +1,10 @@
 /**
  * Quickstart: create a project, poll its operations every 5 seconds of virtual time until they
- * finish, then leave the compute alone and watch it scale to zero after 5 minutes.
+ * finish, then leave the compute alone and watch it scale to zero after 5 minutes. The script lives
+ * in src/scenario/quickstart.ts, built in so that `computesim demo` works from the package alone.
  *
- * Run: npm start   (or: npx tsx scenarios/quickstart.ts [seed])
+ * Run: npm start   (or: npm start -- run scenarios/quickstart.ts [--seed N])
  */
-import { quickstart } from '../src/scenario/quickstart.js';
+import { quickstartScenario } from '../src/scenario/quickstart.js';
 
-const seed = process.argv[2] === undefined ? 42 : Number(process.argv[2]);
-if (!Number.isSafeInteger(seed)) {
-  console.error(`quickstart: seed must be a whole number, got ${JSON.stringify(process.argv[2])}`);
-  process.exit(2);
-}
-for (const line of quickstart(seed)) console.log(line);
+export default quickstartScenario;

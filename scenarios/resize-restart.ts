@@ -1,52 +1,38 @@
 /**
- * Worked example: create a project, wait for its operations by polling every 5 s of virtual time,
- * connect a client, resize the compute and watch the restart drop the connection.
+ * Resize restart: create a project, wait for its operations by polling every 5 s of virtual time,
+ * connect a client, then resize the compute to a fixed 1 CU. A size change restarts the compute
+ * (apply_config, suspend_compute, start_compute): the client is dropped with 57P01, and a new client
+ * gets in once the compute is back.
  *
- * Run: npx tsx scenarios/resize-restart.ts
+ * Run: npm start -- run scenarios/resize-restart.ts
  */
-import { Simulation } from '../src/index.js';
+import { defineScenario } from '../src/index.js';
 
-const sim = new Simulation({ seed: 7, start: '2026-01-05T09:00:00Z' });
-const say = (text: string) =>
-  console.log(`${new Date(sim.now()).toISOString().slice(11, 23)}  ${text}`);
+export default defineScenario({
+  name: 'resize-restart',
+  description: 'a resize restarts the compute and drops its clients',
+  seed: 7,
+  start: '2026-01-05T09:00:00Z',
+  script(s) {
+    const { project, endpoints, operations } = s.request('POST', '/projects', {
+      project: { name: 'shop' },
+    }).body;
+    const endpointId: string = endpoints[0].id;
+    const compute = () => s.state.projects[project.id]?.endpoints[endpointId];
 
-const { project, endpoints, operations } = sim.request('POST', '/projects', {
-  project: { name: 'shop' },
-}).body;
-const endpointPath = `/projects/${project.id}/endpoints/${endpoints[0].id}`;
-say(
-  `created ${project.id}; waiting for ${operations.map((o: { action: string }) => o.action).join(' then ')}`,
-);
-
-/** Polls each operation every 5 s until it has finished, as the spec tells clients to. */
-function waitFor(ops: readonly { id: string }[]): void {
-  for (const op of ops) {
-    for (;;) {
-      const { operation } = sim.request('GET', `/projects/${project.id}/operations/${op.id}`).body;
-      if (operation.status === 'finished') break;
-      if (operation.status === 'error' || operation.status === 'cancelled')
-        throw new Error(`${operation.action}: ${operation.status}`);
-      sim.advance('5s');
-    }
-  }
-}
-
-waitFor(operations);
-say(`ready: compute is ${sim.request('GET', endpointPath).body.endpoint.current_state}`);
-const client = sim.connect(endpoints[0].id);
-say(`a client connects: ${client.state}`);
-
-const resized = sim.request('PATCH', endpointPath, {
-  endpoint: { autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 1 },
+    s.waitFor(operations, () => {
+      const client = s.connect(endpointId);
+      s.expect('the first client', client.state, 'open');
+      const resized = s.request('PATCH', `/projects/${project.id}/endpoints/${endpointId}`, {
+        endpoint: { autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 1 },
+      });
+      s.note('a size change restarts the compute: its clients are dropped');
+      s.waitFor(resized.body.operations, () => {
+        s.expect('the first client after the restart', client.state, 'dropped');
+        s.expect('why it was dropped', client.error?.sqlstate, '57P01');
+        s.expect('compute size (min, max CU)', [compute()?.minCu, compute()?.maxCu], [1, 1]);
+        s.expect('a new client', s.connect(endpointId).state, 'open');
+      });
+    });
+  },
 });
-say(
-  `PATCH size 1 CU → ${resized.status}: ${resized.body.operations.map((o: { action: string; status: string }) => `${o.action} (${o.status})`).join(', ')}`,
-);
-waitFor(resized.body.operations);
-say(
-  `the restart dropped the client: ${client.state}, ${client.error?.sqlstate} ${client.error?.message}`,
-);
-const { endpoint } = sim.request('GET', endpointPath).body;
-say(
-  `compute is ${endpoint.current_state} at ${endpoint.autoscaling_limit_max_cu} CU; a new client is ${sim.connect(endpoints[0].id).state}`,
-);

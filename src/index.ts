@@ -83,3 +83,20 @@ export { meanInterval, type MeanInterval } from './study/interval.js';
 export { FIGURES, type Figure } from './study/figures.js';
 export { sweepTable, sweepCsv } from './study/sweepOutput.js';
 export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from './report/timeSeries.js';
+export { defineScenario, type ScenarioDefinition } from './scenario/scenario.js';
+export type {
+  ScenarioScript,
+  When,
+  EveryOptions,
+  OperationRef,
+  PolledOperation,
+} from './scenario/scenarioScript.js';
+export {
+  runScenario,
+  type RunScenarioOptions,
+  type ScenarioRun,
+  type RunInfo,
+} from './scenario/runScenario.js';
+export { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from './scenario/timelineEntry.js';
+export { runText } from './report/runText.js';
+export { metricsSummary } from './report/metricsSummary.js';

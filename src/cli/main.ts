@@ -7,6 +7,7 @@ import { UsageError } from './args.js';
 import { compareCommand } from './commands/compare.js';
 import { demo } from './commands/demo.js';
 import { replay } from './commands/replay.js';
+import { runCommand } from './commands/run.js';
 import { sweepCommand } from './commands/sweep.js';
 import type { CliIo } from './io.js';
 
@@ -14,6 +15,7 @@ const USAGE = `Usage: computesim <command> [options]
 
 Commands:
   demo [--seed N]                    run the quickstart demo and narrate it
+  run <scenario.ts> [options]        play a scenario: timeline, expectations, metrics summary
   replay <log.jsonl> [--at TIME]     narrate a JSON Lines event log, or show the state at TIME
   compare <study.ts> [options]       a study's configurations side by side, same sessions
   sweep <study.ts> [options]         a grid of parameters × seeds, mean and 95% interval
@@ -44,6 +46,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return 0;
       case 'demo':
         return demo(rest, io);
+      case 'run':
+        return await runCommand(rest, io);
       case 'replay':
         return replay(rest, io);
       case 'compare':

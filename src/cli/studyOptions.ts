@@ -3,11 +3,11 @@
  * parameter values, parsed into what the study API takes.
  */
 import type { Duration } from '../core/duration.js';
-import { loadStudy, studyUrl } from '../study/loadStudy.js';
+import { fileUrl, loadDefinition } from '../files/loadDefinition.js';
 import { sweepStudyFile } from '../study/sweep.js';
 import type { SweepOptions } from '../study/sweepPlan.js';
 import type { SweepResult } from '../study/sweepResult.js';
-import type { ParamValue, StudyDefinition } from '../study/study.js';
+import { STUDY_FILE, type ParamValue, type StudyDefinition } from '../study/study.js';
 import { durationOption, UsageError, wholeNumber } from './args.js';
 import type { CliIo } from './io.js';
 import { progressBar } from './progressBar.js';
@@ -31,7 +31,7 @@ export async function loadStudyFile(
   file: string,
   flags: { readonly duration?: string | undefined },
 ): Promise<LoadedStudy> {
-  const study = await loadStudy(studyUrl(file));
+  const study = await loadDefinition(fileUrl(file), STUDY_FILE);
   const duration =
     flags.duration === undefined ? study.duration : durationOption('--duration', flags.duration);
   return { file, study, duration };

@@ -8,6 +8,7 @@ import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
 import type { ProfileOverrides } from '../domain/profile.js';
 import type { Simulation } from '../engine/simulation.js';
+import type { DefinitionKind } from '../files/loadDefinition.js';
 
 /** One configuration of a study: a name, profile overrides, and anything the study reads. */
 export interface Configuration<P = unknown> {
@@ -99,3 +100,10 @@ export function isParamValue(value: unknown): value is ParamValue {
     (typeof value === 'number' && Number.isFinite(value))
   );
 }
+
+/** How study files are recognised (for `loadDefinition`). */
+export const STUDY_FILE: DefinitionKind<StudyDefinition<unknown>> = {
+  noun: 'study',
+  define: 'defineStudy',
+  problem: studyProblem,
+};

@@ -7,9 +7,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FleetMetrics } from '../report/metrics.js';
-import { isTypeScript, loadStudy, studyUrl } from './loadStudy.js';
+import { fileUrl, isTypeScript, loadDefinition } from '../files/loadDefinition.js';
 import { runStudy } from './runStudy.js';
-import type { StudyDefinition } from './study.js';
+import { STUDY_FILE, type StudyDefinition } from './study.js';
 import { planSweep, type SweepOptions } from './sweepPlan.js';
 import { sweepResult, type SweepResult } from './sweepResult.js';
 import type { SweepWorkerData, SweepWorkerMessage } from './sweepWorker.js';
@@ -43,8 +43,8 @@ export async function sweepStudyFile(
   file: string,
   options: FileSweepOptions = {},
 ): Promise<SweepResult> {
-  const url = studyUrl(file);
-  const plan = planSweep(await loadStudy(url), options);
+  const url = fileUrl(file);
+  const plan = planSweep(await loadDefinition(url, STUDY_FILE), options);
   const workers = options.workers ?? availableParallelism();
   if (!Number.isSafeInteger(workers) || workers < 1)
     throw new RangeError(`sweep: workers must be a whole number ≥ 1, got ${String(workers)}`);

@@ -3,7 +3,8 @@
  * runs the ones it is sent, posting each run's fleet metrics back (or the error that stopped it).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadStudy } from './loadStudy.js';
+import { loadDefinition } from '../files/loadDefinition.js';
+import { STUDY_FILE } from './study.js';
 import { runStudy } from './runStudy.js';
 import { planSweep, type SweepOptions } from './sweepPlan.js';
 
@@ -22,7 +23,7 @@ export type SweepWorkerMessage =
 const port = parentPort;
 if (port !== null) {
   const data = workerData as SweepWorkerData;
-  const plan = planSweep(await loadStudy(data.url), data.options);
+  const plan = planSweep(await loadDefinition(data.url, STUDY_FILE), data.options);
   port.on('message', (index: number) => {
     const task = plan.tasks[index];
     try {

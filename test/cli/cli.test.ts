@@ -36,7 +36,54 @@ describe('computesim CLI', () => {
   it('runs the demo', async () => {
     const { code, out } = await run('demo', '--seed', '3');
     expect(code).toBe(0);
-    expect(out.at(-2)).toMatch(/scaled to zero/);
+    expect(out.join('\n')).toMatch(/scaled to zero/);
+    expect(out).toContain('passed: 3 expectations held, 19 events logged');
+  });
+
+  it('runs a scenario file: timeline, verdict, metrics summary, and its log on request', async () => {
+    const { code, out, err, files } = await run(
+      'run',
+      'scenarios/quickstart.ts',
+      '--seed',
+      '5',
+      '--log',
+      'q.jsonl',
+    );
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    expect(out[1]).toBe('seed 5, virtual start 2026-01-05T09:00:00Z');
+    expect(out[2]).toMatch(/^\+00:00:00\.000 {2}POST \/projects/);
+    expect(out).toContain('  starts 1 · suspends 1 · autoscaling moves 0');
+    const replayed = Simulation.fromJSONL(files.get('q.jsonl')!).simulation;
+    expect(replayed.log.length).toBe(19);
+    const quiet = await run('run', 'scenarios/quickstart.ts', '--quiet');
+    expect(quiet.out.some((line) => line.startsWith('+'))).toBe(false);
+    expect(quiet.out).toContain('passed: 3 expectations held, 19 events logged');
+  });
+
+  it('prints a run as JSON with --json', async () => {
+    const { code, out } = await run('run', 'scenarios/quickstart.ts', '--json');
+    expect(code).toBe(0);
+    const json = JSON.parse(out.join('\n'));
+    expect(json).toMatchObject({ scenario: 'quickstart', seed: 42, passed: true, checks: 3 });
+    expect(json.timeline[0]).toEqual({
+      at: '2026-01-05T09:00:00Z',
+      offsetMs: 0,
+      kind: 'request',
+      text: 'POST /projects {"project":{"name":"quickstart"}}',
+    });
+    expect(json.metrics.starts).toBe(1);
+  });
+
+  it('fails a scenario whose expectation does not hold: exit 1, one line saying when and what', async () => {
+    const { code, out, err } = await run('run', 'test/fixtures/failingScenario.ts');
+    expect(code).toBe(1);
+    expect(err).toEqual([
+      'computesim: scenario failing failed at +00:06:00.000: expected state of the compute to be "active", got "idle"',
+    ]);
+    expect(out).toContain(
+      'FAILED at +00:06:00.000 (2026-01-05T00:06:00Z): expected state of the compute to be "active", got "idle"',
+    );
   });
 
   it('narrates a log and shows the state at a time', async () => {
@@ -129,7 +176,7 @@ describe('computesim CLI', () => {
   }, 30_000);
 
   it('shows each command’s help', async () => {
-    for (const command of ['demo', 'replay', 'compare', 'sweep']) {
+    for (const command of ['demo', 'run', 'replay', 'compare', 'sweep']) {
       const { code, out } = await run(command, '--help');
       expect(code).toBe(0);
       expect(out[0]).toMatch(new RegExp(`^Usage: computesim ${command}`));
@@ -137,6 +184,15 @@ describe('computesim CLI', () => {
   });
 
   it.each([
+    [['run'], 2, /expected a scenario file/],
+    [['run', 'scenarios/nope.ts'], 1, /cannot load scenario scenarios\/nope.ts: no such file/],
+    [
+      ['run', 'test/fixtures/tinyStudy.ts'],
+      1,
+      /does not export a scenario: script must be a function/,
+    ],
+    [['run', 'scenarios/quickstart.ts', '--seed', 'x'], 2, /--seed must be a whole number/],
+    [['run', 'scenarios/quickstart.ts', '--colour'], 2, /Unknown option '--colour'/],
     [['compare'], 2, /expected a study file/],
     [
       ['compare', 'test/fixtures/nope.ts'],

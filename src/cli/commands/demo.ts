@@ -1,15 +1,17 @@
 /**
- * `computesim demo`: the quickstart scenario, narrated.
+ * `computesim demo`: the built-in quickstart scenario, narrated.
  */
-import { quickstart } from '../../scenario/quickstart.js';
+import { runText } from '../../report/runText.js';
+import { quickstartScenario } from '../../scenario/quickstart.js';
+import { runScenario } from '../../scenario/runScenario.js';
 import { parseCommand, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';
 
 /** Help of the demo command. */
 export const DEMO_HELP = `Usage: computesim demo [--seed N]
 
-Runs the quickstart: create a project, poll its operations every 5 s of virtual time, then watch
-the compute scale to zero. Same seed, same output.
+Runs the quickstart scenario: create a project, poll its operations every 5 s of virtual time, then
+watch the compute scale to zero. Same seed, same output.
 
 Options:
   --seed N     seed of the run (default 42)`;
@@ -21,7 +23,8 @@ export function demo(argv: readonly string[], io: CliIo): number {
     io.out(DEMO_HELP);
     return 0;
   }
-  const seed = values.seed === undefined ? 42 : wholeNumber('--seed', values.seed);
-  for (const line of quickstart(seed)) io.out(line);
-  return 0;
+  const seed = values.seed === undefined ? undefined : wholeNumber('--seed', values.seed);
+  const run = runScenario(quickstartScenario, seed === undefined ? {} : { seed });
+  for (const line of runText(run, io.color === true)) io.out(line);
+  return run.passed ? 0 : 1;
 }

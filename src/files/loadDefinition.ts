@@ -1,18 +1,30 @@
 /**
- * Loads a study file: a module whose default export is a `defineStudy(...)`. TypeScript files load
- * through tsx when the running Node cannot import them itself (the compiled command line).
+ * Loads a definition file (a study, a scenario): a module whose default export is a
+ * `defineStudy(...)` or `defineScenario(...)`. TypeScript files load through tsx when the running
+ * Node cannot import them itself (the compiled command line).
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { studyProblem, type StudyDefinition } from './study.js';
 
-/** A study file could not be loaded or does not define a study. */
-export class StudyFileError extends Error {
-  override name = 'StudyFileError';
+/** A definition file could not be loaded or does not define what it should. */
+export class DefinitionFileError extends Error {
+  override name = 'DefinitionFileError';
 }
 
-/** The `file:` URL of a study file given as a path (relative to the working directory) or URL. */
-export function studyUrl(file: string): string {
+/** What a definition file must default-export. */
+export interface DefinitionKind<T> {
+  /** `study`, `scenario`: for messages. */
+  readonly noun: string;
+  /** The declaring function, for messages (`defineStudy`). */
+  readonly define: string;
+  /** What is wrong with a default export, or `undefined` when it is a `T`. */
+  readonly problem: (value: unknown) => string | undefined;
+  /** Only for typing. */
+  readonly sample?: T;
+}
+
+/** The `file:` URL of a file given as a path (relative to the working directory) or URL. */
+export function fileUrl(file: string): string {
   if (file.startsWith('file:')) return file;
   return pathToFileURL(isAbsolute(file) ? file : resolve(file)).href;
 }
@@ -35,8 +47,8 @@ export async function enableTypeScript(): Promise<void> {
 /** Whether this thread already imports TypeScript (it runs this very module from a .ts file). */
 const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
 
-/** Imports the study file at `url` and checks its default export. */
-export async function loadStudy(url: string): Promise<StudyDefinition<unknown>> {
+/** Imports the file at `url` and checks that its default export is a `kind`. */
+export async function loadDefinition<T>(url: string, kind: DefinitionKind<T>): Promise<T> {
   // Register before the first import: Node does not retry an import that failed for its extension.
   if (isTypeScript(url) && !RUNNING_TYPESCRIPT) await enableTypeScript();
   let module: { default?: unknown };
@@ -50,16 +62,18 @@ export async function loadStudy(url: string): Promise<StudyDefinition<unknown>> 
         : error instanceof Error
           ? error.message.split('\n')[0]
           : String(error);
-    throw new StudyFileError(`cannot load study ${displayPath(url)}: ${reason}`, { cause: error });
+    throw new DefinitionFileError(`cannot load ${kind.noun} ${displayPath(url)}: ${reason}`, {
+      cause: error,
+    });
   }
   if (module.default === undefined)
-    throw new StudyFileError(
-      `${displayPath(url)} has no default export (export default defineStudy({ ... }))`,
+    throw new DefinitionFileError(
+      `${displayPath(url)} has no default export (export default ${kind.define}({ ... }))`,
     );
-  const problem = studyProblem(module.default);
+  const problem = kind.problem(module.default);
   if (problem !== undefined)
-    throw new StudyFileError(`${displayPath(url)} does not export a study: ${problem}`);
-  return module.default as StudyDefinition<unknown>;
+    throw new DefinitionFileError(`${displayPath(url)} does not export a ${kind.noun}: ${problem}`);
+  return module.default as T;
 }
 
 function displayPath(url: string): string {
