@@ -100,3 +100,6 @@ export {
 export { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from './scenario/timelineEntry.js';
 export { runText } from './report/runText.js';
 export { metricsSummary } from './report/metricsSummary.js';
+export { lifecycleOf, matchesLifecycle, type LifecycleOptions } from './report/lifecycle.js';
+export { parseConnectionPattern, type PatternSlot } from './scenario/connectionPattern.js';
+export type { ConnectionsOptions, LifecycleWindow } from './scenario/scenarioScript.js';

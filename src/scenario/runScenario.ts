@@ -4,10 +4,13 @@
  * expectation, or a step that throws, stops the run and is reported with its virtual time.
  */
 import { parseDuration } from '../core/duration.js';
+import { isTerminal, type OperationStatus } from '../domain/operationStatus.js';
 import { DEFAULT_START, Simulation } from '../engine/simulation.js';
 import { describeResponse } from '../report/describeResponse.js';
+import { lifecycleOf } from '../report/lifecycle.js';
 import { createNarrator } from '../report/narrator.js';
 import { relativeClock } from '../report/timelineLine.js';
+import { parseConnectionPattern } from './connectionPattern.js';
 import { ExpectationError, meets, show } from './expectation.js';
 import { resolveWhen } from './resolveWhen.js';
 import type { ScenarioDefinition } from './scenario.js';
@@ -82,14 +85,18 @@ export function runScenario(
 
   const steps = new StepQueue();
   let checks = 0;
-  const instant = (when: When): number => {
+  const instantOf = (when: When): number => {
     const resolved = resolveWhen(when, sim.now(), start);
     if (!resolved.ok) throw new RangeError(resolved.error);
-    if (resolved.value < sim.now())
-      throw new RangeError(
-        `a step at ${relativeClock(resolved.value - start)} is in the past (now ${relativeClock(sim.now() - start)})`,
-      );
     return resolved.value;
+  };
+  const futureInstantOf = (when: When): number => {
+    const at = instantOf(when);
+    if (at < sim.now())
+      throw new RangeError(
+        `a step at ${relativeClock(at - start)} is in the past (now ${relativeClock(sim.now() - start)})`,
+      );
+    return at;
   };
   const script: ScenarioScript = {
     sim,
@@ -99,12 +106,13 @@ export function runScenario(
     get state() {
       return sim.state;
     },
-    at: (when, step) => steps.add(instant(when), step),
+    at: (when, step) => steps.add(futureInstantOf(when), step),
     every(interval, step, everyOptions = {}) {
       const period = parseDuration(interval);
       if (period <= 0)
         throw new RangeError(`every: the interval must be positive, got ${String(interval)}`);
-      const until = everyOptions.until === undefined ? Infinity : instant(everyOptions.until);
+      const until =
+        everyOptions.until === undefined ? Infinity : futureInstantOf(everyOptions.until);
       const times = everyOptions.times ?? Infinity;
       let runs = 0;
       let stopped = false;
@@ -150,7 +158,7 @@ export function runScenario(
         });
         write('poll', `poll: ${now.map((o) => `${o.action}=${o.status}`).join(', ')}`);
         const unfinished = new Set(
-          now.filter((o) => o.status === 'scheduling' || o.status === 'running').map((o) => o.id),
+          now.filter((o) => !isTerminal(o.status as OperationStatus)).map((o) => o.id),
         );
         pending = pending.filter((o) => unfinished.has(o.id));
         if (pending.length === 0) {
@@ -167,6 +175,30 @@ export function runScenario(
       }
       const wanted = typeof expected === 'function' ? 'to hold' : `to be ${show(expected)}`;
       throw new ExpectationError(`expected ${what} ${wanted}, got ${show(actual)}`);
+    },
+    connections(endpointId, pattern, connectOptions = {}) {
+      const parsed = parseConnectionPattern(pattern);
+      if (!parsed.ok) throw new RangeError(parsed.error);
+      const unit = parseDuration(connectOptions.unit ?? '1m');
+      const hold = parseDuration(connectOptions.hold ?? '30s');
+      if (unit <= 0) throw new RangeError('connections: the unit must be positive');
+      const from = sim.now();
+      for (const { slot, connections } of parsed.value)
+        steps.add(from + slot * unit, () => {
+          for (let i = 0; i < connections; i++) {
+            const client = script.connect(endpointId);
+            steps.add(sim.now() + hold, () => client.close());
+          }
+        });
+    },
+    lifecycle(endpointId, window = {}) {
+      const from = window.from === undefined ? start : instantOf(window.from);
+      const unit = window.unit ?? '1m';
+      return lifecycleOf(sim.log, endpointId, {
+        from,
+        unit,
+        slots: window.slots ?? Math.ceil((sim.now() - from) / parseDuration(unit)),
+      });
     },
     note: (text) => write('note', text),
   };

@@ -29,6 +29,24 @@ export interface PolledOperation {
   readonly status: string;
 }
 
+/** Options of `connections`: the slot length, how long each client stays, and where it starts. */
+export interface ConnectionsOptions {
+  /** Length of one character (default one minute). */
+  readonly unit?: Duration;
+  /** How long each client stays connected (default 30 s). */
+  readonly hold?: Duration;
+}
+
+/** Options of `lifecycle`. */
+export interface LifecycleWindow {
+  /** First slot's start (default: the scenario's start; same forms as `at`). */
+  readonly from?: When;
+  /** Length of a slot (default one minute). */
+  readonly unit?: Duration;
+  /** Number of slots (default: up to now). */
+  readonly slots?: number;
+}
+
 /** Options of a repeating step. */
 export interface EveryOptions {
   /** Stop repeating after this instant (same forms as `at`). */
@@ -62,8 +80,9 @@ export interface ScenarioScript {
   /** Attaches a workload (narrated); returns its id. */
   workload(input: WorkloadInput): string;
   /**
-   * Polls the operations every 5 s (or `every`), as the API tells clients to, until none is still
-   * scheduling or running; then calls `then` with their final records.
+   * Polls the operations every 5 s (or `every`), as the API tells clients to, until every one has
+   * a terminal status (finished, error, cancelled, skipped; `failed` is retried, so it waits on);
+   * then calls `then` with their final records.
    */
   waitFor(
     operations: readonly OperationRef[],
@@ -75,6 +94,17 @@ export interface ScenarioScript {
    * the run and reports the virtual time, the expectation and the actual value.
    */
   expect<T>(what: string, actual: T, expected: T | ((actual: T) => boolean)): void;
+  /**
+   * Connects clients following a timeline pattern from now on, one character per `unit`:
+   * `-` nobody, `c` one client, `2`-`9` that many (`|` and spaces are ignored). Each client stays
+   * `hold`, then disconnects.
+   */
+  connections(endpointId: string, pattern: string, options?: ConnectionsOptions): void;
+  /**
+   * The compute's lifecycle so far in timeline notation (`S` start, `z` suspend, `R` restart,
+   * `c` connection, `x` refused or dropped, `=` active, `-` idle), for `expect`.
+   */
+  lifecycle(endpointId: string, window?: LifecycleWindow): string;
   /** A narration line, for teaching. */
   note(text: string): void;
 }

@@ -148,6 +148,31 @@ describe('runScenario', () => {
     for (const poll of polls) expect((poll.at - run.start) % 5000).toBe(0);
   });
 
+  it('keeps waiting through failed (retried) attempts until a terminal status', () => {
+    let finals: readonly { action: string; status: string }[] = [];
+    const run = runScenario(
+      scenario(
+        (s) => {
+          const { operations } = s.request('POST', '/projects').body;
+          s.waitFor(operations, (done) => {
+            finals = done;
+          });
+        },
+        {
+          profile: {
+            faults: { start_compute: { failureRate: 1, maxRetries: 2, retryDelayMs: 20_000 } },
+          },
+        },
+      ),
+    );
+    const polls = run.timeline.filter((e) => e.kind === 'poll').map((e) => e.text);
+    expect(polls.some((p) => p.includes('start_compute=failed'))).toBe(true);
+    expect(finals.map((o) => `${o.action}=${o.status}`)).toEqual([
+      'create_timeline=finished',
+      'start_compute=error',
+    ]);
+  });
+
   it('is deterministic for a seed and narrates exactly the events of its log', () => {
     const script = (s: ScenarioScript) => {
       const { endpoints } = s.request('POST', '/projects').body;
