@@ -25,8 +25,7 @@ export class ByteWriter {
 
   /** Appends the written bytes to `out`. */
   copyTo(out: PagedUint8): void {
-    const buffer = this.#buffer;
-    for (let i = 0; i < this.#length; i++) out.push(buffer[i] as number);
+    out.pushAll(this.#buffer, this.#length);
   }
 
   /** Appends a whole number in 0 … 2^53 - 1 as a varint (one byte below 128, five for 2^32 - 1). */

@@ -35,6 +35,19 @@ class Paged<A extends TypedArray> {
     (this.#pages[page] as A)[index & this.#mask] = value;
   }
 
+  /** Appends the first `count` entries of `source`. */
+  pushAll(source: A, count: number): void {
+    const index = this.#length;
+    const offset = index & this.#mask;
+    const page = this.#pages[index >>> this.#bits];
+    if (page === undefined || offset + count > this.#mask + 1) {
+      for (let i = 0; i < count; i++) this.push(source[i] as number);
+      return;
+    }
+    for (let i = 0; i < count; i++) page[offset + i] = source[i] as number;
+    this.#length = index + count;
+  }
+
   get(index: number): number {
     return (this.#pages[index >>> this.#bits] as A)[index & this.#mask] as number;
   }
