@@ -298,9 +298,12 @@ const HANDLERS: EventHandlers = {
   OperationsPruned(draft, e) {
     const project = draft.projects[e.projectId];
     if (project === undefined) return;
-    for (const [id, operation] of Object.entries(project.operations))
-      if (isTerminal(operation.status) && operation.updatedAt < e.before)
-        delete project.operations[id];
+    const operations = project.operations;
+    // Keys, not entries: one array per prune instead of one per operation.
+    for (const id of Object.keys(operations)) {
+      const operation = operations[id] as Draft<OperationState>;
+      if (isTerminal(operation.status) && operation.updatedAt < e.before) delete operations[id];
+    }
   },
 
   SessionArrived(draft, e) {
