@@ -27,6 +27,7 @@ const LEAF: MutableNode = new Map();
 export class DirtyPaths {
   #root: MutableNode = new Map();
   #any = false;
+  #all = false;
 
   /** The `touch` callback handed to the domain; bound once. */
   readonly touch: Touch = (k1, k2, k3, k4) => {
@@ -45,11 +46,18 @@ export class DirtyPaths {
     return this.#any;
   }
 
-  /** Returns the trie and starts a new, empty one. */
-  take(): DirtyNode {
-    const root = this.#root;
+  /** Marks the whole state as possibly changed: paths are no longer recorded until the next `take`. */
+  touchAll(): void {
+    this.#any = true;
+    this.#all = true;
+  }
+
+  /** Returns the trie (`undefined` after `touchAll`: anything may have changed) and starts anew. */
+  take(): DirtyNode | undefined {
+    const root = this.#all ? undefined : this.#root;
     this.#root = new Map();
     this.#any = false;
+    this.#all = false;
     return root;
   }
 }

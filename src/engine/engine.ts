@@ -22,6 +22,7 @@ import {
   type SimulationStarted,
 } from './loggedEvent.js';
 import { frozenCopy, publishSnapshot } from './publishSnapshot.js';
+import { reconcileSnapshot } from './reconcileSnapshot.js';
 import { SnapshotIndex } from './snapshotIndex.js';
 
 /** Settings of one engine instance. */
@@ -35,6 +36,12 @@ export interface EngineOptions {
   readonly snapshotEvery?: number;
   /** Timers one run call may fire before it throws `StepLimitError`. */
   readonly stepLimit?: number;
+  /**
+   * Events after a publish whose changed paths are recorded (`Decider.touches`). Past that many, the
+   * next publish walks the whole working state instead, which costs less than the paths of a long
+   * stretch of events.
+   */
+  readonly trackedEvents?: number;
 }
 
 /** Per-call options of the run loops. */
@@ -58,6 +65,8 @@ export interface RunOptions {
 export const DEFAULT_SNAPSHOT_EVERY = 100_000;
 /** Default virtual time `runUntilIdle` may take: longer than any suspend timeout plus retries. */
 export const DEFAULT_IDLE_WITHIN = '30d';
+/** Default events after a publish whose changed paths are recorded. */
+export const DEFAULT_TRACKED_EVENTS = 4_096;
 /** Default timers one run call may fire. */
 export const DEFAULT_STEP_LIMIT = 10_000_000;
 
@@ -74,6 +83,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   #publishEvery: number;
   readonly #context: CommandContext;
   readonly #dirty = new DirtyPaths();
+  readonly #trackedEvents: number;
   readonly seed: number;
   readonly start: number;
   #now: number;
@@ -100,6 +110,12 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     this.start = options.start;
     this.#now = options.start;
     this.#stepLimit = stepLimit;
+    const trackedEvents = options.trackedEvents ?? DEFAULT_TRACKED_EVENTS;
+    if (!Number.isSafeInteger(trackedEvents) || trackedEvents < 0)
+      throw new RangeError(
+        `trackedEvents must be a whole number ≥ 0, got ${String(trackedEvents)}`,
+      );
+    this.#trackedEvents = trackedEvents;
     this.#snapshots = new SnapshotIndex(options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
     this.#publishEvery = this.#snapshots.spacing;
     this.#working = decider.initialState();
@@ -268,7 +284,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   static replay<S, C, E extends LoggedEvent, T, R>(
     decider: Decider<S, C, E, T, R>,
     events: Iterable<LoggedEvent>,
-    options: Pick<EngineOptions, 'snapshotEvery' | 'stepLimit'> = {},
+    options: Pick<EngineOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents'> = {},
   ): Engine<S, C, E, T, R> {
     const iterator = events[Symbol.iterator]();
     const first = iterator.next();
@@ -370,7 +386,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   #record(event: E): void {
     this.#log.append(event);
     this.#decider.evolve(this.#working as Draft<S>, event);
-    this.#decider.touches(event, this.#dirty.touch);
+    if (this.#sinceSnapshot < this.#trackedEvents) this.#decider.touches(event, this.#dirty.touch);
+    else this.#dirty.touchAll();
     this.#sinceSnapshot++;
     if (this.#events$.observed) this.#events$.next(event);
     this.#decider.armTimers(event, this.#working, this.#arm);
@@ -387,7 +404,11 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   /** Publishes the working state as the next immutable snapshot, if anything changed. */
   #publish(): void {
     if (!this.#dirty.any) return;
-    this.#state = publishSnapshot(this.#state, this.#working, this.#dirty.take());
+    const dirty = this.#dirty.take();
+    this.#state =
+      dirty === undefined
+        ? reconcileSnapshot(this.#state, this.#working)
+        : publishSnapshot(this.#state, this.#working, dirty);
     this.#snapshots.offer(this.#log.length - 1, this.#log.lastAt, this.#state);
     this.#publishEvery = this.#snapshots.spacing;
     this.#sinceSnapshot = 0;

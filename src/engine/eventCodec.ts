@@ -1,18 +1,19 @@
 /**
- * Encodes events into 32-bit words for the compact log and decodes them back. An event's shape (its
- * keys in order and the kind of each value) is learned the first time it is seen and stored once;
- * each event then costs one 32-bit slot per string or number field. Strings are interned, UUIDs
- * packed into four words, ids like `c-1234` into two (an interned prefix and the number, so unique ids
- * do not fill the string table), numbers that do not fit 32 bits kept in a float64 side table, and
- * booleans, null and undefined live in the shape alone.
+ * Encodes events into bytes for the compact log and decodes them back. An event's shape (its keys in
+ * order and the kind of each value) is learned the first time it is seen and stored once; each event
+ * then costs a varint or so per string or number field. Strings are interned (a varint id), UUIDs
+ * packed into 16 bytes, ids like `c-1234` into an interned prefix and the number (so unique ids do
+ * not fill the string table), other whole numbers kept as their distance from the event's time (a
+ * time is a few bytes that way), fractions interned in a table of their own, and booleans, null and
+ * undefined live in the shape alone.
  */
 import { deepFreeze } from '../core/deepFreeze.js';
-import type { PagedUint32 } from './pagedArrays.js';
-import { PagedFloat64 } from './pagedArrays.js';
+import { unzigzag, zigzag, type ByteReader, type ByteWriter } from './byteStream.js';
 
 const STR = 0;
 const U32 = 1;
-const WIDE = 2;
+/** A whole number kept as its distance from the event's time. */
+const TIME = 2;
 const TRUE = 3;
 const FALSE = 4;
 const NULL = 5;
@@ -21,9 +22,13 @@ const JSON_VALUE = 7;
 const UUID = 8;
 const TYPE = 9;
 const TAGGED = 10;
-const KINDS = 11;
-/** Value words each kind takes (the others live in the shape alone). */
-const WORDS: readonly number[] = [1, 1, 1, 0, 0, 0, 0, 1, 4, 0, 2];
+/** A number interned in the table of numbers. */
+const NUMBER = 11;
+/** A float64 kept as its eight bytes (-0, or once the table of numbers is full). */
+const FLOAT = 12;
+const KINDS = 13;
+/** Most distinct numbers interned: past them, a number costs its eight bytes. */
+const MAX_NUMBERS = 1 << 16;
 
 /**
  * The keys (in order) and value kinds of a family of events; `at` and `seq` are kept apart. A leading
@@ -47,15 +52,14 @@ const HEX = '0123456789abcdef';
 export class EventCodec {
   readonly #strings: string[] = [];
   readonly #stringIds = new Map<string, number>();
-  readonly #wides = new PagedFloat64();
+  readonly #numbers: number[] = [];
+  readonly #numberIds = new Map<number, number>();
   readonly #shapes: Shape[] = [];
   readonly #root: ShapeNode = { shapeId: -1, next: new Map() };
   readonly #typeRoots = new Map<string, ShapeNode>();
   readonly #keys: string[] = [];
   readonly #kinds: number[] = [];
   readonly #uuid = new Uint32Array(4);
-  /** Value words per shape. */
-  readonly #words: number[] = [];
   /** String ids of frozen objects already encoded (frozen values cannot change, so no re-stringify). */
   readonly #frozenIds = new WeakMap<object, number>();
   /** Parsed, deeply frozen JSON values by string id, shared by every decoded event that has them. */
@@ -66,8 +70,8 @@ export class EventCodec {
     return { shapes: this.#shapes.length, strings: this.#strings.length };
   }
 
-  /** Appends the value words of `event` to `values`; returns its shape id. */
-  encode(event: object, values: PagedUint32): number {
+  /** Appends the values of `event` (whose time is `at`) to `out`; returns its shape id. */
+  encode(event: object, at: number, out: ByteWriter): number {
     let node = this.#root;
     let fields = 0;
     let first = true;
@@ -85,7 +89,7 @@ export class EventCodec {
         continue;
       }
       first = false;
-      const kind = this.#encodeValue(value, values);
+      const kind = this.#encodeValue(value, at, out);
       let byKind = node.next.get(key);
       if (byKind === undefined) {
         byKind = new Array<ShapeNode | undefined>(KINDS);
@@ -108,14 +112,34 @@ export class EventCodec {
       const keys = this.#keys.slice(0, fields);
       const kinds = this.#kinds.slice(0, fields);
       this.#shapes.push(typeName === undefined ? { keys, kinds } : { keys, kinds, typeName });
-      this.#words.push(kinds.reduce((sum, kind) => sum + (WORDS[kind] ?? 0), 0));
     }
     return node.shapeId;
   }
 
-  /** Number of value words an event of shape `shapeId` takes. */
-  wordsOf(shapeId: number): number {
-    return this.#words[shapeId] as number;
+  /** Moves `input` past the values of an event of shape `shapeId`. */
+  skip(shapeId: number, input: ByteReader): void {
+    const kinds = (this.#shapes[shapeId] as Shape).kinds;
+    for (let i = 0; i < kinds.length; i++) {
+      switch (kinds[i]) {
+        case STR:
+        case U32:
+        case TIME:
+        case JSON_VALUE:
+        case NUMBER:
+          input.skipVarint();
+          break;
+        case TAGGED:
+          input.skipVarint();
+          input.skipVarint();
+          break;
+        case UUID:
+          input.position += 16;
+          break;
+        case FLOAT:
+          input.position += 8;
+          break;
+      }
+    }
   }
 
   #typeRoot(typeName: string): ShapeNode {
@@ -127,17 +151,10 @@ export class EventCodec {
     return node;
   }
 
-  /** Rebuilds the event of shape `shapeId` whose words start at `offset`. */
-  decode(
-    shapeId: number,
-    values: PagedUint32,
-    offset: number,
-    at: number,
-    seq: number,
-  ): Record<string, unknown> {
+  /** Rebuilds the event of shape `shapeId` whose values `input` is at. */
+  decode(shapeId: number, input: ByteReader, at: number, seq: number): Record<string, unknown> {
     const shape = this.#shapes[shapeId] as Shape;
     const event: Record<string, unknown> = {};
-    let slot = offset;
     for (let i = 0; i < shape.keys.length; i++) {
       const key = shape.keys[i] as string;
       switch (shape.kinds[i]) {
@@ -145,13 +162,19 @@ export class EventCodec {
           event[key] = shape.typeName;
           break;
         case STR:
-          event[key] = this.#strings[values.get(slot++)];
+          event[key] = this.#strings[input.varint()];
           break;
         case U32:
-          event[key] = values.get(slot++);
+          event[key] = input.varint();
           break;
-        case WIDE:
-          event[key] = this.#wides.get(values.get(slot++));
+        case TIME:
+          event[key] = at + unzigzag(input.varint());
+          break;
+        case NUMBER:
+          event[key] = this.#numbers[input.varint()];
+          break;
+        case FLOAT:
+          event[key] = input.float64();
           break;
         case TRUE:
           event[key] = true;
@@ -166,20 +189,15 @@ export class EventCodec {
           event[key] = undefined;
           break;
         case JSON_VALUE:
-          event[key] = this.#parsedValue(values.get(slot++));
+          event[key] = this.#parsedValue(input.varint());
           break;
-        case TAGGED:
-          event[key] = `${this.#strings[values.get(slot)] as string}-${values.get(slot + 1)}`;
-          slot += 2;
+        case TAGGED: {
+          const prefix = this.#strings[input.varint()] as string;
+          event[key] = `${prefix}-${input.varint()}`;
           break;
+        }
         case UUID:
-          event[key] = uuidOf(
-            values.get(slot),
-            values.get(slot + 1),
-            values.get(slot + 2),
-            values.get(slot + 3),
-          );
-          slot += 4;
+          event[key] = uuidOf(input.word(), input.word(), input.word(), input.word());
           break;
       }
     }
@@ -188,31 +206,25 @@ export class EventCodec {
     return event;
   }
 
-  #encodeValue(value: unknown, values: PagedUint32): number {
+  #encodeValue(value: unknown, at: number, out: ByteWriter): number {
     switch (typeof value) {
       case 'string':
         if (packUuid(value, this.#uuid)) {
-          for (const word of this.#uuid) values.push(word);
+          for (const word of this.#uuid) out.word(word);
           return UUID;
         }
         {
           const dash = taggedDash(value);
           if (dash > 0) {
-            values.push(this.#intern(value.slice(0, dash)));
-            values.push(Number(value.slice(dash + 1)));
+            out.varint(this.#intern(value.slice(0, dash)));
+            out.varint(Number(value.slice(dash + 1)));
             return TAGGED;
           }
         }
-        values.push(this.#intern(value));
+        out.varint(this.#intern(value));
         return STR;
       case 'number':
-        if (value >>> 0 === value && !Object.is(value, -0)) {
-          values.push(value);
-          return U32;
-        }
-        values.push(this.#wides.length);
-        this.#wides.push(value);
-        return WIDE;
+        return this.#encodeNumber(value, at, out);
       case 'boolean':
         return value ? TRUE : FALSE;
       case 'undefined':
@@ -221,17 +233,49 @@ export class EventCodec {
         if (value === null) return NULL;
         const known = this.#frozenIds.get(value);
         if (known !== undefined) {
-          values.push(known);
+          out.varint(known);
           return JSON_VALUE;
         }
         const id = this.#intern(JSON.stringify(value));
         if (Object.isFrozen(value)) this.#frozenIds.set(value, id);
-        values.push(id);
+        out.varint(id);
         return JSON_VALUE;
       }
       default:
         throw new TypeError(`EventCodec: a ${typeof value} cannot be stored in the log`);
     }
+  }
+
+  #encodeNumber(value: number, at: number, out: ByteWriter): number {
+    if (Object.is(value, -0)) {
+      out.float64(value);
+      return FLOAT;
+    }
+    if (value >>> 0 === value) {
+      out.varint(value);
+      return U32;
+    }
+    if (Number.isSafeInteger(value)) {
+      const distance = value - at;
+      const code =
+        Number.isSafeInteger(distance) && at + distance === value ? zigzag(distance) : -1;
+      if (code >= 0) {
+        out.varint(code);
+        return TIME;
+      }
+    }
+    let id = this.#numberIds.get(value);
+    if (id === undefined && this.#numbers.length < MAX_NUMBERS) {
+      id = this.#numbers.length;
+      this.#numbers.push(value);
+      this.#numberIds.set(value, id);
+    }
+    if (id === undefined) {
+      out.float64(value);
+      return FLOAT;
+    }
+    out.varint(id);
+    return NUMBER;
   }
 
   #parsedValue(id: number): unknown {

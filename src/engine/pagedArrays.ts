@@ -3,18 +3,26 @@
  * itself to grow and never needs one huge contiguous allocation.
  */
 
-const PAGE_BITS = 16;
-const PAGE_SIZE = 1 << PAGE_BITS;
-const PAGE_MASK = PAGE_SIZE - 1;
+/** Entries a page holds: 64 KiB of bytes, 32 KiB of float64s (page size bounds the waste of a small log). */
+const BYTE_PAGE_BITS = 16;
+const FLOAT_PAGE_BITS = 12;
 
-type TypedArray = Float64Array | Uint32Array | Uint16Array;
+type TypedArray = Float64Array | Uint8Array;
 
 /** A paged array of one typed-array kind; reads and writes by index, appends at the end. */
 class Paged<A extends TypedArray> {
   readonly #pages: A[] = [];
+  readonly #bits: number;
+  readonly #mask: number;
   #length = 0;
 
-  constructor(readonly make: (size: number) => A) {}
+  constructor(
+    readonly make: (size: number) => A,
+    bits: number,
+  ) {
+    this.#bits = bits;
+    this.#mask = (1 << bits) - 1;
+  }
 
   get length(): number {
     return this.#length;
@@ -22,13 +30,26 @@ class Paged<A extends TypedArray> {
 
   push(value: number): void {
     const index = this.#length++;
-    const page = index >>> PAGE_BITS;
-    if (page === this.#pages.length) this.#pages.push(this.make(PAGE_SIZE));
-    (this.#pages[page] as A)[index & PAGE_MASK] = value;
+    const page = index >>> this.#bits;
+    if (page === this.#pages.length) this.#pages.push(this.make(this.#mask + 1));
+    (this.#pages[page] as A)[index & this.#mask] = value;
+  }
+
+  /** Appends the first `count` entries of `source`. */
+  pushAll(source: A, count: number): void {
+    const index = this.#length;
+    const offset = index & this.#mask;
+    const page = this.#pages[index >>> this.#bits];
+    if (page === undefined || offset + count > this.#mask + 1) {
+      for (let i = 0; i < count; i++) this.push(source[i] as number);
+      return;
+    }
+    for (let i = 0; i < count; i++) page[offset + i] = source[i] as number;
+    this.#length = index + count;
   }
 
   get(index: number): number {
-    return (this.#pages[index >>> PAGE_BITS] as A)[index & PAGE_MASK] as number;
+    return (this.#pages[index >>> this.#bits] as A)[index & this.#mask] as number;
   }
 
   /** Bytes held by the pages. */
@@ -40,20 +61,13 @@ class Paged<A extends TypedArray> {
 /** Paged Float64Array. */
 export class PagedFloat64 extends Paged<Float64Array> {
   constructor() {
-    super((size) => new Float64Array(size));
+    super((size) => new Float64Array(size), FLOAT_PAGE_BITS);
   }
 }
 
-/** Paged Uint32Array. */
-export class PagedUint32 extends Paged<Uint32Array> {
+/** Paged Uint8Array: the byte stream of the event log. */
+export class PagedUint8 extends Paged<Uint8Array> {
   constructor() {
-    super((size) => new Uint32Array(size));
-  }
-}
-
-/** Paged Uint16Array. */
-export class PagedUint16 extends Paged<Uint16Array> {
-  constructor() {
-    super((size) => new Uint16Array(size));
+    super((size) => new Uint8Array(size), BYTE_PAGE_BITS);
   }
 }

@@ -6,11 +6,12 @@
 import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, SessionDemand } from './events.js';
-import { applyLoad, demandFields } from './sessionLoad.js';
+import { addDemand, applyLoad } from './sessionLoad.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { ConnectionState, EndpointState, OperationState, SimState } from './state.js';
 
 type S = Draft<SimState>;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type EventHandlers = {
   readonly [K in DomainEvent['type']]: (draft: S, event: Extract<DomainEvent, { type: K }>) => void;
 };
@@ -124,23 +125,25 @@ const HANDLERS: EventHandlers = {
     const project = projectOf(draft, e.projectId);
     const sortKey = Math.max(e.at * 1000, project.lastSortKey + 1);
     project.lastSortKey = sortKey;
-    project.operations[e.operationId] = {
+    // Built field by field, not with spreads: this runs for every operation of a long run.
+    const operation: Mutable<OperationState> = {
       id: e.operationId,
       projectId: e.projectId,
       branchId: e.branchId,
-      ...(e.endpointId === undefined ? {} : { endpointId: e.endpointId }),
-      action: e.action,
-      status: e.status,
-      failuresCount: 0,
-      createdAt: e.at,
-      updatedAt: e.at,
-      sortKey,
-      durationMs: e.durationMs,
-      latency: e.latency,
-      ...(e.status === 'running' ? { startedAt: e.at } : {}),
-      totalDurationMs: 0,
-      effects: e.effects as Draft<OperationState['effects']>,
-    };
+    } as Mutable<OperationState>;
+    if (e.endpointId !== undefined) operation.endpointId = e.endpointId;
+    operation.action = e.action;
+    operation.status = e.status;
+    operation.failuresCount = 0;
+    operation.createdAt = e.at;
+    operation.updatedAt = e.at;
+    operation.sortKey = sortKey;
+    operation.durationMs = e.durationMs;
+    operation.latency = e.latency;
+    if (e.status === 'running') operation.startedAt = e.at;
+    operation.totalDurationMs = 0;
+    operation.effects = e.effects;
+    project.operations[e.operationId] = operation as Draft<OperationState>;
     project.pendingOperations[e.operationId] = true;
     if (e.afterId !== undefined) {
       const previous = project.operations[e.afterId];
@@ -299,9 +302,12 @@ const HANDLERS: EventHandlers = {
   OperationsPruned(draft, e) {
     const project = draft.projects[e.projectId];
     if (project === undefined) return;
-    for (const [id, operation] of Object.entries(project.operations))
-      if (isTerminal(operation.status) && operation.updatedAt < e.before)
-        delete project.operations[id];
+    const operations = project.operations;
+    // Keys, not entries: one array per prune instead of one per operation.
+    for (const id of Object.keys(operations)) {
+      const operation = operations[id] as Draft<OperationState>;
+      if (isTerminal(operation.status) && operation.updatedAt < e.before) delete operations[id];
+    }
   },
 
   SessionArrived(draft, e) {
@@ -342,7 +348,7 @@ function addLive(
   },
   status: 'connecting' | 'open',
 ): void {
-  draft.connections[e.connectionId] = {
+  const connection: Mutable<ConnectionState> = {
     id: e.connectionId,
     endpointId: e.endpointId,
     projectId: e.projectId,
@@ -350,8 +356,9 @@ function addLive(
     status,
     requestedAt: e.at,
     tracked: e.tracked,
-    ...demandFields(e),
   };
+  addDemand(connection, e);
+  draft.connections[e.connectionId] = connection;
   (draft.liveConnections[e.endpointId] ??= {})[e.connectionId] = true;
   const endpoint = endpointOf(draft, e.projectId, e.endpointId);
   if (e.pooled) endpoint.pooledConnections++;
@@ -407,25 +414,28 @@ function settle(
   const live = operationOf(draft, projectId, operationId);
   const o = (isDraft(live) ? current(live) : live) as OperationState;
   const failed = error !== undefined;
-  const ended: OperationState = Object.freeze({
+  // Built field by field, not with spreads: this runs for every operation of a long run.
+  const ended: Mutable<OperationState> = {
     id: o.id,
     projectId: o.projectId,
     branchId: o.branchId,
-    ...(o.endpointId === undefined ? {} : { endpointId: o.endpointId }),
-    action: o.action,
-    status,
-    failuresCount: failed ? o.failuresCount + 1 : o.failuresCount,
-    createdAt: o.createdAt,
-    updatedAt: at,
-    sortKey: o.sortKey,
-    durationMs: o.durationMs,
-    latency: o.latency,
-    ...(o.startedAt === undefined ? {} : { startedAt: o.startedAt }),
-    totalDurationMs: at - o.createdAt,
-    ...(o.nextIds === undefined ? {} : { nextIds: Object.freeze([...o.nextIds]) }),
-    effects: o.effects,
-    ...(failed ? { error } : o.error === undefined ? {} : { error: o.error }),
-  });
+  } as Mutable<OperationState>;
+  if (o.endpointId !== undefined) ended.endpointId = o.endpointId;
+  ended.action = o.action;
+  ended.status = status;
+  ended.failuresCount = failed ? o.failuresCount + 1 : o.failuresCount;
+  ended.createdAt = o.createdAt;
+  ended.updatedAt = at;
+  ended.sortKey = o.sortKey;
+  ended.durationMs = o.durationMs;
+  ended.latency = o.latency;
+  if (o.startedAt !== undefined) ended.startedAt = o.startedAt;
+  ended.totalDurationMs = at - o.createdAt;
+  if (o.nextIds !== undefined) ended.nextIds = Object.freeze([...o.nextIds]);
+  ended.effects = o.effects;
+  if (failed) ended.error = error;
+  else if (o.error !== undefined) ended.error = o.error;
+  Object.freeze(ended);
   project.operations[operationId] = ended as Draft<OperationState>;
   delete project.pendingOperations[operationId];
   return ended;

@@ -6,15 +6,16 @@ import type { Draft } from 'immer';
 import type { SessionDemand } from './events.js';
 import type { ConnectionState, EndpointState } from './state.js';
 
-/** The demand fields of a session, copied onto its connection record (only those it has). */
-export function demandFields(event: SessionDemand): SessionDemand {
-  const fields: { -readonly [K in keyof SessionDemand]: SessionDemand[K] } = {};
+/** Copies the demand fields of a session onto its connection record (only those it has). */
+export function addDemand(
+  fields: { -readonly [K in keyof SessionDemand]: SessionDemand[K] },
+  event: SessionDemand,
+): void {
   if (event.holdMs !== undefined) fields.holdMs = event.holdMs;
   if (event.milliCpu !== undefined) fields.milliCpu = event.milliCpu;
   if (event.memoryMb !== undefined) fields.memoryMb = event.memoryMb;
   if (event.cacheMb !== undefined) fields.cacheMb = event.cacheMb;
   if (event.tempDiskGb !== undefined) fields.tempDiskGb = event.tempDiskGb;
-  return fields;
 }
 
 /** Adds (`sign` 1) or removes (`-1`) an open connection's demand from its compute. */

@@ -112,8 +112,8 @@ describe('EventLog (compact encoding)', () => {
       } as LoggedEvent);
     }
     const { bytes } = log.footprint;
-    // 2 (shape) + 8 (at) + 4 (offset) + 3 words of 4 = 26 bytes an event, in 64 Ki pages
-    expect(bytes / n).toBeLessThan(40);
+    // 1 (shape) + 1 (time step) + 2 + 2 + 1 (three interned strings) + 0.5 (checkpoints of 32)
+    expect(bytes / n).toBeLessThan(10);
   });
 
   it('finds the first event after an instant by binary search', () => {
@@ -126,5 +126,22 @@ describe('EventLog (compact encoding)', () => {
       log.firstAfter(8),
       log.firstAfter(9),
     ]).toEqual([0, 1, 4, 4, 5]);
+  });
+
+  it('finds the first event after an instant across checkpoints, as a linear scan would', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 200 }),
+        fc.integer({ min: -10, max: 6_000 }),
+        (steps, t) => {
+          const log = new EventLog<LoggedEvent>();
+          let at = 0;
+          const ats = steps.map((step) => (at += step));
+          ats.forEach((time, seq) => log.append({ type: 'X', at: time, seq }));
+          const expected = ats.findIndex((time) => time > t);
+          expect(log.firstAfter(t)).toBe(expected === -1 ? ats.length : expected);
+        },
+      ),
+    );
   });
 });

@@ -20,6 +20,23 @@ describe('published snapshots', () => {
     );
   });
 
+  it('equal an immer fold of the log when publishes walk the whole state (trackedEvents)', () => {
+    fc.assert(
+      fc.property(
+        scriptArb(30),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 20 }),
+        (script, every, trackedEvents) => {
+          const sim = simulate(script, { snapshotEvery: every, trackedEvents });
+          expect(sim.state).toEqual(immerFold(sim.log));
+          expectDeepFrozen(sim.state);
+          expect(JSON.stringify(sim.state)).toBe(JSON.stringify(immerFold(sim.log)));
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
   it('are deeply frozen and never change once published', () => {
     fc.assert(
       fc.property(scriptArb(20), scriptArb(20), (before, after) => {
@@ -44,5 +61,17 @@ describe('published snapshots', () => {
     const [first] = Object.keys(before.projects);
     expect(sim.state.projects[first as string]).toBe(before.projects[first as string]);
     expect(sim.state.projects).not.toBe(before.projects);
+  });
+
+  it('share unchanged projects when a publish walks the whole state', () => {
+    const sim = simulate([{ kind: 'createProject' }, { kind: 'runUntilIdle' }], {
+      trackedEvents: 0,
+    });
+    const before = sim.state;
+    sim.request('POST', '/projects');
+    const [first] = Object.keys(before.projects);
+    expect(sim.state.projects[first as string]).toBe(before.projects[first as string]);
+    expect(sim.state.projects).not.toBe(before.projects);
+    expect(sim.state.workloads).toBe(before.workloads);
   });
 });

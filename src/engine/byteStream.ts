@@ -1,0 +1,122 @@
+/**
+ * Variable-length numbers for the event log: unsigned LEB128 varints (7 bits a byte, small numbers
+ * in one), zigzag for signed ones, and raw float64s for what no integer covers. Written into a
+ * reusable buffer (one event at a time), read back from the log's paged bytes.
+ */
+import type { PagedUint8 } from './pagedArrays.js';
+
+const float = new Float64Array(1);
+const floatBytes = new Uint8Array(float.buffer);
+
+/** A reusable, growable byte buffer. */
+export class ByteWriter {
+  #buffer = new Uint8Array(64);
+  #length = 0;
+
+  /** Bytes written since the last `reset`. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Empties the buffer. */
+  reset(): void {
+    this.#length = 0;
+  }
+
+  /** Appends the written bytes to `out`. */
+  copyTo(out: PagedUint8): void {
+    out.pushAll(this.#buffer, this.#length);
+  }
+
+  /** Appends a whole number in 0 … 2^53 - 1 as a varint (one byte below 128, five for 2^32 - 1). */
+  varint(n: number): void {
+    while (n >= 0x80000000) {
+      this.#push((n % 128) | 128);
+      n = Math.floor(n / 128);
+    }
+    while (n >= 128) {
+      this.#push((n & 127) | 128);
+      n >>>= 7;
+    }
+    this.#push(n);
+  }
+
+  /** Appends a 32-bit word as four bytes (random words such as UUID parts compress no better). */
+  word(n: number): void {
+    this.#push(n >>> 24);
+    this.#push((n >>> 16) & 255);
+    this.#push((n >>> 8) & 255);
+    this.#push(n & 255);
+  }
+
+  /** Appends the eight bytes of a float64. */
+  float64(n: number): void {
+    float[0] = n;
+    for (let i = 0; i < 8; i++) this.#push(floatBytes[i] as number);
+  }
+
+  #push(byte: number): void {
+    if (this.#length === this.#buffer.length) {
+      const grown = new Uint8Array(this.#buffer.length * 2);
+      grown.set(this.#buffer);
+      this.#buffer = grown;
+    }
+    this.#buffer[this.#length++] = byte;
+  }
+}
+
+/** A read position in the bytes of a `ByteWriter`. */
+export class ByteReader {
+  constructor(
+    readonly bytes: PagedUint8,
+    public position: number,
+  ) {}
+
+  /** Reads a varint written by `ByteWriter.varint`. */
+  varint(): number {
+    const bytes = this.bytes;
+    let b = bytes.get(this.position++);
+    if (b < 128) return b;
+    let n = b & 127;
+    let scale = 128;
+    for (;;) {
+      b = bytes.get(this.position++);
+      n += (b & 127) * scale;
+      if (b < 128) return n;
+      scale *= 128;
+    }
+  }
+
+  /** Reads a word written by `ByteWriter.word`. */
+  word(): number {
+    const bytes = this.bytes;
+    const p = this.position;
+    this.position = p + 4;
+    return (
+      bytes.get(p) * 0x1000000 +
+      ((bytes.get(p + 1) << 16) | (bytes.get(p + 2) << 8) | bytes.get(p + 3))
+    );
+  }
+
+  /** Reads a float64 written by `ByteWriter.float64`. */
+  float64(): number {
+    for (let i = 0; i < 8; i++) floatBytes[i] = this.bytes.get(this.position++);
+    return float[0] as number;
+  }
+
+  /** Moves past one varint without computing it. */
+  skipVarint(): void {
+    while (this.bytes.get(this.position++) >= 128);
+  }
+}
+
+/** The zigzag code of a safe integer (0, -1, 1, -2 … → 0, 1, 2, 3 …), or -1 past ±2^51. */
+export function zigzag(n: number): number {
+  if (n >= 0) return n < 2 ** 51 ? 2 * n : -1;
+  return n > -(2 ** 51) ? -2 * n - 1 : -1;
+}
+
+/** The integer of a zigzag code. */
+export function unzigzag(z: number): number {
+  return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+}
