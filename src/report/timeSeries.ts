@@ -1,6 +1,7 @@
 /**
  * Time series for charts, as a pure projection of an event log: at each instant of a regular grid,
- * how many computes are active, their total size in CU, and how many workload sessions are open.
+ * how many computes are active, their total size in CU, and how many workload sessions and client
+ * connections (sessions included) are open.
  */
 import { parseDuration, type Duration } from '../core/duration.js';
 import type { SimEvent } from '../model/events.js';
@@ -11,6 +12,8 @@ export interface TimeSample {
   readonly activeComputes: number;
   readonly totalCu: number;
   readonly sessions: number;
+  /** Open client connections of any kind (plain clients and workload sessions). */
+  readonly connections: number;
 }
 
 /** Settings of a time series. */
@@ -31,6 +34,7 @@ export function timeSeriesOf(log: Iterable<SimEvent>, options: TimeSeriesOptions
   /** Workload sessions waiting for their compute, and connected. */
   const waiting = new Set<string>();
   const open = new Set<string>();
+  const connected = new Set<string>();
   const samples: TimeSample[] = [];
   let next: number | undefined;
   let last = -Infinity;
@@ -39,12 +43,19 @@ export function timeSeriesOf(log: Iterable<SimEvent>, options: TimeSeriesOptions
     for (; next < t && (options.until === undefined || next <= options.until); next += every) {
       let totalCu = 0;
       for (const cu of activeCu.values()) totalCu += cu;
-      samples.push({ at: next, activeComputes: activeCu.size, totalCu, sessions: open.size });
+      samples.push({
+        at: next,
+        activeComputes: activeCu.size,
+        totalCu,
+        sessions: open.size,
+        connections: connected.size,
+      });
     }
   };
   const end = (connectionId: string) => {
     waiting.delete(connectionId);
     open.delete(connectionId);
+    connected.delete(connectionId);
   };
   for (const event of log) {
     next ??= event.at;
@@ -77,6 +88,7 @@ export function timeSeriesOf(log: Iterable<SimEvent>, options: TimeSeriesOptions
         if (event.holdMs !== undefined) waiting.add(event.connectionId);
         break;
       case 'ConnectionOpened':
+        connected.add(event.connectionId);
         if (waiting.delete(event.connectionId) || event.holdMs !== undefined)
           open.add(event.connectionId);
         break;

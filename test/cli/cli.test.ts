@@ -56,6 +56,8 @@ describe('computesim CLI', () => {
     expect(out).toContain('  starts 1 · suspends 1 · autoscaling moves 0');
     const replayed = Simulation.fromJSONL(files.get('q.jsonl')!).simulation;
     expect(replayed.log.length).toBe(19);
+    const withReport = await run('run', 'scenarios/quickstart.ts', '--quiet', '--report', 'q.html');
+    expect(withReport.files.get('q.html')).toMatch(/^<!doctype html>[\s\S]*<svg/);
     const quiet = await run('run', 'scenarios/quickstart.ts', '--quiet');
     expect(quiet.out.some((line) => line.startsWith('+'))).toBe(false);
     expect(quiet.out).toContain('passed: 3 expectations held, 19 events logged');

@@ -37,14 +37,34 @@ describe('time series', () => {
     const series = timeSeriesOf(sim.log, { every: '1m' });
     expect(series).toHaveLength(36);
     const at = (minute: number) => series[minute]!;
-    expect(at(0)).toEqual({ at: START, activeComputes: 0, totalCu: 0, sessions: 0 });
+    expect(at(0)).toEqual({
+      at: START,
+      activeComputes: 0,
+      totalCu: 0,
+      sessions: 0,
+      connections: 0,
+    });
     expect(at(1)).toMatchObject({ activeComputes: 1, totalCu: 2, sessions: 0 }); // started at 5 s
     expect(at(6)).toMatchObject({ activeComputes: 0, totalCu: 0 }); // suspended at 5 min 5.2 s
     expect(at(21)).toMatchObject({ activeComputes: 1, totalCu: 2, sessions: 2 });
     expect(at(23)).toMatchObject({ sessions: 2 }); // the first closes at 23 min 0.5 s
-    expect(at(24)).toMatchObject({ sessions: 1 });
+    expect(at(24)).toMatchObject({ sessions: 1, connections: 1 });
     expect(at(30)).toMatchObject({ activeComputes: 1, sessions: 0 }); // idle since 26 min
     expect(at(32)).toMatchObject({ activeComputes: 0, totalCu: 0 }); // suspended at 31 min 0.2 s
+  });
+
+  it('counts plain client connections apart from workload sessions', () => {
+    const sim = new Simulation({ seed: 2, start: START, profile: QUIET });
+    const endpointId: string = sim.request('POST', '/projects').body.endpoints[0].id;
+    sim.advance('1m');
+    const client = sim.connect(endpointId);
+    sim.advance('2m');
+    client.close();
+    sim.advance('1m');
+    const series = timeSeriesOf(sim.log, { every: '1m' });
+    // A sample holds what happened at or before its instant: connected at 1m, closed at 3m.
+    expect(series.map((s) => s.connections)).toEqual([0, 1, 1, 0, 0]);
+    expect(series.map((s) => s.sessions)).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('integrates to the CU-hours of the metrics, to within the sampling step', () => {

@@ -5,6 +5,7 @@
  */
 import { formatInstant } from '../../core/instant.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
+import { htmlReport } from '../../report/html/htmlReport.js';
 import { metricsOf } from '../../report/metrics.js';
 import { runFooter, runHeader } from '../../report/runText.js';
 import { relativeClock } from '../../report/timelineLine.js';
@@ -25,11 +26,13 @@ Options:
   --seed N       seed of the run (default: the scenario's)
   --json         print the run as JSON instead (timeline, verdict, metrics)
   --log FILE     save the event log as JSON Lines (computesim replay FILE narrates it again)
+  --report FILE  save an HTML report: a lane per compute, CU and activity over time, operations,
+                 metrics and the timeline, in one self-contained file
   --quiet        print only the verdict and the summary, not the timeline
   --no-color     no colours, even on a terminal (NO_COLOR works too)
 
 Example:
-  computesim run scenarios/quickstart.ts --seed 7 --log quickstart.jsonl`;
+  computesim run scenarios/quickstart.ts --seed 7 --log quickstart.jsonl --report quickstart.html`;
 
 /** Runs the run command. */
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -39,6 +42,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       seed: { type: 'string' },
       json: { type: 'boolean' },
       log: { type: 'string' },
+      report: { type: 'string' },
       quiet: { type: 'boolean' },
       'no-color': { type: 'boolean' },
     },
@@ -67,6 +71,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       : {}),
   });
   if (values.log !== undefined) io.writeFile(values.log, run.sim.toJSONL());
+  if (values.report !== undefined) io.writeFile(values.report, htmlReport(run));
   if (values.json === true) io.out(JSON.stringify(runJson(run), null, 2));
   else {
     if (values.quiet === true) for (const line of runHeader(run).split('\n')) io.out(line);

@@ -1,0 +1,60 @@
+/**
+ * The time axis of every chart: a linear scale from virtual instants to x pixels, and tick marks at
+ * round UTC steps (1 s … 1 week) labelled as clock times, with the date when the span crosses days.
+ */
+import { escapeXml } from './escapeXml.js';
+
+const STEPS = [
+  1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
+  7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000, 172_800_000, 604_800_000,
+];
+
+/** A time scale over `[from, until]` onto `[left, right]` pixels. */
+export interface TimeScale {
+  readonly from: number;
+  readonly until: number;
+  readonly left: number;
+  readonly right: number;
+  x(at: number): number;
+}
+
+/** A linear scale (a zero-length span is widened to one second). */
+export function timeScale(from: number, until: number, left: number, right: number): TimeScale {
+  const span = Math.max(until - from, 1_000);
+  return {
+    from,
+    until: from + span,
+    left,
+    right,
+    x: (at) => left + ((at - from) / span) * (right - left),
+  };
+}
+
+/** Round instants to mark, at most `max` of them. */
+export function timeTicks(scale: TimeScale, max = 8): number[] {
+  const span = scale.until - scale.from;
+  const step = STEPS.find((s) => span / s <= max) ?? span / max;
+  const ticks: number[] = [];
+  for (let at = Math.ceil(scale.from / step) * step; at <= scale.until; at += step) ticks.push(at);
+  return ticks;
+}
+
+/** `09:05`, `09:05:30`, or `01-06 09:00` across days (UTC). */
+export function tickLabel(at: number, scale: TimeScale): string {
+  const iso = new Date(at).toISOString();
+  const span = scale.until - scale.from;
+  if (span >= 86_400_000) return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+  return at % 60_000 === 0 ? iso.slice(11, 16) : iso.slice(11, 19);
+}
+
+/** The axis line, ticks, labels and the "time (UTC)" title, below `y`. */
+export function timeAxisSvg(scale: TimeScale, y: number): string {
+  const ticks = timeTicks(scale)
+    .map((at) => {
+      const x = scale.x(at).toFixed(1);
+      return `<line x1="${x}" x2="${x}" y1="${y}" y2="${y + 5}" class="axis"/><text x="${x}" y="${y + 18}" text-anchor="middle" class="tick">${escapeXml(tickLabel(at, scale))}</text>`;
+    })
+    .join('');
+  const middle = ((scale.left + scale.right) / 2).toFixed(1);
+  return `<line x1="${scale.left}" x2="${scale.right}" y1="${y}" y2="${y}" class="axis"/>${ticks}<text x="${middle}" y="${y + 36}" text-anchor="middle" class="axis-title">time (UTC)</text>`;
+}

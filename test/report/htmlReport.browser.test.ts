@@ -1,0 +1,62 @@
+/**
+ * The HTML report in a real browser: Debian's chromium, driven by playwright-core, opens the report
+ * of a scenario from disk, with no network, and the charts render without a console error. A
+ * screenshot is saved under test-output/. CI installs chromium (.ci/run) and sets
+ * COMPUTESIM_REQUIRE_BROWSER=1, so there the test cannot be skipped.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/index.js';
+import { htmlReport } from '../../src/report/html/htmlReport.js';
+import previewBranches from '../../scenarios/preview-branches.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const required = process.env['COMPUTESIM_REQUIRE_BROWSER'] === '1';
+const available = existsSync(CHROMIUM);
+const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
+
+describe.skipIf(!available && !required)('the HTML report in chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    if (!available) throw new Error(`no browser at ${CHROMIUM} (apt-get install chromium)`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders every chart of a scenario, offline, without console errors', async () => {
+    const run = runScenario(previewBranches);
+    mkdirSync(out, { recursive: true });
+    const file = `${out}preview-branches.html`;
+    writeFileSync(file, htmlReport(run));
+
+    const page = await browser.newPage({ viewport: { width: 1040, height: 900 } });
+    const problems: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(pathToFileURL(file).href);
+
+    const computes = Object.values(run.sim.state.projects).flatMap((p) => Object.keys(p.endpoints));
+    expect(await page.locator('svg[role=img]').count()).toBe(4);
+    expect(await page.locator('g.lane').count()).toBeGreaterThanOrEqual(computes.length);
+    expect(await page.locator('rect.st-active').count()).toBeGreaterThanOrEqual(4);
+    expect(await page.locator('line.op').count()).toBeGreaterThan(0);
+    expect(await page.locator('path.series').count()).toBe(3);
+    expect(await page.locator('rect.bar').count()).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('table.metrics tr').count()).toBeGreaterThan(10);
+    const box = await page.locator('svg[role=img]').first().boundingBox();
+    expect(box?.width).toBeGreaterThan(500);
+    expect(await page.locator('.axis-title').first().textContent()).toBe('time (UTC)');
+    expect(problems).toEqual([]);
+    expect(requests.every((url) => url.startsWith('file:'))).toBe(true);
+    await page.screenshot({ path: `${out}preview-branches.png`, fullPage: true });
+    await page.close();
+  }, 60_000);
+});
