@@ -54,7 +54,8 @@ export function handleRequest(
       target,
       ...(onlyProject === undefined ? {} : { onlyProject }),
     });
-    if (response.status === 423) recordLocked(target, route.method, route.pattern, params);
+    if (response.status === 423)
+      recordLocked(target, route.method, route.pattern, { ...bodyBranch(body), ...params });
     if (response.status >= 400 && requestId !== undefined) {
       return {
         status: response.status,
@@ -93,6 +94,16 @@ function recordLocked(
     ...(endpointId === undefined ? {} : { endpointId }),
     ...(branchId === undefined ? {} : { branchId }),
   });
+}
+
+/** The branch a request body names (a compute's `branch_id`, a new branch's `parent_id`), if any. */
+function bodyBranch(body: unknown): { branch_id?: string } {
+  const record = (body ?? {}) as {
+    endpoint?: { branch_id?: unknown };
+    branch?: { parent_id?: unknown };
+  };
+  const branchId = record.endpoint?.branch_id ?? record.branch?.parent_id;
+  return typeof branchId === 'string' ? { branch_id: branchId } : {};
 }
 
 function splitPath(path: string): { pathname: string; query: URLSearchParams } {

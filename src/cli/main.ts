@@ -60,7 +60,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.err(`computesim: ${message.split('\n')[0]}`);
-    return error instanceof UsageError || error instanceof RangeError ? 2 : 1;
+    return error instanceof UsageError ? 2 : 1;
   }
 }
 

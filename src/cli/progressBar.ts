@@ -24,16 +24,24 @@ export function progressBar(label: string, stream: NodeJS.WriteStream | undefine
     etaBuffer: 20,
   });
   let started = false;
+  // The bar hides the cursor and line wrapping: give them back if the user interrupts.
+  const interrupted = (signal: NodeJS.Signals) => {
+    bar.stop();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
   return {
     update(done, total) {
       if (!started) {
         bar.start(total, 0);
         started = true;
+        process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
       }
       bar.update(done);
     },
     stop() {
-      if (started) bar.stop();
+      if (!started) return;
+      bar.stop();
+      process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     },
   };
 }

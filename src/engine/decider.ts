@@ -61,4 +61,10 @@ export interface Decider<S, C, E extends LoggedEvent, T, R> {
   armTimers(event: E, state: S, arm: Arm<T>): void;
   /** The internal command a fired timer becomes; `decide` checks whether it still applies. */
   commandForTimer(timer: T): C;
+  /**
+   * Whether `event` only records an observation (a refused request, say) and changes no state.
+   * Such events do not move the position random streams are keyed by, so recording one leaves
+   * every later draw as it would have been without it. Default: no event is.
+   */
+  isRecordOnly?(event: E): boolean;
 }

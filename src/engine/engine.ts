@@ -92,6 +92,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   /** The latest immutable snapshot. */
   #state: S;
   #sinceSnapshot = 0;
+  /** Record-only events in the log: the random streams' position is the log length minus these. */
+  #recordOnly = 0;
   #busy = false;
   readonly #arm = (due: number, timer: T, background?: boolean): void => {
     this.#agenda.push(due, timer, background === true);
@@ -370,7 +372,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   }
 
   #apply(command: C): Result<readonly E[], R> {
-    this.#context.begin(this.#now, this.#log.length);
+    this.#context.begin(this.#now, this.#log.length, this.#log.length - this.#recordOnly);
     const decided = this.#decider.decide(this.#working, command, this.#context);
     if (!decided.ok) return decided;
     const stamped = decided.value as unknown as { at: number; seq: number }[];
@@ -385,6 +387,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
 
   #record(event: E): void {
     this.#log.append(event);
+    if (this.#decider.isRecordOnly?.(event) === true) this.#recordOnly++;
     this.#decider.evolve(this.#working as Draft<S>, event);
     if (this.#sinceSnapshot < this.#trackedEvents) this.#decider.touches(event, this.#dirty.touch);
     else this.#dirty.touchAll();
@@ -440,10 +443,10 @@ class CommandContext implements DecideContext {
 
   constructor(readonly seed: number) {}
 
-  begin(now: number, index: number): void {
+  begin(now: number, nextSeq: number, drawIndex: number): void {
     this.now = now;
-    this.nextSeq = index;
-    this.#index = index;
+    this.nextSeq = nextSeq;
+    this.#index = drawIndex;
     this.#streams = undefined;
   }
 

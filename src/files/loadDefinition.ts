@@ -4,7 +4,8 @@
  * Node cannot import them itself (the compiled command line).
  */
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** A definition file could not be loaded or does not define what it should. */
 export class DefinitionFileError extends Error {
@@ -51,20 +52,17 @@ const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
 export async function loadDefinition<T>(url: string, kind: DefinitionKind<T>): Promise<T> {
   // Register before the first import: Node does not retry an import that failed for its extension.
   if (isTypeScript(url) && !RUNNING_TYPESCRIPT) await enableTypeScript();
+  const path = fileURLToPath(url);
+  if (!existsSync(path))
+    throw new DefinitionFileError(`cannot load ${kind.noun} ${displayPath(url)}: no such file`);
   let module: { default?: unknown };
   try {
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
-      (error as Error).message.includes(new URL(url).pathname)
-        ? 'no such file'
-        : error instanceof Error
-          ? error.message.split('\n')[0]
-          : String(error);
-    throw new DefinitionFileError(`cannot load ${kind.noun} ${displayPath(url)}: ${reason}`, {
-      cause: error,
-    });
+    throw new DefinitionFileError(
+      `cannot load ${kind.noun} ${displayPath(url)}: ${importProblem(error)}`,
+      { cause: error },
+    );
   }
   if (module.default === undefined)
     throw new DefinitionFileError(
@@ -74,6 +72,28 @@ export async function loadDefinition<T>(url: string, kind: DefinitionKind<T>): P
   if (problem !== undefined)
     throw new DefinitionFileError(`${displayPath(url)} does not export a ${kind.noun}: ${problem}`);
   return module.default as T;
+}
+
+/** The line of an import failure that says what is wrong (esbuild puts it after a summary line). */
+function importProblem(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const lines = error.message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const detail = lines.find((line) => /\bERROR:/.test(line));
+  if (detail !== undefined)
+    return detail.replace(/^.*?\bERROR:\s*/, 'syntax error: ').concat(location(detail));
+  const first = lines[0] ?? error.name;
+  return first.includes('require() ES Module')
+    ? `${first.replace(/\. A cycle.*$/, '')} (is the file in a package without "type": "module"? name it .mts)`
+    : first;
+}
+
+/** ` (line 3)` from an esbuild line like `/path/file.ts:3:7: ERROR: …`. */
+function location(line: string): string {
+  const match = /:(\d+):(\d+): ERROR/.exec(line);
+  return match === null ? '' : ` (line ${match[1]}, column ${match[2]})`;
 }
 
 function displayPath(url: string): string {

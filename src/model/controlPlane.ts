@@ -96,5 +96,6 @@ export function createControlPlane(profile: Profile): ControlPlane {
     touches,
     armTimers: (event, state, arm) => armTimers(event, state, profile, arm),
     commandForTimer: (timer) => timer,
+    isRecordOnly: (event) => event.type === 'RequestLocked',
   };
 }

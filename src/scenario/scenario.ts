@@ -7,6 +7,7 @@ import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
 import type { ProfileOverrides } from '../domain/profile.js';
 import type { DefinitionKind } from '../files/loadDefinition.js';
+import { settingsProblem } from '../files/settingsProblem.js';
 import type { ScenarioScript } from './scenarioScript.js';
 
 /** A scenario, as a scenario file default-exports it. */
@@ -43,9 +44,7 @@ export function scenarioProblem(value: unknown): string | undefined {
   if (typeof scenario.name !== 'string' || !/^[\w-]+$/.test(scenario.name))
     return `name must be letters, digits, "-" or "_", got ${JSON.stringify(scenario.name)}`;
   if (typeof scenario.script !== 'function') return 'script must be a function (s) => { … }';
-  if (scenario.seed !== undefined && !Number.isSafeInteger(scenario.seed))
-    return `seed must be a whole number, got ${JSON.stringify(scenario.seed)}`;
-  return undefined;
+  return settingsProblem(scenario);
 }
 
 /** How scenario files are recognised (for `loadDefinition`). */

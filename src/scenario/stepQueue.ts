@@ -8,6 +8,11 @@ export interface Step {
   readonly at: number;
   readonly seq: number;
   readonly run: () => void;
+  /**
+   * Whether the run must reach it: a step scheduled with `at` or an operation wait must, a tick of
+   * an `every` need not (a repeating step simply stops with the scenario).
+   */
+  readonly required: boolean;
 }
 
 /** Scheduled steps, earliest first. */
@@ -16,8 +21,8 @@ export class StepQueue {
   #seq = 0;
 
   /** Schedules `run` at `at`. */
-  add(at: number, run: () => void): void {
-    const step = { at, seq: this.#seq++, run };
+  add(at: number, run: () => void, required = true): void {
+    const step = { at, seq: this.#seq++, run, required };
     let low = 0;
     let high = this.#steps.length;
     while (low < high) {
@@ -31,6 +36,11 @@ export class StepQueue {
   /** The earliest step, removed; `undefined` when none is left. */
   next(): Step | undefined {
     return this.#steps.shift();
+  }
+
+  /** The steps still scheduled that the run had to reach, earliest first. */
+  requiredLeft(): Step[] {
+    return this.#steps.filter((step) => step.required);
   }
 
   get size(): number {

@@ -4,7 +4,7 @@
  * the results come from the configurations, not from luck. Prints a side-by-side table with deltas.
  */
 import type { FleetMetrics } from '../report/metrics.js';
-import { FIGURES, formatFigure, textTable } from './figures.js';
+import { FIGURES, figureOf, formatFigure, textTable } from './figures.js';
 import { runStudy } from './runStudy.js';
 import type { Configuration, Study } from './study.js';
 
@@ -41,13 +41,14 @@ export function comparisonTable(comparison: Comparison): string {
   if (baseline === undefined) return '';
   const header = ['', ...comparison.rows.map((r, i) => (i === 0 ? r.name : `${r.name} (Δ)`))];
   const lines = FIGURES.map((figure) => {
-    const base = figure.value(baseline.fleet);
+    const base = figureOf(figure, baseline.fleet);
     return [
       figure.label,
       ...comparison.rows.map((row, i) => {
-        const value = figure.value(row.fleet);
+        const value = figureOf(figure, row.fleet);
         const text = formatFigure(value, figure.digits);
-        return i === 0 ? text : `${text} (${delta(value, base, figure.digits)})`;
+        if (i === 0 || value === undefined || base === undefined) return text;
+        return `${text} (${delta(value, base, figure.digits)})`;
       }),
     ];
   });

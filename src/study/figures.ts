@@ -11,6 +11,11 @@ export interface Figure {
   readonly value: (metrics: FleetMetrics) => number;
   /** Decimal places in tables. */
   readonly digits: number;
+  /**
+   * Whether a run has this figure at all (a percentile needs samples: a run without cold starts
+   * has no cold-start wait, which is not a wait of 0). Default: always.
+   */
+  readonly available?: (metrics: FleetMetrics) => boolean;
 }
 
 const total = (table: Readonly<Record<string, number>>): number =>
@@ -31,24 +36,28 @@ export const FIGURES: readonly Figure[] = [
     label: 'cold-start wait p50 (ms)',
     value: (m) => m.coldStartWaitMs.p50,
     digits: 0,
+    available: (m) => m.coldStartWaitMs.count > 0,
   },
   {
     key: 'coldStartWaitP95Ms',
     label: 'cold-start wait p95 (ms)',
     value: (m) => m.coldStartWaitMs.p95,
     digits: 0,
+    available: (m) => m.coldStartWaitMs.count > 0,
   },
   {
     key: 'coldStartWaitP99Ms',
     label: 'cold-start wait p99 (ms)',
     value: (m) => m.coldStartWaitMs.p99,
     digits: 0,
+    available: (m) => m.coldStartWaitMs.count > 0,
   },
   {
     key: 'coldCacheDelayP95Ms',
     label: 'cold-cache delay p95 (ms)',
     value: (m) => m.coldCacheDelayMs.p95,
     digits: 0,
+    available: (m) => m.coldCacheDelayMs.count > 0,
   },
   { key: 'refused', label: 'connections refused', value: (m) => total(m.refused), digits: 0 },
   { key: 'dropped', label: 'connections dropped', value: (m) => total(m.dropped), digits: 0 },
@@ -66,8 +75,16 @@ export const FIGURES: readonly Figure[] = [
   },
 ];
 
-/** A number as tables show it: thousands separators, fixed decimals. */
-export function formatFigure(value: number, digits: number): string {
+/** A figure of a run, or `undefined` when the run has none (see `Figure.available`). */
+export function figureOf(figure: Figure, metrics: FleetMetrics): number | undefined {
+  return figure.available === undefined || figure.available(metrics)
+    ? figure.value(metrics)
+    : undefined;
+}
+
+/** A number as tables show it: thousands separators, fixed decimals; `–` for no value. */
+export function formatFigure(value: number | undefined, digits: number): string {
+  if (value === undefined || !Number.isFinite(value)) return '–';
   return value.toLocaleString('en-US', {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,

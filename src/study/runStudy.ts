@@ -3,6 +3,7 @@
  * study's span, and measured. Compare and sweep are built from it.
  */
 import { parseDuration } from '../core/duration.js';
+import { synchronously } from '../core/synchronously.js';
 import { Simulation } from '../engine/simulation.js';
 import { metricsOf, type FleetMetrics } from '../report/metrics.js';
 import type { Configuration, Study } from './study.js';
@@ -24,7 +25,7 @@ export function runStudy<P>(
     ...(study.start === undefined ? {} : { start: study.start }),
     ...(profile === undefined ? {} : { profile }),
   });
-  study.setup(sim, configuration);
+  synchronously('setup', study.setup, sim, configuration);
   sim.advance(parseDuration(study.duration), { stepLimit: Number.MAX_SAFE_INTEGER });
   const options =
     study.pricePerCuHour === undefined ? {} : { pricePerCuHour: study.pricePerCuHour };

@@ -9,6 +9,7 @@ import type { Instant } from '../core/instant.js';
 import type { ProfileOverrides } from '../domain/profile.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { DefinitionKind } from '../files/loadDefinition.js';
+import { settingsProblem } from '../files/settingsProblem.js';
 
 /** One configuration of a study: a name, profile overrides, and anything the study reads. */
 export interface Configuration<P = unknown> {
@@ -67,14 +68,24 @@ export function studyProblem(value: unknown): string | undefined {
   if (typeof study.name !== 'string' || !/^[\w-]+$/.test(study.name))
     return `name must be letters, digits, "-" or "_", got ${JSON.stringify(study.name)}`;
   if (typeof study.setup !== 'function') return 'setup must be a function (sim, configuration)';
-  if (typeof study.duration !== 'string' && typeof study.duration !== 'number')
-    return 'duration must be a duration like "7d"';
+  if (study.duration === undefined) return 'duration is required (a duration like "7d")';
+  const settings = settingsProblem(study);
+  if (settings !== undefined) return settings;
+  if (
+    study.pricePerCuHour !== undefined &&
+    !(Number.isFinite(study.pricePerCuHour) && study.pricePerCuHour >= 0)
+  )
+    return `pricePerCuHour must be a number ≥ 0, got ${JSON.stringify(study.pricePerCuHour)}`;
   if (!Array.isArray(study.configurations) || study.configurations.length === 0)
     return 'configurations must list at least one { name, params?, profile? }';
   const names = study.configurations.map((c: Configuration<unknown>) => c?.name);
   if (names.some((n) => typeof n !== 'string' || n === ''))
     return 'every configuration needs a name';
   if (new Set(names).size !== names.length) return 'configuration names must be unique';
+  for (const configuration of study.configurations) {
+    const profile = settingsProblem({ profile: configuration.profile });
+    if (profile !== undefined) return `configuration "${configuration.name}": ${profile}`;
+  }
   if (study.grid !== undefined) return gridProblem(study.grid);
   return undefined;
 }
@@ -88,6 +99,7 @@ function gridProblem(grid: unknown): string | undefined {
     const bad = values.find((v: unknown) => !isParamValue(v));
     if (bad !== undefined || values.some((v: unknown) => !isParamValue(v)))
       return `grid.${name} may hold numbers, strings and booleans only, got ${JSON.stringify(bad)}`;
+    if (new Set(values).size !== values.length) return `grid.${name} repeats a value`;
   }
   return undefined;
 }

@@ -95,7 +95,8 @@ function runOnWorkers(
       });
       worker.on('error', (error) => finish(new Error(`sweep: a worker failed: ${error.message}`)));
       worker.on('exit', (code) => {
-        if (code !== 0) finish(new Error(`sweep: a worker exited with code ${code}`));
+        // Workers only exit when terminated after the sweep; any earlier exit loses runs.
+        finish(new Error(`sweep: a worker exited (code ${code}) before its runs were done`));
       });
     }
   });

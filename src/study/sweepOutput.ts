@@ -48,7 +48,7 @@ export function sweepTable(
 }
 
 function withInterval(value: MeanInterval, digits: number): string {
-  const mean = formatFigure(value.mean, digits);
+  const mean = formatFigure(value.n === 0 ? undefined : value.mean, digits);
   if (value.high === null) return mean;
   return `${mean} ±${formatFigure(value.high - value.mean, digits)}`;
 }

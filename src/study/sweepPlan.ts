@@ -59,30 +59,40 @@ export function planSweep<P>(study: StudyDefinition<P>, options: SweepOptions = 
   return { study: { ...study, duration }, parameters, points, seeds, tasks };
 }
 
-function gridConfigurations<P>(
-  study: StudyDefinition<P>,
+/**
+ * What is wrong with a grid for `study`, or `undefined`: every parameter must be one the study
+ * has (in its baseline params or its own grid), with distinct plain values.
+ */
+export function sweepGridProblem(
+  study: StudyDefinition<unknown>,
   grid: Readonly<Record<string, readonly ParamValue[]>>,
-): Configuration<P>[] {
-  const baseline = study.configurations[0] as Configuration<P>;
-  const params: unknown = baseline.params;
+): string | undefined {
+  const params: unknown = study.configurations[0]?.params;
   if (
     params !== undefined &&
     (typeof params !== 'object' || params === null || Array.isArray(params))
   )
-    throw new RangeError(
-      `sweep: a grid needs params that are a record of values; ${study.name}'s are ${JSON.stringify(params)}`,
-    );
-  const base = params as Readonly<Record<string, unknown>> | undefined;
+    return `a grid needs params that are a record of values; ${study.name}'s are ${JSON.stringify(params)}`;
+  const known = new Set([...Object.keys(params ?? {}), ...Object.keys(study.grid ?? {})]);
   for (const [name, values] of Object.entries(grid)) {
-    if (base !== undefined && !(name in base))
-      throw new RangeError(
-        `sweep: unknown parameter "${name}" (${study.name} has: ${Object.keys(base).join(', ')})`,
-      );
-    if (values.length === 0) throw new RangeError(`sweep: give at least one value for ${name}`);
+    if (!known.has(name))
+      return `unknown parameter "${name}" (${study.name} has: ${[...known].join(', ') || 'none'})`;
+    if (values.length === 0) return `give at least one value for ${name}`;
     const bad = values.find((value) => !isParamValue(value));
-    if (bad !== undefined)
-      throw new RangeError(`sweep: ${name} takes numbers, strings or booleans, got ${String(bad)}`);
+    if (bad !== undefined) return `${name} takes numbers, strings or booleans, got ${String(bad)}`;
+    if (new Set(values).size !== values.length) return `${name} repeats a value`;
   }
+  return undefined;
+}
+
+function gridConfigurations<P>(
+  study: StudyDefinition<P>,
+  grid: Readonly<Record<string, readonly ParamValue[]>>,
+): Configuration<P>[] {
+  const problem = sweepGridProblem(study as StudyDefinition<unknown>, grid);
+  if (problem !== undefined) throw new RangeError(`sweep: ${problem}`);
+  const baseline = study.configurations[0] as Configuration<P>;
+  const base = baseline.params as Readonly<Record<string, unknown>> | undefined;
   return gridPoints(grid).map((point) => ({
     name: point.name,
     params: { ...base, ...point.values } as P,

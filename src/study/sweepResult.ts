@@ -3,7 +3,7 @@
  * figure across seeds. Built from results in task order, so how many workers ran them never shows.
  */
 import type { FleetMetrics } from '../report/metrics.js';
-import { FIGURES } from './figures.js';
+import { FIGURES, figureOf } from './figures.js';
 import { meanInterval, type MeanInterval } from './interval.js';
 import type { SweepPlan } from './sweepPlan.js';
 
@@ -18,7 +18,10 @@ export interface SweepPoint {
   readonly name: string;
   readonly params: unknown;
   readonly runs: readonly SweepRun[];
-  /** Per headline figure key (see `FIGURES`): mean and 95% interval across the seeds. */
+  /**
+   * Per headline figure key (see `FIGURES`): mean and 95% interval across the seeds that have the
+   * figure (`n` says how many; a percentile of a run without samples is left out).
+   */
   readonly summary: Readonly<Record<string, MeanInterval>>;
 }
 
@@ -44,7 +47,11 @@ export function sweepResult<P>(plan: SweepPlan<P>, fleets: readonly FleetMetrics
     const summary = Object.fromEntries(
       FIGURES.map((figure) => [
         figure.key,
-        meanInterval(runs.map((run) => figure.value(run.fleet))),
+        meanInterval(
+          runs
+            .map((run) => figureOf(figure, run.fleet))
+            .filter((value): value is number => value !== undefined),
+        ),
       ]),
     );
     return { name: configuration.name, params: configuration.params, runs, summary };

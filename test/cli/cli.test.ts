@@ -197,6 +197,16 @@ describe('computesim CLI', () => {
     [['run', 'scenarios/quickstart.ts', '--colour'], 2, /Unknown option '--colour'/],
     [['compare'], 2, /expected a study file/],
     [
+      ['compare', 'test/fixtures/badSettingsStudy.ts'],
+      1,
+      /badSettingsStudy.ts does not export a study: duration: Invalid duration "7 days"/,
+    ],
+    [
+      ['sweep', 'test/fixtures/tinyStudy.ts', '--param', 'suspendTimeout=60,6e1'],
+      2,
+      /--param: suspendTimeout repeats a value/,
+    ],
+    [
       ['compare', 'test/fixtures/nope.ts'],
       1,
       /cannot load study test\/fixtures\/nope.ts: no such file/,

@@ -55,6 +55,45 @@ describe('locks (423)', () => {
     expect(replayed.state).toEqual(sim.state);
   });
 
+  it('a recorded 423 leaves every later random draw as it was, live and after a replay', () => {
+    const later = (withLock: boolean) => {
+      const { sim, endpointId, path, settle } = givenProject();
+      sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+      if (withLock)
+        expect(sim.request('POST', path(`/endpoints/${endpointId}/restart`)).status).toBe(423);
+      settle();
+      const continued = (target: Simulation) => {
+        const created = target.request('POST', '/projects').body;
+        target.runUntilIdle();
+        const operations = Object.values(target.state.projects[created.project.id]!.operations);
+        return {
+          ids: [created.project.id, created.branch.id],
+          ends: operations.map((o) => o.updatedAt),
+        };
+      };
+      const replayed = Simulation.fromJSONL(sim.toJSONL()).simulation;
+      return { live: continued(sim), replayed: continued(replayed) };
+    };
+    const without = later(false);
+    const withLock = later(true);
+    expect(withLock.live).toEqual(without.live);
+    expect(withLock.replayed).toEqual(without.live);
+  });
+
+  it('records the branch a refused request named in its body', () => {
+    const sim = new Simulation();
+    const { project, branch } = sim.request('POST', '/projects').body;
+    const refused = sim.request('POST', `/projects/${project.id}/endpoints`, {
+      endpoint: { branch_id: branch.id, type: 'read_only' },
+    });
+    expect(refused.status).toBe(423);
+    expect(sim.log.get(sim.log.length - 1)).toMatchObject({
+      type: 'RequestLocked',
+      projectId: project.id,
+      branchId: branch.id,
+    });
+  });
+
   it('lets GETs through while an operation is unfinished', () => {
     const { sim, endpointId, path } = givenProject();
     sim.request('POST', path(`/endpoints/${endpointId}/restart`));

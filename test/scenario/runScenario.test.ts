@@ -194,6 +194,65 @@ describe('runScenario', () => {
     expect(narrated).toBe([...a.sim.log].filter((e) => !silent.has(e.type)).length);
   });
 
+  it('fails on steps it could not reach before its end, but not on repeating ones', () => {
+    const late = runScenario(
+      scenario(
+        (s) => {
+          s.every('10m', () => undefined);
+          s.at('+2h', () => s.expect('never checked', 1, 2));
+        },
+        { duration: '1h' },
+      ),
+    );
+    expect(late.failure?.message).toBe(
+      '1 step scheduled after the end (+01:00:00.000) did not run, the first at +02:00:00.000: lengthen the duration or schedule it earlier',
+    );
+    expect(late.end - late.start).toBe(3_600_000);
+    const repeating = runScenario(
+      scenario((s) => s.every('1s', () => undefined), { duration: '2d' }),
+      { maxSteps: 1_000 },
+    );
+    expect(repeating.failure).toBeUndefined();
+  });
+
+  it('refuses async steps instead of passing before they finish', () => {
+    const run = runScenario(scenario((s) => s.at('+1m', async () => s.expect('one', 1, 2))));
+    expect(run.failure?.message).toBe(
+      'a step returned a promise: it must be synchronous (no async)',
+    );
+  });
+
+  it('checks every() options, and stop() from another step cancels the next tick', () => {
+    for (const times of [1.5, 0, -1, Number.NaN])
+      expect(
+        runScenario(scenario((s) => s.every('1m', () => undefined, { times }))).failure?.message,
+      ).toBe(`every: times must be a whole number ≥ 1, got ${String(times)}`);
+    expect(
+      runScenario(
+        scenario((s) => s.at('+10m', () => s.every('1m', () => undefined, { until: '5m' }))),
+      ).failure?.message,
+    ).toBe('every: until at +00:05:00.000 is in the past (now +00:10:00.000)');
+    const run = runScenario(
+      scenario((s) => {
+        let stopIt = () => undefined as void;
+        s.every('1m', (stop) => {
+          stopIt = stop;
+          s.note('tick');
+        });
+        s.at('+1m30s', () => stopIt());
+      }),
+    );
+    expect(notes(run)).toEqual(['+00:01:00.000 tick']);
+  });
+
+  it('calls waitFor back at once for no operations', () => {
+    const run = runScenario(
+      scenario((s) => s.waitFor([], (done) => s.note(`done: ${done.length}`))),
+    );
+    expect(notes(run)).toEqual(['+00:00:00.000 done: 0']);
+    expect(run.timeline.some((e) => e.kind === 'poll')).toBe(false);
+  });
+
   it('refuses a definition without a name or script', () => {
     expect(() => defineScenario({ name: 'has space', script: () => undefined })).toThrow(
       /name must be letters/,

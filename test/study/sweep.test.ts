@@ -48,6 +48,17 @@ describe('sweep', () => {
     expect(summary.high! - summary.mean).toBeCloseTo(summary.mean - summary.low!, 9);
   });
 
+  it('leaves runs without samples out of percentile figures instead of counting them as 0', () => {
+    const result = sweep(tiny, { ...options, grid: { suspendTimeout: [60, -1] } });
+    const [short, never] = result.points;
+    for (const run of never!.runs) expect(run.fleet.coldStartWaitMs.count).toBe(0);
+    expect(never!.summary['coldStartWaitP95Ms']).toMatchObject({ n: 0, low: null, high: null });
+    expect(short!.summary['coldStartWaitP95Ms']!.n).toBe(3);
+    expect(short!.summary['coldStartWaitP95Ms']!.mean).toBeGreaterThan(0);
+    const line = sweepTable(result, ['coldStartWaitP95Ms']).split('\n')[2];
+    expect(line).toMatch(/^suspendTimeout=-1\s+3\s+–$/);
+  });
+
   it('sweeps the configurations when told the grid is empty, with no interval for one seed', () => {
     const result = sweep(tiny, { grid: {} });
     expect(result.points.map((p) => p.name)).toEqual(['timeout 300 s', 'timeout 60 s']);
@@ -70,6 +81,12 @@ describe('sweep', () => {
     await expect(
       sweepStudyFile('test/fixtures/brokenStudy.ts', { workers: 2, grid: {} }),
     ).rejects.toThrow(/run 2 failed: setup refused on purpose/);
+  }, 30_000);
+
+  it('fails, rather than hangs, when a worker thread ends before its runs are done', async () => {
+    await expect(
+      sweepStudyFile('test/fixtures/exitingStudy.ts', { workers: 2, grid: {} }),
+    ).rejects.toThrow(/a worker exited \(code 0\) before its runs were done/);
   }, 30_000);
 
   it('refuses a file that is missing or does not export a study', async () => {

@@ -10,6 +10,7 @@ import {
   sweepTable,
 } from '../../study/sweepOutput.js';
 import type { ParamValue } from '../../study/study.js';
+import { sweepGridProblem } from '../../study/sweepPlan.js';
 import { parseCommand, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import {
@@ -72,6 +73,8 @@ export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<
   const loaded = await loadStudyFile(positionals[0] as string, values);
   const { study, duration } = loaded;
   const seeds = parseSeeds(values.seeds ?? '5', study.seed ?? 1);
+  const problem = sweepGridProblem(study, params);
+  if (problem !== undefined) throw new UsageError(`--param: ${problem}`);
   const grid: Record<string, readonly ParamValue[]> =
     values.configurations === true
       ? {}

@@ -6,7 +6,7 @@
 import { formatDuration } from '../../core/duration.js';
 import { formatInstant } from '../../core/instant.js';
 import type { ScenarioRun } from '../../scenario/runScenario.js';
-import { FIGURES, formatFigure } from '../../study/figures.js';
+import { FIGURES, figureOf, formatFigure } from '../../study/figures.js';
 import { computeLanes } from '../computeLanes.js';
 import { metricsOf } from '../metrics.js';
 import { timeSeriesOf } from '../timeSeries.js';
@@ -109,7 +109,7 @@ export function htmlReport(run: ScenarioRun): string {
   // Scenarios are small: fractional figures get three places.
   const rows = FIGURES.map(
     (f) =>
-      `<tr><th scope="row">${escapeXml(f.label)}</th><td>${escapeXml(formatFigure(f.value(fleet), f.digits === 0 ? 0 : 3))}</td></tr>`,
+      `<tr><th scope="row">${escapeXml(f.label)}</th><td>${escapeXml(formatFigure(figureOf(f, fleet), f.digits === 0 ? 0 : 3))}</td></tr>`,
   ).join('');
   const timeline = run.timeline
     .slice(0, MAX_TIMELINE_LINES)
