@@ -11,6 +11,8 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** Writes a whole file (results a command was asked to save). */
   readonly writeFile: (path: string, text: string) => void;
+  /** Whether stdout is a terminal (a person reads it as it comes). */
+  readonly stdoutTerminal?: boolean;
   /** Whether stdout takes colours (a terminal, and NO_COLOR unset). */
   readonly color?: boolean;
   /** Where a progress bar may draw: a terminal's stderr, or `undefined` (no bar). */

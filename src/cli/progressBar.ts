@@ -12,12 +12,20 @@ export interface Progress {
 
 const SILENT: Progress = { update: () => undefined, stop: () => undefined };
 
-/** A bar labelled `label` on `stream` when it is a terminal, else a progress that shows nothing. */
-export function progressBar(label: string, stream: NodeJS.WriteStream | undefined): Progress {
+/**
+ * A bar labelled `label` on `stream` when it is a terminal, else a progress that shows nothing.
+ * `counted` names what `done` and `total` count (`runs`); without it the bar shows a percentage.
+ */
+export function progressBar(
+  label: string,
+  stream: NodeJS.WriteStream | undefined,
+  counted?: string,
+): Progress {
   if (stream?.isTTY !== true) return SILENT;
+  const amount = counted === undefined ? '{percentage}%' : `{value}/{total} ${counted}`;
   const bar = new SingleBar({
     stream,
-    format: `${label} |{bar}| {value}/{total} runs · {duration_formatted} elapsed · ETA {eta_formatted}`,
+    format: `${label} |{bar}| ${amount} · {duration_formatted} elapsed · ETA {eta_formatted}`,
     barsize: 30,
     hideCursor: true,
     clearOnComplete: true,

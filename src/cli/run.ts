@@ -18,6 +18,7 @@ process.exitCode = await main(argv.length === 0 && startedByNpmStart ? ['demo'] 
   out: (line) => console.log(line),
   err: (line) => console.error(line),
   writeFile: (path, text) => writeFileSync(path, text),
+  stdoutTerminal: process.stdout.isTTY,
   color: process.stdout.isTTY && process.env['NO_COLOR'] === undefined,
   ...(process.stderr.isTTY ? { progressStream: process.stderr } : {}),
 });

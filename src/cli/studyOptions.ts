@@ -47,7 +47,7 @@ export async function runStudyFile(
 ): Promise<SweepResult> {
   const workers =
     flags.workers === undefined ? {} : { workers: wholeNumber('--workers', flags.workers, 1) };
-  const progress = progressBar(label, io.progressStream);
+  const progress = progressBar(label, io.progressStream, 'runs');
   try {
     return await sweepStudyFile(loaded.file, {
       ...plan,

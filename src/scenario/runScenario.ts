@@ -21,6 +21,11 @@ export interface RunScenarioOptions {
   readonly onStart?: (run: RunInfo) => void;
   /** Called with each timeline line as it is written (for streaming output). */
   readonly onEntry?: (entry: TimelineEntry) => void;
+  /**
+   * Called now and then (every few thousand events) with how far a scenario that has a duration
+   * has got, in virtual ms since its start, and its duration. Observing only: runs are the same.
+   */
+  readonly onProgress?: (done: number, total: number) => void;
   /** Stop with a failure after this many steps (default 1,000,000): a repeating step never stopped. */
   readonly maxSteps?: number;
 }
@@ -73,9 +78,13 @@ export function runScenario(
     options.onEntry?.(entry);
   };
   const narrate = createNarrator();
+  const onProgress = end === undefined ? undefined : options.onProgress;
+  let events = 0;
   const subscription = sim.events$.subscribe((event) => {
     const text = narrate(event);
     if (text !== undefined) write('event', text, event.at);
+    if (onProgress !== undefined && ++events % 4096 === 0)
+      onProgress(event.at - start, (end as number) - start);
   });
 
   const steps = new StepQueue();

@@ -253,6 +253,30 @@ describe('runScenario', () => {
     expect(run.timeline.some((e) => e.kind === 'poll')).toBe(false);
   });
 
+  it('reports progress through a long scenario without changing it', () => {
+    const busy = scenario(
+      (s) => {
+        const { endpoints } = s.request('POST', '/projects').body;
+        s.workload({
+          kind: 'poisson',
+          endpointId: endpoints[0].id,
+          rates: 600,
+          session: { duration: '1m' },
+        });
+      },
+      { duration: '12h' },
+    );
+    const seen: [number, number][] = [];
+    const watched = runScenario(busy, { onProgress: (done, total) => seen.push([done, total]) });
+    expect(seen.length).toBeGreaterThan(2);
+    for (const [i, [done, total]] of seen.entries()) {
+      expect(total).toBe(12 * 3_600_000);
+      expect(done).toBeLessThanOrEqual(total);
+      if (i > 0) expect(done).toBeGreaterThanOrEqual(seen[i - 1]![0]);
+    }
+    expect(runScenario(busy).sim.toJSONL()).toBe(watched.sim.toJSONL());
+  });
+
   it('refuses a definition without a name or script', () => {
     expect(() => defineScenario({ name: 'has space', script: () => undefined })).toThrow(
       /name must be letters/,

@@ -15,6 +15,7 @@ import type { TimelineEntry } from '../../scenario/timelineEntry.js';
 import { SCENARIO_FILE } from '../../scenario/scenario.js';
 import { parseCommand, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';
+import { progressBar } from '../progressBar.js';
 
 /** Help of the run command. */
 export const RUN_HELP = `Usage: computesim run <scenario.ts> [options]
@@ -58,7 +59,13 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const color = io.color === true && values['no-color'] !== true && values.json !== true;
   const stream = values.json !== true && values.quiet !== true;
   let start = 0;
+  // A bar only where it cannot tangle with the timeline: the timeline not streamed to a terminal.
+  const progress = progressBar(
+    'run',
+    stream && io.stdoutTerminal === true ? undefined : io.progressStream,
+  );
   const run = runScenario(scenario, {
+    onProgress: (done, total) => progress.update(done, total),
     ...(seed === undefined ? {} : { seed }),
     ...(stream
       ? {
@@ -70,6 +77,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
         }
       : {}),
   });
+  progress.stop();
   if (values.log !== undefined) io.writeFile(values.log, run.sim.toJSONL());
   if (values.report !== undefined) io.writeFile(values.report, htmlReport(run));
   if (values.json === true) io.out(JSON.stringify(runJson(run), null, 2));
