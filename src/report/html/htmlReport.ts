@@ -77,7 +77,7 @@ export function htmlReport(run: ScenarioRun): string {
     ),
     section(
       'Activity',
-      'Active computes and open client connections over time.',
+      'Active computes, open client connections and (when there are workloads) their sessions over time.',
       lineChart(
         'Active computes and connections over time',
         'count',
@@ -92,6 +92,15 @@ export function htmlReport(run: ScenarioRun): string {
             className: 's-connections',
             points: samples.map((s) => [s.at, s.connections] as const),
           },
+          ...(fleet.sessions === 0
+            ? []
+            : [
+                {
+                  name: 'workload sessions',
+                  className: 's-sessions',
+                  points: samples.map((s) => [s.at, s.sessions] as const),
+                },
+              ]),
         ],
         from,
         until,
