@@ -8,6 +8,7 @@ import { compareCommand } from './commands/compare.js';
 import { demo } from './commands/demo.js';
 import { replay } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
 import { sweepCommand } from './commands/sweep.js';
 import type { CliIo } from './io.js';
 
@@ -19,6 +20,7 @@ Commands:
   replay <log.jsonl> [--at TIME]     narrate a JSON Lines event log, or show the state at TIME
   compare <study.ts> [options]       a study's configurations side by side, same sessions
   sweep <study.ts> [options]         a grid of parameters × seeds, mean and 95% interval
+  serve [options]                    the simulated API over HTTP, for clients in any language
 
 Run computesim <command> --help for a command's options.
 
@@ -54,6 +56,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await compareCommand(rest, io);
       case 'sweep':
         return await sweepCommand(rest, io);
+      case 'serve':
+        return await serveCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}" (try: computesim --help)`);
     }

@@ -1,0 +1,112 @@
+/**
+ * `computesim serve`: the simulated API on a real HTTP server, for clients in any language. Prints
+ * one line with the base URL and the key(s) it accepts, then serves until interrupted.
+ */
+import { randomBytes } from 'node:crypto';
+import { Simulation } from '../../engine/simulation.js';
+import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
+import { parseClockMode } from '../../http/clockMode.js';
+import { SimServer, type ServedKey } from '../../http/simServer.js';
+import { openStateFile } from '../../http/stateFile.js';
+import { runScenario } from '../../scenario/runScenario.js';
+import { SCENARIO_FILE } from '../../scenario/scenario.js';
+import { parseCommand, UsageError, wholeNumber } from '../args.js';
+import type { CliIo } from '../io.js';
+
+/** Help of the serve command. */
+export const SERVE_HELP = `Usage: computesim serve [options]
+
+Serves the simulated API over HTTP at http://HOST:PORT/api/v2, the same routes and bodies as
+in process, plus control routes under /api/v2/_sim/ (clock, advance, run_until_idle, connections,
+snapshot, reset). Every request needs Authorization: Bearer KEY.
+
+Options:
+  --host HOST          interface to bind (default 127.0.0.1: this machine only)
+  --port N             port (default 4242; 0 picks a free one)
+  --api-key KEY        a key to accept (repeatable; default: one generated and printed)
+  --clock MODE         manual (default: time moves only through /_sim/advance), realtime, or a
+                       speed like 60x (a 5-second poll sees five minutes pass)
+  --seed N             seed of a new simulation (default 1)
+  --scenario FILE      play a scenario first and serve the world it leaves
+  --state-file FILE    append every event to FILE before answering; replay it on start
+
+Example:
+  computesim serve --clock 60x --state-file sim.jsonl`;
+
+/** Runs the serve command; resolves when the server has stopped (SIGINT or SIGTERM). */
+export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, help } = parseCommand(
+    argv,
+    {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      clock: { type: 'string' },
+      seed: { type: 'string' },
+      scenario: { type: 'string' },
+      'state-file': { type: 'string' },
+    },
+    0,
+    'no arguments',
+  );
+  if (help) {
+    io.out(SERVE_HELP);
+    return 0;
+  }
+  const port = values.port === undefined ? 4242 : wholeNumber('--port', values.port, 0);
+  if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const clock = parseClockMode(values.clock ?? 'manual');
+  if (!clock.ok) throw new UsageError(`--clock: ${clock.error}`);
+  const seed = values.seed === undefined ? undefined : wholeNumber('--seed', values.seed);
+  const given = values['api-key'] ?? [];
+  const bad = given.find((key) => key === '' || /\s/.test(key));
+  if (bad !== undefined) throw new UsageError('--api-key must be non-empty, without spaces');
+  const keys: ServedKey[] = (
+    given.length > 0 ? given : [`csim_${randomBytes(16).toString('hex')}`]
+  ).map((key) => ({ key, kind: 'personal' }));
+
+  const stateFile = values['state-file'];
+  const opened = stateFile === undefined ? undefined : openStateFile(stateFile);
+  if (opened?.tornLastLine !== undefined)
+    io.err(
+      `computesim: warning: ${stateFile} line ${opened.tornLastLine.line}: ${opened.tornLastLine.reason} (cut off)`,
+    );
+  let sim = opened?.simulation;
+  if (sim !== undefined && (values.scenario !== undefined || seed !== undefined))
+    throw new UsageError(
+      `--state-file ${stateFile} already holds a simulation: drop --scenario/--seed, or use a new file`,
+    );
+  if (sim === undefined && values.scenario !== undefined) {
+    const scenario = await loadDefinition(fileUrl(values.scenario), SCENARIO_FILE);
+    const run = runScenario(scenario, seed === undefined ? {} : { seed });
+    if (run.failure !== undefined)
+      throw new Error(`scenario ${run.name} failed: ${run.failure.message}`);
+    sim = run.sim;
+  }
+  sim ??= new Simulation({ seed: seed ?? 1 });
+  const server = new SimServer(sim, {
+    keys,
+    clock: clock.value,
+    ...(stateFile === undefined
+      ? {}
+      : { stateFile: { path: stateFile, holds: opened?.simulation?.log.length ?? 0 } }),
+  });
+  const url = await server
+    .listen(port, values.host ?? '127.0.0.1')
+    .catch((error: NodeJS.ErrnoException) => {
+      throw new Error(
+        `cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`,
+      );
+    });
+  io.out(
+    `computesim serving ${url} · key ${keys.map((k) => k.key).join(', ')} · clock ${clock.value.name} · seed ${server.sim.seed}`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop).off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+  });
+  return 0;
+}

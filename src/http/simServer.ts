@@ -1,0 +1,235 @@
+/**
+ * `computesim serve`'s core: the simulated REST API on a node:http server. One adapter over the
+ * shared route table (`sim.request`), plus the `_sim` control routes; bearer keys, 1 MiB bodies,
+ * JSON errors without stack traces, `Date` headers in virtual time, a paced or manual clock, and
+ * an optional state file written before each response.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ClockError, LogFormatError, StepLimitError } from '../engine/errors.js';
+import { Simulation, type SimulationOptions } from '../engine/simulation.js';
+import type { ClockMode } from './clockMode.js';
+import { ClockDriver } from './clockMode.js';
+import { readBody } from './readBody.js';
+import { handleControl, type ControlResponse } from './simControl.js';
+import { StateFileWriter } from './stateFile.js';
+
+/** An API key the server accepts. */
+export interface ServedKey {
+  readonly key: string;
+  readonly kind: 'personal' | 'organization' | 'project';
+  readonly projectId?: string;
+}
+
+/** How to serve. */
+export interface SimServerOptions {
+  /** Keys to accept (at least one: every request needs a bearer key). */
+  readonly keys: readonly ServedKey[];
+  readonly clock: ClockMode;
+  /**
+   * Where to append events, and how many of `sim`'s events it already holds (those it was replayed
+   * from; 0 for a new file).
+   */
+  readonly stateFile?: { readonly path: string; readonly holds: number };
+  /** Options for a simulation made by `_sim/reset`. */
+  readonly simulation?: Pick<SimulationOptions, 'start' | 'profile'>;
+  /** The wall clock (tests pass their own). */
+  readonly wallNow?: () => number;
+}
+
+const API_PREFIX = '/api/v2';
+
+/** A served simulation. */
+export class SimServer {
+  readonly server: Server;
+  #sim: Simulation;
+  #driver: ClockDriver;
+  readonly #writer: StateFileWriter | undefined;
+
+  constructor(
+    sim: Simulation,
+    readonly options: SimServerOptions,
+  ) {
+    if (options.keys.length === 0) throw new RangeError('serve: give at least one API key');
+    this.#sim = this.#withKeys(sim);
+    this.#driver = new ClockDriver(options.clock, sim.now(), options.wallNow);
+    this.#writer =
+      options.stateFile === undefined
+        ? undefined
+        : new StateFileWriter(options.stateFile.path, options.stateFile.holds);
+    this.#writer?.flush(this.#sim);
+    this.server = createServer((request, response) => {
+      void this.#handle(request, response);
+    });
+    this.server.keepAliveTimeout = 5_000;
+  }
+
+  /** The simulation being served (it changes on `_sim/reset`). */
+  get sim(): Simulation {
+    return this.#sim;
+  }
+
+  /** Listens on `host:port` (0: any free port); resolves to the API's base URL. */
+  listen(port: number, host = '127.0.0.1'): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        const address = this.server.address() as AddressInfo;
+        const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        resolve(`http://${shown}:${address.port}${API_PREFIX}`);
+      });
+    });
+  }
+
+  /** Stops accepting connections and closes idle ones. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeIdleConnections();
+    });
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = headerOf(request, 'x-request-id');
+    const body = await readBody(request);
+    let answer: ControlResponse;
+    if (!body.ok) {
+      answer = {
+        status: body.error.status,
+        body: { code: body.error.code, message: body.error.message },
+      };
+    } else {
+      answer = this.#answer(request, body.value, requestId);
+    }
+    this.#writer?.flush(this.#sim);
+    this.#send(response, answer, requestId);
+  }
+
+  #answer(request: IncomingMessage, body: unknown, requestId: string | undefined): ControlResponse {
+    const url = request.url ?? '/';
+    const method = (request.method ?? 'GET').toUpperCase();
+    if (!url.startsWith(`${API_PREFIX}/`) && url !== API_PREFIX)
+      return notFound(
+        `no route for ${method} ${url.split('?')[0]} (the API is under ${API_PREFIX})`,
+      );
+    const apiKey = bearer(request);
+    try {
+      this.#sync();
+      const path = url.slice(API_PREFIX.length);
+      if (path === '/_sim' || path.startsWith('/_sim/') || path.startsWith('/_sim?')) {
+        const denied = this.#controlAccess(apiKey);
+        if (denied !== undefined) return denied;
+        return handleControl(
+          this.#controlHost(),
+          method,
+          path.slice('/_sim'.length).split('?')[0] ?? '',
+          body,
+        );
+      }
+      return this.#sim.request(method, url, body, {
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...(requestId === undefined ? {} : { requestId }),
+      });
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  /** Control routes need a key that is not limited to one project. */
+  #controlAccess(apiKey: string | undefined): ControlResponse | undefined {
+    const key = this.options.keys.find((k) => k.key === apiKey);
+    if (key === undefined)
+      return {
+        status: 401,
+        body: {
+          code: 'unauthorized',
+          message: 'a valid API key is required (Authorization: Bearer …)',
+        },
+      };
+    if (key.kind === 'project')
+      return {
+        status: 403,
+        body: { code: 'forbidden', message: 'a project-scoped key cannot control the simulation' },
+      };
+    return undefined;
+  }
+
+  #controlHost() {
+    return {
+      sim: this.#sim,
+      clockName: this.options.clock.name,
+      advance: (ms: number) => {
+        this.#sim.advance(ms);
+        this.#driver = new ClockDriver(this.options.clock, this.#sim.now(), this.options.wallNow);
+      },
+      reset: (from: { readonly seed?: number; readonly jsonl?: string }) => {
+        const next =
+          from.jsonl !== undefined
+            ? Simulation.fromJSONL(from.jsonl).simulation
+            : new Simulation({ ...this.options.simulation, seed: from.seed ?? this.#sim.seed });
+        this.#sim = this.#withKeys(next);
+        this.#driver = new ClockDriver(this.options.clock, next.now(), this.options.wallNow);
+        this.#writer?.rewrite(this.#sim);
+      },
+    };
+  }
+
+  /** Moves virtual time to where the wall clock says it is (paced modes). */
+  #sync(): void {
+    const target = this.#driver.target();
+    if (target !== undefined && target > this.#sim.now())
+      this.#sim.advanceTo(target, { stepLimit: Number.MAX_SAFE_INTEGER });
+  }
+
+  #withKeys(sim: Simulation): Simulation {
+    for (const key of this.options.keys)
+      sim.addApiKey({
+        kind: key.kind,
+        key: key.key,
+        ...(key.projectId === undefined ? {} : { projectId: key.projectId }),
+      });
+    return sim;
+  }
+
+  #send(response: ServerResponse, answer: ControlResponse, requestId: string | undefined): void {
+    const headers: Record<string, string> = { date: new Date(this.#sim.now()).toUTCString() };
+    if (requestId !== undefined) headers['x-request-id'] = requestId;
+    if (answer.status === 204 || answer.body === undefined) {
+      response.writeHead(answer.status, headers).end();
+      return;
+    }
+    const text =
+      typeof answer.body === 'string' && answer.contentType !== undefined
+        ? answer.body
+        : JSON.stringify(answer.body);
+    headers['content-type'] = answer.contentType ?? 'application/json; charset=utf-8';
+    headers['content-length'] = String(Buffer.byteLength(text));
+    response.writeHead(answer.status, headers).end(text);
+  }
+}
+
+function headerOf(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function bearer(request: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+function notFound(message: string): ControlResponse {
+  return { status: 404, body: { code: 'not_found', message } };
+}
+
+/** An error thrown while answering, as a response that says what went wrong but never how. */
+function failure(error: unknown): ControlResponse {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  if (error instanceof LogFormatError || error instanceof RangeError || error instanceof ClockError)
+    return { status: 400, body: { code: 'invalid_input', message } };
+  if (error instanceof StepLimitError) return { status: 409, body: { code: 'conflict', message } };
+  return {
+    status: 500,
+    body: { code: 'internal_error', message: 'the simulator failed on this request' },
+  };
+}

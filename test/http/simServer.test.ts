@@ -1,0 +1,188 @@
+/**
+ * The HTTP facade on an ephemeral loopback port: the same API as in process, JSON errors for
+ * everything a client can get wrong, keys, control routes, paced clocks and the state file.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
+import { parseClockMode, type ClockMode } from '../../src/http/clockMode.js';
+import { SimServer } from '../../src/http/simServer.js';
+import { openStateFile } from '../../src/http/stateFile.js';
+
+const KEY = 'test-key';
+const MANUAL = parseClockMode('manual');
+const servers: SimServer[] = [];
+
+async function serve(
+  options: {
+    sim?: Simulation;
+    clock?: ClockMode;
+    stateFile?: { path: string; holds: number };
+    wallNow?: () => number;
+  } = {},
+) {
+  const server = new SimServer(options.sim ?? new Simulation({ seed: 3 }), {
+    keys: [{ key: KEY, kind: 'personal' }],
+    clock: options.clock ?? (MANUAL.ok ? MANUAL.value : { name: 'manual', rate: 0 }),
+    ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
+    ...(options.wallNow === undefined ? {} : { wallNow: options.wallNow }),
+  });
+  servers.push(server);
+  const base = await server.listen(0);
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...headers },
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    const json =
+      text === ''
+        ? undefined
+        : response.headers.get('content-type')?.startsWith('application/json')
+          ? JSON.parse(text)
+          : text;
+    return { status: response.status, headers: response.headers, body: json };
+  };
+  return { server, base, call };
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describe('the HTTP facade', () => {
+  it('answers exactly what sim.request answers, with Date in virtual time', async () => {
+    const { call, server } = await serve();
+    const created = await call(
+      'POST',
+      '/projects',
+      { project: { name: 'web' } },
+      { 'x-request-id': 'r-1' },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.project.name).toBe('web');
+    expect(created.headers.get('date')).toBe(new Date(server.sim.now()).toUTCString());
+    const direct = server.sim.request('GET', `/projects/${created.body.project.id}`, undefined, {
+      apiKey: KEY,
+    });
+    const overHttp = await call('GET', `/projects/${created.body.project.id}`);
+    expect(overHttp.body).toEqual(direct.body);
+  });
+
+  it('refuses what a client can get wrong with a JSON error and no stack trace', async () => {
+    const { call, base } = await serve();
+    const cases = [
+      [await call('GET', '/projects', undefined, { authorization: '' }), 401, 'unauthorized'],
+      [await call('GET', '/nowhere'), 404, 'not_found'],
+      [await call('PUT', '/projects'), 405, 'method_not_allowed'],
+      [await call('POST', '/projects', '{"project":'), 400, 'invalid_input'],
+      [await call('POST', '/projects', 'x'.repeat(1024 * 1024 + 1)), 413, 'payload_too_large'],
+      [await call('POST', '/projects', { project: { name: 7 } }), 400, 'invalid_input'],
+    ] as const;
+    for (const [response, status, code] of cases) {
+      expect(response.status).toBe(status);
+      expect(response.body).toMatchObject({ code, message: expect.any(String) });
+      expect(JSON.stringify(response.body)).not.toMatch(/\n\s+at /);
+    }
+    const outside = await fetch(base.replace('/api/v2', '/other'));
+    expect(outside.status).toBe(404);
+    expect(await outside.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it('moves the clock only through control routes in manual mode', async () => {
+    const { call } = await serve();
+    const before = (await call('GET', '/_sim/clock')).body;
+    const { operations } = (await call('POST', '/projects')).body;
+    expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(before.now_ms);
+    const advanced = await call('POST', '/_sim/advance', { by: '30s' });
+    expect(advanced.body.now_ms).toBe(before.now_ms + 30_000);
+    const op = await call(
+      'GET',
+      `/projects/${operations[1].project_id}/operations/${operations[1].id}`,
+    );
+    expect(op.body.operation.status).toBe('finished');
+    expect((await call('POST', '/_sim/advance', { by: 'soon' })).status).toBe(400);
+    expect((await call('POST', '/_sim/run_until_idle')).status).toBe(200);
+  });
+
+  it('follows the wall clock N times faster in paced mode', async () => {
+    let wall = 1_000;
+    const mode = parseClockMode('60x');
+    if (!mode.ok) throw new Error(mode.error);
+    const { call } = await serve({ clock: mode.value, wallNow: () => wall });
+    const start = (await call('GET', '/_sim/clock')).body.now_ms;
+    wall += 2_000;
+    expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(start + 120_000);
+    expect(parseClockMode('fast').ok).toBe(false);
+    expect(parseClockMode('0x').ok).toBe(false);
+  });
+
+  it('opens and closes simulated connections, snapshots and resets', async () => {
+    const { call, server } = await serve();
+    const { endpoints } = (await call('POST', '/projects')).body;
+    await call('POST', '/_sim/advance', { by: '30s' });
+    const opened = await call('POST', '/_sim/connections', { endpoint_id: endpoints[0].id });
+    expect(opened.status).toBe(201);
+    expect(opened.body.connection).toMatchObject({ endpoint_id: endpoints[0].id, state: 'open' });
+    const closed = await call('DELETE', `/_sim/connections/${opened.body.connection.id}`);
+    expect(closed.body.connection.state).toBe('closed');
+    expect((await call('GET', '/_sim/connections/c-999')).status).toBe(404);
+    expect((await call('POST', '/_sim/connections', {})).status).toBe(400);
+    const snapshot = await call('GET', '/_sim/snapshot');
+    expect(snapshot.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(Simulation.fromJSONL(snapshot.body).simulation.state).toEqual(server.sim.state);
+    await call('POST', '/_sim/reset', { seed: 9 });
+    expect((await call('GET', '/projects')).body.projects).toEqual([]);
+    await call('POST', '/_sim/reset', { jsonl: snapshot.body });
+    expect((await call('GET', '/projects')).body.projects).toHaveLength(1);
+    expect((await call('POST', '/_sim/reset', { jsonl: '{oops' })).status).toBe(400);
+  });
+
+  it('keeps project-scoped keys to their project and away from the controls', async () => {
+    const sim = new Simulation({ seed: 3 });
+    const mine = sim.request('POST', '/projects').body.project.id;
+    const theirs = sim.request('POST', '/projects').body.project.id;
+    const server = new SimServer(sim, {
+      keys: [
+        { key: KEY, kind: 'personal' },
+        { key: 'scoped', kind: 'project', projectId: mine },
+      ],
+      clock: { name: 'manual', rate: 0 },
+    });
+    servers.push(server);
+    const base = await server.listen(0);
+    const get = (path: string) =>
+      fetch(`${base}${path}`, { headers: { authorization: 'Bearer scoped' } }).then(
+        (r) => r.status,
+      );
+    expect(await get(`/projects/${mine}`)).toBe(200);
+    expect(await get(`/projects/${theirs}`)).toBe(404);
+    expect(await get('/_sim/clock')).toBe(403);
+  });
+
+  it('appends every event to the state file before answering, and replays it', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-state-')), 'events.jsonl');
+    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    const created = await call('POST', '/projects', { project: { name: 'kept' } });
+    const onDisk = readFileSync(path, 'utf8');
+    expect(onDisk.trim().split('\n')).toHaveLength(server.sim.log.length);
+    await call('POST', '/_sim/advance', { by: '1m' });
+    const reopened = openStateFile(path);
+    expect(reopened.simulation?.state).toEqual(server.sim.state);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"type":"Proj`);
+    const torn = openStateFile(path);
+    expect(torn.tornLastLine).toBeDefined();
+    expect(torn.simulation?.state.projects[created.body.project.id]?.name).toBe('kept');
+    expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
+  });
+});
