@@ -22,6 +22,8 @@ export interface ControlHost {
 /** A control response: JSON, or the log as JSON Lines. */
 export interface ControlResponse extends ApiResponse {
   readonly contentType?: string;
+  /** Extra response headers (`retry-after`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const connections = new WeakMap<Simulation, Map<string, Connection>>();

@@ -10,6 +10,7 @@ import { ClockError, LogFormatError, StepLimitError } from '../engine/errors.js'
 import { Simulation, type SimulationOptions } from '../engine/simulation.js';
 import type { ClockMode } from './clockMode.js';
 import { ClockDriver } from './clockMode.js';
+import { RateLimiter, type RateLimits } from './rateLimiter.js';
 import { readBody } from './readBody.js';
 import { handleControl, type ControlResponse } from './simControl.js';
 import { StateFileWriter } from './stateFile.js';
@@ -35,6 +36,8 @@ export interface SimServerOptions {
   readonly simulation?: Pick<SimulationOptions, 'start' | 'profile'>;
   /** The wall clock (tests pass their own). */
   readonly wallNow?: () => number;
+  /** Apply the real service's rate limits (429 with Retry-After); off by default. */
+  readonly rateLimits?: RateLimits;
 }
 
 const API_PREFIX = '/api/v2';
@@ -45,6 +48,7 @@ export class SimServer {
   #sim: Simulation;
   #driver: ClockDriver;
   readonly #writer: StateFileWriter | undefined;
+  readonly #limiter: RateLimiter | undefined;
 
   constructor(
     sim: Simulation,
@@ -58,6 +62,10 @@ export class SimServer {
         ? undefined
         : new StateFileWriter(options.stateFile.path, options.stateFile.holds);
     this.#writer?.flush(this.#sim);
+    this.#limiter =
+      options.rateLimits === undefined
+        ? undefined
+        : new RateLimiter(options.rateLimits, options.wallNow);
     this.server = createServer((request, response) => {
       void this.#handle(request, response);
     });
@@ -113,9 +121,16 @@ export class SimServer {
         `no route for ${method} ${url.split('?')[0]} (the API is under ${API_PREFIX})`,
       );
     const apiKey = bearer(request);
+    const path = url.slice(API_PREFIX.length);
+    const wait = this.#limiter?.admit(apiKey ?? '', `${method} ${routeShape(path)}`);
+    if (wait !== undefined)
+      return {
+        status: 429,
+        body: { code: 'rate_limited', message: `too many requests: retry after ${wait} s` },
+        headers: { 'retry-after': String(wait) },
+      };
     try {
       this.#sync();
-      const path = url.slice(API_PREFIX.length);
       if (path === '/_sim' || path.startsWith('/_sim/') || path.startsWith('/_sim?')) {
         const denied = this.#controlAccess(apiKey);
         if (denied !== undefined) return denied;
@@ -194,6 +209,7 @@ export class SimServer {
   #send(response: ServerResponse, answer: ControlResponse, requestId: string | undefined): void {
     const headers: Record<string, string> = { date: new Date(this.#sim.now()).toUTCString() };
     if (requestId !== undefined) headers['x-request-id'] = requestId;
+    Object.assign(headers, answer.headers);
     if (answer.status === 204 || answer.body === undefined) {
       response.writeHead(answer.status, headers).end();
       return;
@@ -216,6 +232,14 @@ function headerOf(request: IncomingMessage, name: string): string | undefined {
 function bearer(request: IncomingMessage): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   return match?.[1];
+}
+
+/** A path with its ids replaced, so one route's requests count together (`/projects/{id}/…`). */
+function routeShape(path: string): string {
+  return (path.split('?')[0] ?? '')
+    .split('/')
+    .map((segment, i) => (i % 2 === 0 && i > 0 ? '{id}' : segment))
+    .join('/');
 }
 
 function notFound(message: string): ControlResponse {

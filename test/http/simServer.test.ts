@@ -170,6 +170,32 @@ describe('the HTTP facade', () => {
     expect(await get('/_sim/clock')).toBe(403);
   });
 
+  it('rate-limits per route and per key when asked, with Retry-After', async () => {
+    let wall = 0;
+    const server = new SimServer(new Simulation({ seed: 3 }), {
+      keys: [{ key: KEY, kind: 'personal' }],
+      clock: { name: 'manual', rate: 0 },
+      rateLimits: { perKeyPerMinute: 5, perRoutePerSecond: 3 },
+      wallNow: () => wall,
+    });
+    servers.push(server);
+    const base = await server.listen(0);
+    const get = (path: string) =>
+      fetch(`${base}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get('/projects')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await get('/projects');
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(await limited.json()).toMatchObject({ code: 'rate_limited' });
+    expect((await get('/projects/p-1/branches')).status).toBe(404); // another route: allowed
+    wall += 1_001;
+    expect((await get('/projects')).status).toBe(200);
+    const perKey = await get('/projects');
+    expect(perKey.status).toBe(429); // 5 a minute for the key
+    expect(Number(perKey.headers.get('retry-after'))).toBe(59);
+  });
+
   it('appends every event to the state file before answering, and replays it', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'computesim-state-')), 'events.jsonl');
     const { call, server } = await serve({ stateFile: { path, holds: 0 } });

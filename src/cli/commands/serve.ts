@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Simulation } from '../../engine/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { parseClockMode } from '../../http/clockMode.js';
+import { API_RATE_LIMITS } from '../../http/rateLimiter.js';
 import { SimServer, type ServedKey } from '../../http/simServer.js';
 import { openStateFile } from '../../http/stateFile.js';
 import { runScenario } from '../../scenario/runScenario.js';
@@ -29,6 +30,8 @@ Options:
   --seed N             seed of a new simulation (default 1)
   --scenario FILE      play a scenario first and serve the world it leaves
   --state-file FILE    append every event to FILE before answering; replay it on start
+  --rate-limit         apply the real service's limits: 700 requests/min per key, 40/s per route
+                       (429 with Retry-After)
 
 Example:
   computesim serve --clock 60x --state-file sim.jsonl`;
@@ -45,6 +48,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       seed: { type: 'string' },
       scenario: { type: 'string' },
       'state-file': { type: 'string' },
+      'rate-limit': { type: 'boolean' },
     },
     0,
     'no arguments',
@@ -87,6 +91,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const server = new SimServer(sim, {
     keys,
     clock: clock.value,
+    ...(values['rate-limit'] === true ? { rateLimits: API_RATE_LIMITS } : {}),
     ...(stateFile === undefined
       ? {}
       : { stateFile: { path: stateFile, holds: opened?.simulation?.log.length ?? 0 } }),
