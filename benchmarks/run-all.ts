@@ -3,13 +3,15 @@
  * Exits 1 when a target was missed and `--strict` is given.
  */
 import { runFleetBenchmark } from './fleet30d.js';
+import { runHttpBenchmark } from './http.js';
 import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
 
-const BENCHMARKS: Readonly<Record<string, () => boolean>> = {
+const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
   scheduler: runSchedulerBenchmark,
   requests: runRequestsBenchmark,
   'fleet-30d': runFleetBenchmark,
+  http: runHttpBenchmark,
 };
 
 const args = process.argv.slice(2);
@@ -24,7 +26,7 @@ if (unknown.length > 0) {
 }
 let allMet = true;
 for (const name of names.length > 0 ? names : Object.keys(BENCHMARKS)) {
-  allMet = (BENCHMARKS[name] as () => boolean)() && allMet;
+  allMet = (await (BENCHMARKS[name] as () => boolean | Promise<boolean>)()) && allMet;
 }
 console.log(
   `\n${allMet ? 'All targets met.' : 'Some targets were MISSED.'} (node ${process.version}, ${process.arch})`,

@@ -1,0 +1,58 @@
+/**
+ * A server for the HTTP benchmark, started in its own process so client and server each have a
+ * core: `bare` answers one fixed JSON body (the floor: node:http alone), `sim` is computesim serve
+ * with a project of 1,000 operations. Prints `READY port projectId operationId`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Simulation } from '../../src/index.js';
+import { SimServer } from '../../src/http/simServer.js';
+
+export const BENCH_KEY = 'bench-key';
+
+const kind = process.argv[2];
+if (kind === 'bare') {
+  const body = JSON.stringify({
+    operation: {
+      id: '0d7e4a3c-5f0a-4a8e-9a61-7c9d7f3d2b11',
+      action: 'start_compute',
+      status: 'finished',
+    },
+  });
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () =>
+      response
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        })
+        .end(body),
+    );
+  });
+  server.keepAliveTimeout = 5_000;
+  server.listen(0, '127.0.0.1', () =>
+    console.log(`READY ${(server.address() as AddressInfo).port} - -`),
+  );
+} else if (kind === 'sim') {
+  const sim = new Simulation({ seed: 1 });
+  const created = sim.request('POST', '/projects');
+  const projectId: string = created.body.project.id;
+  const endpointId: string = created.body.endpoints[0].id;
+  const settle = () =>
+    sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
+  settle();
+  while (Object.keys(sim.state.projects[projectId]!.operations).length < 1_000) {
+    sim.request('POST', `/projects/${projectId}/endpoints/${endpointId}/restart`);
+    settle();
+  }
+  const server = new SimServer(sim, {
+    keys: [{ key: BENCH_KEY, kind: 'personal' }],
+    clock: { name: 'manual', rate: 0 },
+  });
+  const base = await server.listen(0);
+  console.log(`READY ${new URL(base).port} ${projectId} ${created.body.operations[0].id}`);
+} else {
+  console.error('httpTarget: bare or sim');
+  process.exit(2);
+}
