@@ -1,8 +1,10 @@
 /**
  * A compute's lifecycle in the compact timeline notation, one character per time slot (a minute by
- * default), read from the event log. The alphabet, most important first when a slot holds several:
+ * default), read from the event log. When a slot holds several things, the first that applies:
  *
- *   R  restarted: suspended and started again within the slot
+ *   d  deleted (the compute, or its project)     .  no longer exists
+ *   R  suspended and started again: up at the end of the slot after a restart
+ *   b  briefly up: started and suspended again, down at the end of the slot
  *   S  started: became active          z  suspended: became idle
  *   x  a connection refused or dropped c  a connection opened
  *   =  active, nothing new             -  idle (or not created yet), nothing new
@@ -23,7 +25,14 @@ export interface LifecycleOptions {
   readonly slots?: number;
 }
 
-const RANK: Readonly<Record<string, number>> = { '-': 0, '=': 0, c: 1, x: 2, S: 3, z: 3, R: 4 };
+/** What happened to the compute within one slot. */
+interface Slot {
+  started: boolean;
+  suspended: boolean;
+  connected: boolean;
+  refused: boolean;
+  deleted: boolean;
+}
 
 /** The lifecycle of `endpointId` as a notation string. */
 export function lifecycleOf(
@@ -33,17 +42,12 @@ export function lifecycleOf(
 ): string {
   const unit = parseDuration(options.unit ?? '1m');
   if (unit <= 0) throw new RangeError('lifecycle: the unit must be positive');
-  const marks = new Map<number, string>();
+  const slots = new Map<number, Slot>();
   const changes: { at: number; active: boolean }[] = [];
+  let deletedAt: number | undefined;
+  let projectId: string | undefined;
   let first: number | undefined;
   let last = 0;
-  const mark = (slotAt: number, char: string) => {
-    const previous = marks.get(slotAt);
-    if (previous === undefined || (RANK[char] ?? 0) > (RANK[previous] ?? 0))
-      marks.set(slotAt, char);
-    else if ((previous === 'S' && char === 'z') || (previous === 'z' && char === 'S'))
-      marks.set(slotAt, 'R');
-  };
   const events: SimEvent[] = [];
   for (const event of log) {
     first ??= event.at;
@@ -52,40 +56,83 @@ export function lifecycleOf(
   }
   const from = options.from ?? first ?? 0;
   const slotOf = (at: number) => Math.floor((at - from) / unit);
+  const slot = (at: number): Slot => {
+    const n = slotOf(at);
+    let found = slots.get(n);
+    if (found === undefined)
+      slots.set(
+        n,
+        (found = {
+          started: false,
+          suspended: false,
+          connected: false,
+          refused: false,
+          deleted: false,
+        }),
+      );
+    return found;
+  };
   for (const event of events) {
+    if (deletedAt !== undefined) break;
+    if (event.type === 'ProjectDeleted' && event.projectId === projectId) {
+      deletedAt = event.at;
+      slot(event.at).deleted = true;
+      continue;
+    }
     if (!('endpointId' in event) || event.endpointId !== endpointId) continue;
-    const slot = slotOf(event.at);
     switch (event.type) {
+      case 'EndpointCreated':
+        projectId = event.projectId;
+        break;
+      case 'EndpointDeleted':
+        deletedAt = event.at;
+        slot(event.at).deleted = true;
+        break;
       case 'ComputeStateChanged': {
         const active = event.currentState === 'active';
-        const before = changes.at(-1)?.active ?? false;
-        if (active === before) break;
+        if (active === (changes.at(-1)?.active ?? false)) break;
         changes.push({ at: event.at, active });
-        mark(slot, active ? 'S' : 'z');
+        if (active) slot(event.at).started = true;
+        else slot(event.at).suspended = true;
         break;
       }
       case 'ConnectionOpened':
-        mark(slot, 'c');
+        slot(event.at).connected = true;
         break;
       case 'ConnectionRefused':
       case 'ConnectionsDropped':
-        mark(slot, 'x');
+        slot(event.at).refused = true;
         break;
       default:
         break;
     }
   }
-  const slots = options.slots ?? Math.max(0, slotOf(last) + 1);
+  const count = options.slots ?? Math.max(0, slotOf(last) + 1);
   let text = '';
   let change = 0;
   let active = false;
-  for (let slot = 0; slot < slots; slot++) {
-    const slotEnd = from + (slot + 1) * unit;
+  for (let n = 0; n < count; n++) {
+    const slotStart = from + n * unit;
+    const slotEnd = slotStart + unit;
     while (change < changes.length && (changes[change] as { at: number }).at < slotEnd)
       active = (changes[change++] as { active: boolean }).active;
-    text += marks.get(slot) ?? (active ? '=' : '-');
+    if (deletedAt !== undefined && deletedAt < slotStart) {
+      text += '.';
+      continue;
+    }
+    text += charOf(slots.get(n), active);
   }
   return text;
+}
+
+function charOf(slot: Slot | undefined, activeAtEnd: boolean): string {
+  if (slot?.deleted === true) return 'd';
+  if (slot?.started === true && slot.suspended) return activeAtEnd ? 'R' : 'b';
+  if (slot?.started === true) return 'S';
+  if (slot?.suspended === true) return 'z';
+  if (slot?.refused === true) return 'x';
+  if (slot?.connected === true) return 'c';
+  return activeAtEnd ? '=' : '-';
 }
 
 /** Whether `actual` matches `expected`, where `?` in `expected` matches any one character. */

@@ -22,6 +22,8 @@ export interface ScriptHost {
   readonly sim: Simulation;
   readonly start: number;
   readonly steps: StepQueue;
+  /** Whether the scenario has a duration (workloads need one: they never end on their own). */
+  readonly hasDuration: boolean;
   write(kind: TimelineKind, text: string, at?: number, status?: number): void;
   /** Counts an expectation. */
   checked(): void;
@@ -89,7 +91,13 @@ export function createScript(host: ScriptHost): ScenarioScript {
       host.write('connect', `a client connects to ${endpointId}${pooled}`);
       return sim.connect(endpointId, options);
     },
-    workload: (input) => sim.addWorkload(input),
+    workload(input) {
+      if (!host.hasDuration)
+        throw new RangeError(
+          'workload: give the scenario a duration (workloads keep generating sessions; a run without one would stop at the first quiet moment)',
+        );
+      return sim.addWorkload(input);
+    },
     waitFor(operations, then, options = {}) {
       const period = parseDuration(options.every ?? '5s');
       if (period <= 0) throw new RangeError('waitFor: the polling interval must be positive');

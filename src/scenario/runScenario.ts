@@ -93,6 +93,7 @@ export function runScenario(
     sim,
     start,
     steps,
+    hasDuration: end !== undefined,
     write,
     checked: () => {
       checks++;

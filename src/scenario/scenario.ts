@@ -23,7 +23,8 @@ export interface ScenarioDefinition {
   readonly profile?: ProfileOverrides;
   /**
    * How long the scenario lasts. Without it, the run ends once the last step has run and nothing
-   * is left to do (no operation running, no client waiting).
+   * is left to do (no operation running, no client waiting); workloads need one. Steps scheduled
+   * with `at` (and operation waits) past the end fail the run; `every` ticks simply stop.
    */
   readonly duration?: Duration;
   /** Schedules the steps; called once, at the start instant. */
@@ -43,7 +44,10 @@ export function scenarioProblem(value: unknown): string | undefined {
   const scenario = value as Partial<ScenarioDefinition>;
   if (typeof scenario.name !== 'string' || !/^[\w-]+$/.test(scenario.name))
     return `name must be letters, digits, "-" or "_", got ${JSON.stringify(scenario.name)}`;
-  if (typeof scenario.script !== 'function') return 'script must be a function (s) => { … }';
+  if (typeof scenario.script !== 'function')
+    return 'configurations' in scenario && 'setup' in scenario
+      ? 'it is a study (defineStudy): run it with computesim compare or computesim sweep'
+      : 'script must be a function (s) => { … }';
   return settingsProblem(scenario);
 }
 

@@ -191,7 +191,7 @@ describe('computesim CLI', () => {
     [
       ['run', 'test/fixtures/tinyStudy.ts'],
       1,
-      /does not export a scenario: script must be a function/,
+      /does not export a scenario: it is a study \(defineStudy\): run it with computesim compare/,
     ],
     [['run', 'scenarios/quickstart.ts', '--seed', 'x'], 2, /--seed must be a whole number/],
     [['run', 'scenarios/quickstart.ts', '--colour'], 2, /Unknown option '--colour'/],

@@ -277,6 +277,21 @@ describe('runScenario', () => {
     expect(runScenario(busy).sim.toJSONL()).toBe(watched.sim.toJSONL());
   });
 
+  it('asks for a duration before attaching a workload', () => {
+    const run = runScenario(
+      scenario((s) => {
+        const { endpoints } = s.request('POST', '/projects').body;
+        s.workload({
+          kind: 'cron',
+          endpointId: endpoints[0].id,
+          every: '10m',
+          session: { duration: '1m' },
+        });
+      }),
+    );
+    expect(run.failure?.message).toMatch(/^workload: give the scenario a duration/);
+  });
+
   it('refuses a definition without a name or script', () => {
     expect(() => defineScenario({ name: 'has space', script: () => undefined })).toThrow(
       /name must be letters/,

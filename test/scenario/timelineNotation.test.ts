@@ -41,6 +41,9 @@ describe('lifecycles', () => {
     sim.advance('10m');
     expect(lifecycleOf(sim.log, endpointId)).toBe('S=c====z-----');
     expect(lifecycleOf(sim.log, endpointId, { unit: '5m' })).toBe('Sz-');
+    // Up and down within one ten-minute slot is "briefly up", not a restart.
+    expect(lifecycleOf(sim.log, endpointId, { unit: '10m' })).toBe('b-');
+    expect(lifecycleOf(sim.log, endpointId, { unit: '1h' })).toBe('b');
   });
 
   it('shows a restart within one slot as R, a suspend over the drop it causes, and a refusal as x', () => {
@@ -80,6 +83,18 @@ describe('lifecycles', () => {
       { type: 'ConnectionRefused', at: 90_000, endpointId: 'ep-2', connectionId: 'c-2' },
     ] as unknown as SimEvent[];
     expect(lifecycleOf(refused, 'ep-1')).toBe('-x');
+  });
+
+  it('marks a deleted compute with d, and nothing after it', () => {
+    const sim = new Simulation({ seed: 42, start: '2026-01-05T09:00:00Z' });
+    const { project, endpoints } = sim.request('POST', '/projects').body;
+    const other = sim.request('POST', '/projects').body;
+    sim.advance('2m');
+    sim.request('DELETE', `/projects/${project.id}/endpoints/${endpoints[0].id}`);
+    sim.request('DELETE', `/projects/${other.project.id}`);
+    sim.advance('3m');
+    expect(lifecycleOf(sim.log, endpoints[0].id)).toBe('S=d...');
+    expect(lifecycleOf(sim.log, other.endpoints[0].id)).toBe('S=d...');
   });
 
   it('matches expected lifecycles with ? as any character', () => {

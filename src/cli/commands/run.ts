@@ -78,13 +78,21 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       : {}),
   });
   progress.stop();
-  if (values.log !== undefined) io.writeFile(values.log, run.sim.toJSONL());
-  if (values.report !== undefined) io.writeFile(values.report, htmlReport(run));
   if (values.json === true) io.out(JSON.stringify(runJson(run), null, 2));
   else {
     if (values.quiet === true) for (const line of runHeader(run).split('\n')) io.out(line);
     for (const line of runFooter(run)) io.out(line);
   }
+  // After the verdict, so a file that cannot be written never hides how the run went.
+  const saved = [
+    values.log === undefined
+      ? undefined
+      : () => io.writeFile(values.log as string, run.sim.toJSONL()),
+    values.report === undefined
+      ? undefined
+      : () => io.writeFile(values.report as string, htmlReport(run)),
+  ];
+  for (const save of saved) save?.();
   if (run.failure === undefined) return 0;
   io.err(
     `computesim: scenario ${run.name} failed at ${relativeClock(run.failure.at - run.start)}: ${run.failure.message}`,
