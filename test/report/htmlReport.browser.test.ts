@@ -48,7 +48,7 @@ describe.skipIf(!available && !required)('the HTML report in chromium', () => {
     expect(await page.locator('g.lane').count()).toBeGreaterThanOrEqual(computes.length);
     expect(await page.locator('rect.st-active').count()).toBeGreaterThanOrEqual(4);
     expect(await page.locator('line.op').count()).toBeGreaterThan(0);
-    expect(await page.locator('path.series').count()).toBe(3);
+    expect(await page.locator('path.series').count()).toBe(4); // mean and peak CU, computes, connections
     expect(await page.locator('rect.bar').count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('table.metrics tr').count()).toBeGreaterThan(10);
     const box = await page.locator('svg[role=img]').first().boundingBox();

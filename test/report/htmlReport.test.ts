@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { defineScenario, runScenario } from '../../src/index.js';
 import { htmlReport } from '../../src/report/html/htmlReport.js';
 import { timeTicks, timeScale, tickLabel } from '../../src/report/html/timeAxis.js';
+import { laneChart } from '../../src/report/html/laneChart.js';
+import type { ComputeLane } from '../../src/report/computeLanes.js';
 
 const hostile = defineScenario({
   name: 'hostile',
@@ -58,8 +60,43 @@ describe('time axis', () => {
       '09:50',
       '10:00',
     ]);
+    const overMidnight = timeScale(from + 14 * 3_600_000, from + 17 * 3_600_000, 0, 100);
+    expect(tickLabel(timeTicks(overMidnight)[0]!, overMidnight)).toBe('01-05 23:00');
+    const year = timeScale(from, from + 365 * 86_400_000, 0, 100);
+    const yearTicks = timeTicks(year);
+    expect(yearTicks.length).toBeLessThanOrEqual(8);
+    for (const tick of yearTicks) expect(tick % 86_400_000).toBe(0);
     const week = timeScale(from, from + 7 * 86_400_000, 0, 100);
     expect(tickLabel(timeTicks(week)[0]!, week)).toBe('01-06 00:00');
     expect(timeTicks(week).length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('lane chart', () => {
+  it('stays the same size however long the run: per pixel column, at most 40 lanes', () => {
+    const from = 0;
+    const until = 40 * 86_400_000;
+    const busy = (id: string): ComputeLane => {
+      const spans = [];
+      const operations = [];
+      for (let t = 0; t < until; t += 600_000) {
+        spans.push({ from: t, to: t + 300_000, state: 'active' });
+        spans.push({ from: t + 300_000, to: t + 600_000, state: 'idle' });
+        operations.push({ at: t, action: 'start_compute', status: 'finished' });
+        operations.push({ at: t + 300_000, action: 'suspend_compute', status: 'finished' });
+      }
+      return { endpointId: id, projectId: 'p', type: 'read_write', spans, operations };
+    };
+    const lanes = Array.from({ length: 45 }, (_, i) => busy(`ep-${i}`));
+    const svg = laneChart(lanes, from, until);
+    expect(svg.match(/<g class="lane">/g)).toHaveLength(40);
+    expect(svg).toContain('… and 5 more computes');
+    const perLane = svg.split('<g class="lane">')[1]!;
+    expect((perLane.match(/<rect/g) ?? []).length).toBeLessThanOrEqual(730);
+    expect((perLane.match(/<line/g) ?? []).length).toBeLessThanOrEqual(180);
+    expect(perLane).toMatch(
+      /<title>\d+ operations: start_compute ×\d+, suspend_compute ×\d+<\/title>/,
+    );
+    expect(svg.length).toBeLessThan(6_000_000);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Simulation, metricsOf, timeSeriesOf } from '../../src/index.js';
+import { timeBucketsOf } from '../../src/report/timeSeries.js';
 
 const START = Date.parse('2026-01-05T00:00:00Z');
 const QUIET = {
@@ -93,5 +94,24 @@ describe('time series', () => {
 
   it('refuses a spacing under 1 ms', () => {
     expect(() => timeSeriesOf([], { every: 0 })).toThrow(/at least 1 ms/);
+  });
+
+  it('buckets keep short bursts of a long run visible and integrate to the CU-hours', () => {
+    const sim = new Simulation({ seed: 4, start: START, profile: QUIET });
+    const endpointId: string = sim.request('POST', '/projects').body.endpoints[0].id;
+    sim.addWorkload({ kind: 'cron', endpointId, every: '30m', session: { duration: '20s' } });
+    sim.advance('40d', { stepLimit: Number.MAX_SAFE_INTEGER });
+    const every = 96 * 60_000;
+    const buckets = timeBucketsOf(sim.log, { every });
+    expect(buckets.length).toBe(601);
+    for (const bucket of buckets.slice(0, -1)) {
+      expect(bucket.peakConnections).toBeGreaterThanOrEqual(1);
+      expect(bucket.peakCu).toBeGreaterThan(0);
+    }
+    const cuHours = buckets.reduce((sum, b, i) => {
+      const length = i === buckets.length - 1 ? sim.now() + 1 - b.at : every;
+      return sum + (b.meanCu * length) / 3_600_000;
+    }, 0);
+    expect(cuHours).toBeCloseTo(metricsOf(sim.log).fleet.cuHours, 6);
   });
 });

@@ -9,7 +9,7 @@ import type { ScenarioRun } from '../../scenario/runScenario.js';
 import { FIGURES, figureOf, formatFigure } from '../../study/figures.js';
 import { computeLanes } from '../computeLanes.js';
 import { metricsOf } from '../metrics.js';
-import { timeSeriesOf } from '../timeSeries.js';
+import { timeBucketsOf } from '../timeSeries.js';
 import { relativeClock } from '../timelineLine.js';
 import { barChart, type Bar } from './barChart.js';
 import { escapeXml } from './escapeXml.js';
@@ -36,7 +36,8 @@ export function htmlReport(run: ScenarioRun): string {
   const until = Math.max(run.end, from + 1_000);
   const fleet = metricsOf(log).fleet;
   const step = Math.max(1_000, Math.ceil((until - from) / SAMPLES / 1_000) * 1_000);
-  const samples = timeSeriesOf(log, { every: step, until });
+  const buckets = timeBucketsOf(log, { every: step, until });
+  const per = formatDuration(step);
   const lanes = computeLanes(log, until);
   const bars: Bar[] = Object.entries(fleet.operations)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -60,15 +61,20 @@ export function htmlReport(run: ScenarioRun): string {
     ),
     section(
       'Compute units',
-      'Total size of the active computes (CU) over time.',
+      `Total size of the active computes (CU): the mean and the peak of each ${per}.`,
       lineChart(
         'Total CU over time',
         'CU',
         [
           {
-            name: 'total CU',
+            name: `mean CU per ${per}`,
             className: 's-cu',
-            points: samples.map((s) => [s.at, s.totalCu] as const),
+            points: buckets.map((b) => [b.at, b.meanCu] as const),
+          },
+          {
+            name: 'peak CU',
+            className: 's-peak',
+            points: buckets.map((b) => [b.at, b.peakCu] as const),
           },
         ],
         from,
@@ -77,7 +83,7 @@ export function htmlReport(run: ScenarioRun): string {
     ),
     section(
       'Activity',
-      'Active computes, open client connections and (when there are workloads) their sessions over time.',
+      `The most active computes, open client connections and (with workloads) sessions in each ${per}.`,
       lineChart(
         'Active computes and connections over time',
         'count',
@@ -85,12 +91,12 @@ export function htmlReport(run: ScenarioRun): string {
           {
             name: 'active computes',
             className: 's-active',
-            points: samples.map((s) => [s.at, s.activeComputes] as const),
+            points: buckets.map((b) => [b.at, b.peakActiveComputes] as const),
           },
           {
             name: 'open connections',
             className: 's-connections',
-            points: samples.map((s) => [s.at, s.connections] as const),
+            points: buckets.map((b) => [b.at, b.peakConnections] as const),
           },
           ...(fleet.sessions === 0
             ? []
@@ -98,7 +104,7 @@ export function htmlReport(run: ScenarioRun): string {
                 {
                   name: 'workload sessions',
                   className: 's-sessions',
-                  points: samples.map((s) => [s.at, s.sessions] as const),
+                  points: buckets.map((b) => [b.at, b.peakSessions] as const),
                 },
               ]),
         ],

@@ -1,10 +1,10 @@
 /**
- * The lane chart: one lane per compute, coloured by state over time (init, active, idle), with its
- * operations as ticks above the lane (coloured by how they ended; hover for the action).
+ * The lane chart: one lane per compute (the first 40), coloured by state over time (init, active,
+ * idle), with its operations as ticks above the lane (coloured by how they ended; hover for what).
  */
-import type { ComputeLane } from '../computeLanes.js';
+import type { ComputeLane, OperationMark } from '../computeLanes.js';
 import { escapeXml } from './escapeXml.js';
-import { timeAxisSvg, timeScale } from './timeAxis.js';
+import { timeAxisSvg, timeScale, type TimeScale } from './timeAxis.js';
 
 const WIDTH = 960;
 const LABEL = 230;
@@ -18,35 +18,116 @@ const STATE_CLASS: Readonly<Record<string, string>> = {
   idle: 'st-idle',
 };
 
-/** An SVG lane chart of `lanes` over `[from, until]`. */
+/** Lanes drawn at most; a fleet's report lists the rest by count. */
+const MAX_LANES = 40;
+/** Width of the columns operation ticks are gathered in, px. */
+const TICK_PX = 4;
+const STATES = ['init', 'active', 'idle'] as const;
+const OUTCOME_RANK: Readonly<Record<string, number>> = {
+  finished: 0,
+  unfinished: 1,
+  cancelled: 2,
+  error: 3,
+};
+
+/**
+ * An SVG lane chart of `lanes` over `[from, until]`. Each lane is drawn per pixel column (the state
+ * that took most of the column, operations in it as one tick with their count), so its size
+ * depends on the chart's width, not on how long the run was.
+ */
 export function laneChart(lanes: readonly ComputeLane[], from: number, until: number): string {
   const scale = timeScale(from, until, LABEL, WIDTH - 16);
-  const height = TOP + lanes.length * LANE + 44;
-  const rows = lanes
+  const shown = lanes.slice(0, MAX_LANES);
+  const more = lanes.length - shown.length;
+  const height = TOP + shown.length * LANE + 44 + (more > 0 ? 18 : 0);
+  const rows = shown
     .map((lane, i) => {
       const y = TOP + i * LANE;
-      const spans = lane.spans
-        .map((span) => {
-          const x = scale.x(span.from);
-          const w = Math.max(scale.x(span.to) - x, 0.5);
-          return `<rect x="${x.toFixed(1)}" y="${y + 12}" width="${w.toFixed(1)}" height="16" class="${STATE_CLASS[span.state] ?? 'st-idle'}"><title>${escapeXml(`${lane.endpointId}: ${span.state} from ${iso(span.from)} to ${iso(span.to)}`)}</title></rect>`;
-        })
-        .join('');
-      const marks = lane.operations
-        .map((op) => {
-          const x = scale.x(op.at).toFixed(1);
-          return `<line x1="${x}" x2="${x}" y1="${y + 2}" y2="${y + 11}" class="op op-${escapeXml(op.status)}"><title>${escapeXml(`${op.action} at ${iso(op.at)}: ${op.status}`)}</title></line>`;
-        })
-        .join('');
       const label = `${lane.endpointId}${lane.type === 'read_only' ? ' (ro)' : ''}`;
-      return `<g class="lane"><text x="${LABEL - 8}" y="${y + 24}" text-anchor="end" class="lane-label">${escapeXml(label)}</text>${spans}${marks}</g>`;
+      return `<g class="lane"><text x="${LABEL - 8}" y="${y + 24}" text-anchor="end" class="lane-label">${escapeXml(label)}</text>${stateRects(lane, scale, y)}${operationTicks(lane, scale, y)}</g>`;
     })
     .join('');
-  return svg(
-    'Computes over time',
-    height,
-    `${rows}${timeAxisSvg(scale, TOP + lanes.length * LANE + 4)}`,
-  );
+  const axisY = TOP + shown.length * LANE + 4;
+  const note =
+    more > 0
+      ? `<text x="${LABEL}" y="${axisY + 54}" class="tick">… and ${more} more compute${more === 1 ? '' : 's'} (the metrics count them all)</text>`
+      : '';
+  return svg('Computes over time', height, `${rows}${timeAxisSvg(scale, axisY)}${note}`);
+}
+
+/** The lane's states, one run of rects per stretch of pixel columns with the same main state. */
+function stateRects(lane: ComputeLane, scale: TimeScale, y: number): string {
+  const columns = Math.ceil(scale.right - scale.left);
+  const time = new Float64Array(columns * STATES.length);
+  const perPixel = (scale.until - scale.from) / (scale.right - scale.left);
+  for (const span of lane.spans) {
+    const state = STATES.indexOf(span.state as (typeof STATES)[number]);
+    if (state < 0) continue;
+    const first = Math.max(0, Math.floor(scale.x(span.from) - scale.left));
+    const last = Math.min(columns - 1, Math.floor(scale.x(span.to) - scale.left));
+    for (let c = first; c <= last; c++) {
+      const start = Math.max(span.from, scale.from + c * perPixel);
+      const end = Math.min(span.to, scale.from + (c + 1) * perPixel);
+      const at = c * STATES.length + state;
+      if (end > start) time[at] = (time[at] as number) + end - start;
+    }
+  }
+  let out = '';
+  let runState = -1;
+  let runStart = 0;
+  const flush = (end: number) => {
+    if (runState < 0) return;
+    const name = STATES[runState] as string;
+    const x = scale.left + runStart;
+    const title = `${lane.endpointId}: ${name} from ${iso(scale.from + runStart * perPixel)} to ${iso(scale.from + end * perPixel)}`;
+    out += `<rect x="${x.toFixed(1)}" y="${y + 12}" width="${(end - runStart).toFixed(1)}" height="16" class="${STATE_CLASS[name] ?? 'st-idle'}"><title>${escapeXml(title)}</title></rect>`;
+  };
+  for (let c = 0; c < columns; c++) {
+    let best = -1;
+    let most = 0;
+    for (let s = 0; s < STATES.length; s++) {
+      const t = time[c * STATES.length + s] as number;
+      if (t > most) [best, most] = [s, t];
+    }
+    if (best === runState) continue;
+    flush(c);
+    runState = best;
+    runStart = c;
+  }
+  flush(columns);
+  return out;
+}
+
+/** One tick per few-pixel column holding operations, coloured by the worst way one of them ended. */
+function operationTicks(lane: ComputeLane, scale: TimeScale, y: number): string {
+  const columns = new Map<number, OperationMark[]>();
+  for (const op of lane.operations) {
+    const c = Math.floor((scale.x(op.at) - scale.left) / TICK_PX) * TICK_PX + scale.left;
+    let list = columns.get(c);
+    if (list === undefined) columns.set(c, (list = []));
+    list.push(op);
+  }
+  let out = '';
+  for (const [c, ops] of columns) {
+    const worst = ops.reduce((a, b) =>
+      (OUTCOME_RANK[b.status] ?? 0) > (OUTCOME_RANK[a.status] ?? 0) ? b : a,
+    );
+    const title =
+      ops.length === 1
+        ? `${worst.action} at ${iso(worst.at)}: ${worst.status}`
+        : `${ops.length} operations: ${summary(ops)}`;
+    out += `<line x1="${c + 0.5}" x2="${c + 0.5}" y1="${y + 2}" y2="${y + 11}" class="op op-${escapeXml(worst.status)}"><title>${escapeXml(title)}</title></line>`;
+  }
+  return out;
+}
+
+function summary(ops: readonly OperationMark[]): string {
+  const counts = new Map<string, number>();
+  for (const op of ops) {
+    const key = op.status === 'finished' ? op.action : `${op.action} ${op.status}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => `${key} ×${n}`).join(', ');
 }
 
 function iso(at: number): string {

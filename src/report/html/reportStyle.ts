@@ -37,8 +37,12 @@ svg text { fill: var(--fg); }
 .s-cu { stroke: var(--cu); fill: var(--cu); }
 .s-active { stroke: var(--active); fill: var(--active); }
 .s-connections { stroke: var(--conn); fill: var(--conn); }
+.s-peak { stroke: var(--cu); fill: var(--cu); stroke-dasharray: 3 3; opacity: 0.6; }
+rect.s-peak { stroke: none; }
 .s-sessions { stroke: #7048e8; fill: #7048e8; stroke-dasharray: 5 3; }
-rect.s-sessions { stroke: none; }
+rect.s-peak { stroke: var(--cu); fill: var(--cu); stroke-dasharray: 3 3; opacity: 0.6; }
+rect.s-peak { stroke: none; }
+.s-sessions { stroke: none; }
 path.series { fill: none; }
 .legend-row { color: var(--muted); }
 .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; border-radius: 2px; }

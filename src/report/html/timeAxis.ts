@@ -7,7 +7,9 @@ import { escapeXml } from './escapeXml.js';
 const STEPS = [
   1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
   7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000, 172_800_000, 604_800_000,
+  1_209_600_000, 2_419_200_000,
 ];
+const DAY = 86_400_000;
 
 /** A time scale over `[from, until]` onto `[left, right]` pixels. */
 export interface TimeScale {
@@ -33,26 +35,29 @@ export function timeScale(from: number, until: number, left: number, right: numb
 /** Round instants to mark, at most `max` of them. */
 export function timeTicks(scale: TimeScale, max = 8): number[] {
   const span = scale.until - scale.from;
-  const step = STEPS.find((s) => span / s <= max) ?? span / max;
+  const step = STEPS.find((s) => span / s <= max) ?? Math.ceil(span / max / DAY) * DAY;
   const ticks: number[] = [];
   for (let at = Math.ceil(scale.from / step) * step; at <= scale.until; at += step) ticks.push(at);
   return ticks;
 }
 
-/** `09:05`, `09:05:30`, or `01-06 09:00` across days (UTC). */
+/** `09:05`, `09:05:30`, or `01-06 09:00` when the chart crosses a UTC day (UTC). */
 export function tickLabel(at: number, scale: TimeScale): string {
   const iso = new Date(at).toISOString();
-  const span = scale.until - scale.from;
-  if (span >= 86_400_000) return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
-  return at % 60_000 === 0 ? iso.slice(11, 16) : iso.slice(11, 19);
+  const clock = at % 60_000 === 0 ? iso.slice(11, 16) : iso.slice(11, 19);
+  const crossesDays = Math.floor(scale.from / DAY) !== Math.floor(scale.until / DAY);
+  return crossesDays ? `${iso.slice(5, 10)} ${clock}` : clock;
 }
 
 /** The axis line, ticks, labels and the "time (UTC)" title, below `y`. */
 export function timeAxisSvg(scale: TimeScale, y: number): string {
   const ticks = timeTicks(scale)
     .map((at) => {
-      const x = scale.x(at).toFixed(1);
-      return `<line x1="${x}" x2="${x}" y1="${y}" y2="${y + 5}" class="axis"/><text x="${x}" y="${y + 18}" text-anchor="middle" class="tick">${escapeXml(tickLabel(at, scale))}</text>`;
+      const px = scale.x(at);
+      const x = px.toFixed(1);
+      // Labels at the edges grow inwards, so none is cut off.
+      const anchor = px > scale.right - 40 ? 'end' : px < scale.left + 40 ? 'start' : 'middle';
+      return `<line x1="${x}" x2="${x}" y1="${y}" y2="${y + 5}" class="axis"/><text x="${x}" y="${y + 18}" text-anchor="${anchor}" class="tick">${escapeXml(tickLabel(at, scale))}</text>`;
     })
     .join('');
   const middle = ((scale.left + scale.right) / 2).toFixed(1);
