@@ -90,3 +90,45 @@ describe('serve --state-file', () => {
     expect((await post(second.base, 'after restart')).status).toBe(201);
   }, 60_000);
 });
+
+describe('serve --scenario', () => {
+  it('serves the world a scenario leaves, announcing its URL and key on one line', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'computesim-scenario-')), 'events.jsonl');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/run.ts',
+        'serve',
+        '--port',
+        '0',
+        '--api-key',
+        KEY,
+        '--scenario',
+        'scenarios/quickstart.ts',
+        '--state-file',
+        file,
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    children.push(child);
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(out.split('\n')[0]!);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+    });
+    expect(line).toMatch(
+      /^computesim serving http:\/\/127\.0\.0\.1:\d+\/api\/v2 · key durable-key · clock manual · seed 42$/,
+    );
+    const base = /(http:\S+)/.exec(line)![1]!;
+    const response = await fetch(`${base}/projects`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    const { projects } = (await response.json()) as { projects: { name: string }[] };
+    expect(projects.map((p) => p.name)).toEqual(['quickstart']);
+  }, 60_000);
+});
