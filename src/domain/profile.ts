@@ -39,12 +39,33 @@ export interface AvailabilityChecksProfile {
 /**
  * Fault injection for one action: each attempt fails with probability `failureRate`; a failed
  * operation is retried after `retryDelayMs` (status `failed`, `failures_count` grows) until
- * `maxRetries` retries have failed too, when it ends in `error`.
+ * `maxRetries` retries have failed too, when it ends in `error`. With `delayRate`, an operation that
+ * would run at once first stays `scheduling` for a time drawn from `delayMs` (the control plane is
+ * slow to pick it up).
  */
 export interface FaultSpec {
   readonly failureRate: number;
   readonly maxRetries: number;
   readonly retryDelayMs: number;
+  readonly delayRate?: number;
+  readonly delayMs?: LatencyRange;
+}
+
+/**
+ * What faults are keyed by: an operation action, or `wake_compute` for the starts that wake an idle
+ * compute (they take precedence over `start_compute` for those).
+ */
+export type FaultTarget = OperationAction | 'wake_compute';
+
+/** The fault spec that applies to an operation (its wake-up spec first, for a wake-up). */
+export function faultFor(
+  profile: Profile,
+  action: OperationAction,
+  latency: keyof LatencyProfile,
+): FaultSpec | undefined {
+  return (
+    (latency === 'wake_compute' ? profile.faults.wake_compute : undefined) ?? profile.faults[action]
+  );
 }
 
 /** Limits from the spec, overridable for what-if studies and fast tests. */
@@ -93,8 +114,8 @@ export interface Profile {
   /** Scale-to-zero timeout used when a compute says 0 ("default"), in seconds. */
   readonly defaultSuspendTimeoutSeconds: number;
   readonly latency: LatencyProfile;
-  /** Faults per action; none by default. */
-  readonly faults: Readonly<Partial<Record<OperationAction, FaultSpec>>>;
+  /** Faults per action (and for wake-ups); none by default. */
+  readonly faults: Readonly<Partial<Record<FaultTarget, FaultSpec>>>;
   readonly limits: LimitsProfile;
   /** Compute image releases (weekly), picked up when a compute starts. */
   readonly releases: ReleaseSchedule;
@@ -178,7 +199,10 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
   const faults = overrides['faults'] ?? {};
   if (!isPlainObject(faults)) return err('profile.faults must be an object of action → fault spec');
   for (const [action, spec] of Object.entries(faults)) {
-    if (!ACTIONS.has(action)) return err(`profile.faults: unknown action "${action}"`);
+    if (!ACTIONS.has(action) && action !== 'wake_compute')
+      return err(
+        `profile.faults: unknown action "${action}" (an operation action or wake_compute)`,
+      );
     const problem = faultProblem(spec);
     if (problem !== undefined) return err(`profile.faults.${action}: ${problem}`);
   }
@@ -280,8 +304,17 @@ function faultProblem(spec: unknown): string | undefined {
     return 'maxRetries must be a whole number ≥ 0';
   if (!Number.isSafeInteger(retryDelayMs) || (retryDelayMs as number) < 0)
     return 'retryDelayMs must be whole milliseconds ≥ 0';
+  const { delayRate, delayMs } = spec;
+  if (
+    delayRate !== undefined &&
+    !(typeof delayRate === 'number' && delayRate >= 0 && delayRate <= 1)
+  )
+    return 'delayRate must be in 0..1';
+  if (delayMs !== undefined && !isRange(delayMs))
+    return 'delayMs must be [minMs, maxMs] with 0 ≤ min ≤ max, whole milliseconds';
+  if ((delayRate ?? 0) > 0 && delayMs === undefined) return 'delayRate needs delayMs';
   const extra = Object.keys(spec).filter(
-    (k) => !['failureRate', 'maxRetries', 'retryDelayMs'].includes(k),
+    (k) => !['failureRate', 'maxRetries', 'retryDelayMs', 'delayRate', 'delayMs'].includes(k),
   );
   return extra.length > 0 ? `unknown field "${extra[0]}"` : undefined;
 }

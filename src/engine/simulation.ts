@@ -236,6 +236,18 @@ export class Simulation {
   }
 
   /**
+   * Drops the open connections of a compute from outside (SQLSTATE 57P01), as the network or an
+   * operator might: a fault for testing clients. The compute stays up; returns how many were
+   * dropped. Throws a `RangeError` for an unknown compute.
+   */
+  dropConnections(endpointId: string): number {
+    const result = this.#engine.execute({ type: 'DropConnections', endpointId });
+    if (!result.ok) throw new RangeError(result.error.message);
+    const dropped = result.value[0];
+    return dropped?.type === 'ConnectionsDropped' ? dropped.connectionIds.length : 0;
+  }
+
+  /**
    * Attaches a workload from now on and returns its id (`w1`, `w2`, … in order): Poisson sessions
    * following the clock, cron jobs, long-held workers, a burst, or a recorded trace (see
    * `WorkloadInput`). Its sessions connect like clients, put CPU and memory demand on the compute

@@ -26,6 +26,9 @@ export function armTimers(
       if (event.status === 'running') {
         const { projectId, operationId } = event;
         arm(event.at + event.durationMs, { type: 'CompleteOperation', projectId, operationId });
+      } else if (event.startAt !== undefined) {
+        const { projectId, operationId } = event;
+        arm(event.startAt, { type: 'StartDelayedOperation', projectId, operationId });
       }
       return;
     case 'OperationStarted': {

@@ -114,6 +114,15 @@ export interface CloseConnection {
   readonly connectionId: string;
 }
 
+/**
+ * The network or an operator drops the open connections of a compute (a fault to test clients
+ * with); the compute stays up. Refused when the compute does not exist.
+ */
+export interface DropConnections {
+  readonly type: 'DropConnections';
+  readonly endpointId: string;
+}
+
 /** Record that a request was refused with 423 (state unchanged; the log keeps the fact for metrics). */
 export interface RecordLockedRequest {
   readonly type: 'RecordLockedRequest';
@@ -139,6 +148,7 @@ export type RequestCommand =
   | SuspendEndpoint
   | OpenConnection
   | CloseConnection
+  | DropConnections
   | AttachWorkload
   | RecordLockedRequest;
 

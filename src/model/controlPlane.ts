@@ -15,6 +15,7 @@ import { checkAvailability } from './handlers/checkAvailability.js';
 import { completeOperation } from './handlers/completeOperation.js';
 import { detachIdleTenant } from './handlers/detachIdleTenant.js';
 import { closeConnection, openConnection } from './handlers/connections.js';
+import { dropOpenConnections } from './handlers/dropOpenConnections.js';
 import { createBranch } from './handlers/createBranch.js';
 import { createEndpoint } from './handlers/createEndpoint.js';
 import { createProject } from './handlers/createProject.js';
@@ -23,6 +24,7 @@ import { deleteEndpoint } from './handlers/deleteEndpoint.js';
 import { deleteProject } from './handlers/deleteProject.js';
 import { restartEndpoint, startEndpoint, suspendEndpoint } from './handlers/powerEndpoint.js';
 import { retryOperation } from './handlers/retryOperation.js';
+import { startDelayedOperation } from './handlers/startDelayedOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
 import { pruneOperations } from './handlers/pruneOperations.js';
 import { recordLockedRequest } from './handlers/recordLockedRequest.js';
@@ -48,8 +50,10 @@ const HANDLERS: HandlerTable = {
   SuspendEndpoint: suspendEndpoint,
   OpenConnection: openConnection,
   CloseConnection: closeConnection,
+  DropConnections: dropOpenConnections,
   CompleteOperation: completeOperation,
   RetryOperation: retryOperation,
+  StartDelayedOperation: startDelayedOperation,
   SuspendIdleCompute: suspendIdleCompute,
   CheckAvailability: checkAvailability,
   DetachIdleTenant: detachIdleTenant,

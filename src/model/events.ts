@@ -102,6 +102,8 @@ export interface OperationCreated extends Stamp {
   readonly latency: keyof LatencyProfile;
   /** The operation this one waits for, when it is `scheduling`. */
   readonly afterId?: string;
+  /** A first operation the control plane is slow to pick up: it starts then (a fault). */
+  readonly startAt?: number;
   readonly effects: {
     readonly running: readonly OperationEffect[];
     readonly finished: readonly OperationEffect[];

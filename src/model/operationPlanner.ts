@@ -6,7 +6,7 @@
 import { deepFreeze } from '../core/deepFreeze.js';
 import { newId } from '../core/ids.js';
 import type { OperationAction } from '../domain/operationAction.js';
-import type { LatencyProfile } from '../domain/profile.js';
+import { faultFor, type LatencyProfile } from '../domain/profile.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import type { ModelContext, Pending } from './decideContext.js';
 import type { OperationCreated } from './events.js';
@@ -53,6 +53,9 @@ export function recordOperations(
   for (const step of steps) {
     const operationId = newId.operation(context.random('ids'));
     const first = operationIds.length === 0 && after === undefined;
+    const durationMs = drawDuration(context, step.latency);
+    const delayMs = first ? schedulingDelay(context, step) : undefined;
+    const runsNow = first && delayMs === undefined;
     const created: Unstamped<OperationCreated> = {
       type: 'OperationCreated',
       projectId,
@@ -60,14 +63,15 @@ export function recordOperations(
       action: step.action,
       branchId: step.branchId,
       ...(step.endpointId === undefined ? {} : { endpointId: step.endpointId }),
-      status: first ? 'running' : 'scheduling',
-      durationMs: drawDuration(context, step.latency),
+      status: runsNow ? 'running' : 'scheduling',
+      durationMs,
       latency: step.latency,
       ...(previousId === undefined ? {} : { afterId: previousId }),
+      ...(delayMs === undefined ? {} : { startAt: context.now + delayMs }),
       effects: sharedEffects(step.running ?? [], step.finished ?? []),
     };
     events.push(created);
-    if (first)
+    if (runsNow)
       events.push(
         ...effectEvents(state, { projectId, ...step }, step.running ?? [], context, [
           ...prior,
@@ -114,6 +118,20 @@ function sharedEffects(
     byFinished.set(finished, effects);
   }
   return effects;
+}
+
+/**
+ * How long an operation that could run at once first stays `scheduling`, when its fault spec says
+ * it is slow to be picked up this time; undefined when it runs at once. Draws only when the spec has
+ * a delay, so runs without one keep their random streams.
+ */
+function schedulingDelay(context: ModelContext, step: PlannedOperation): number | undefined {
+  const fault = faultFor(context.profile, step.action, step.latency);
+  if (fault?.delayRate === undefined || fault.delayMs === undefined || fault.delayRate === 0)
+    return undefined;
+  const faults = context.random('faults');
+  if (!faults.chance(fault.delayRate)) return undefined;
+  return faults.int(fault.delayMs[0], fault.delayMs[1]);
 }
 
 /** A duration drawn from a latency range of the profile. */

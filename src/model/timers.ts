@@ -10,6 +10,13 @@ export interface CompleteOperation {
   readonly operationId: string;
 }
 
+/** Start an operation that was slow to be picked up, if it is still `scheduling`. */
+export interface StartDelayedOperation {
+  readonly type: 'StartDelayedOperation';
+  readonly projectId: string;
+  readonly operationId: string;
+}
+
 /** Retry a failed operation. */
 export interface RetryOperation {
   readonly type: 'RetryOperation';
@@ -70,6 +77,7 @@ export interface PruneOperations {
 export type TimerCommand =
   | CompleteOperation
   | RetryOperation
+  | StartDelayedOperation
   | SuspendIdleCompute
   | CheckAvailability
   | DetachIdleTenant

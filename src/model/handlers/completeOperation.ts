@@ -5,6 +5,7 @@
  * the operation is no longer running.
  */
 import { ok } from '../../core/result.js';
+import { faultFor } from '../../domain/profile.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { giveUp, startFollowers } from '../operationChains.js';
 import { effectEvents } from '../operationEffects.js';
@@ -16,7 +17,7 @@ export const completeOperation: Handler<CompleteOperation> = (state, command, co
   const operation = project?.operations[command.operationId];
   if (project === undefined || operation === undefined || operation.status !== 'running')
     return ok([]);
-  const fault = context.profile.faults[operation.action];
+  const fault = faultFor(context.profile, operation.action, operation.latency);
   if (fault !== undefined && context.random('faults').chance(fault.failureRate)) {
     const error = `simulated failure of ${operation.action} (attempt ${operation.failuresCount + 1})`;
     if (operation.failuresCount < fault.maxRetries) {
