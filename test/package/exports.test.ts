@@ -25,6 +25,26 @@ describe('the built package', () => {
     expect(existsSync(`${root}/dist/index.d.ts`)).toBe(true);
   });
 
+  it('serves "computesim/testing" to plain Node: a fetch client runs in virtual time', () => {
+    const script = `
+      import { runClient, defaultOracles, checkClient } from 'computesim/testing';
+      const run = await runClient(async ({ fetch, baseURL, sleep }) => {
+        const res = await fetch(baseURL + '/projects', { method: 'POST', body: '{}' });
+        const { project, operations } = await res.json();
+        for (const op of operations)
+          while ((await (await fetch(baseURL + '/projects/' + project.id + '/operations/' + op.id)).json()).operation.status !== 'finished')
+            await sleep(5000);
+        return project.id;
+      }, { seed: 1 });
+      console.log(JSON.stringify({ outcome: run.outcome, findings: checkClient(run.record, defaultOracles()).length }));`;
+    const output = execFileSync('node', ['--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(output)).toEqual({ outcome: 'returned', findings: 0 });
+    expect(existsSync(`${root}/dist/testing/index.d.ts`)).toBe(true);
+  });
+
   it('runs the computesim bin', () => {
     const output = execFileSync('node', ['bin/computesim.js', 'demo'], {
       cwd: root,

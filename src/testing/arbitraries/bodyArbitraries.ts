@@ -1,0 +1,91 @@
+/**
+ * fast-check arbitraries for request bodies: valid ones the API accepts on a paid plan, and invalid
+ * ones it must refuse with a 4xx (wrong types, unknown sizes, malformed fields).
+ */
+import fc from 'fast-check';
+import {
+  autoscalingRange,
+  invalidAutoscalingRange,
+  suspendTimeoutSeconds,
+} from './computeArbitraries.js';
+
+const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
+
+/** A valid `POST /projects` body. */
+export function createProjectBody(): fc.Arbitrary<object> {
+  return fc.record(
+    {
+      project: fc.record(
+        {
+          name,
+          default_endpoint_settings: autoscalingRange().map(({ minCu, maxCu }) => ({
+            autoscaling_limit_min_cu: minCu,
+            autoscaling_limit_max_cu: maxCu,
+          })),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: [] },
+  );
+}
+
+/** A `POST /projects` body the API must refuse. */
+export function invalidCreateProjectBody(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constantFrom<unknown>([], 'project', 42, { project: 'x' }, { project: [] }),
+    fc.record({ project: fc.record({ name: fc.oneof(fc.integer(), fc.boolean()) }) }),
+    invalidAutoscalingRange().map(({ minCu, maxCu }) => ({
+      project: {
+        default_endpoint_settings: {
+          autoscaling_limit_min_cu: minCu,
+          autoscaling_limit_max_cu: maxCu,
+        },
+      },
+    })),
+  );
+}
+
+/** A valid `PATCH /projects/{id}/endpoints/{id}` body (sizes and suspend timeout). */
+export function updateEndpointBody(): fc.Arbitrary<object> {
+  return fc
+    .record({ range: autoscalingRange(), suspend: suspendTimeoutSeconds() }, { requiredKeys: [] })
+    .map(({ range, suspend }) => ({
+      endpoint: {
+        ...(range === undefined
+          ? {}
+          : { autoscaling_limit_min_cu: range.minCu, autoscaling_limit_max_cu: range.maxCu }),
+        ...(suspend === undefined ? {} : { suspend_timeout_seconds: suspend }),
+      },
+    }));
+}
+
+/** A `PATCH` endpoint body the API must refuse. */
+export function invalidUpdateEndpointBody(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    invalidAutoscalingRange().map(({ minCu, maxCu }) => ({
+      endpoint: { autoscaling_limit_min_cu: minCu, autoscaling_limit_max_cu: maxCu },
+    })),
+    fc.constantFrom<unknown>(
+      { endpoint: { suspend_timeout_seconds: 5 } },
+      { endpoint: { suspend_timeout_seconds: 'soon' } },
+      { endpoint: { type: 'read_only' } },
+      { endpoint: [] },
+      'endpoint',
+    ),
+  );
+}
+
+/** A valid `POST /projects/{id}/endpoints` body for a branch (read_write or read_only). */
+export function createEndpointBody(branchId: string): fc.Arbitrary<object> {
+  return fc
+    .record({ type: fc.constantFrom('read_write', 'read_only'), range: autoscalingRange() })
+    .map(({ type, range }) => ({
+      endpoint: {
+        branch_id: branchId,
+        type,
+        autoscaling_limit_min_cu: range.minCu,
+        autoscaling_limit_max_cu: range.maxCu,
+      },
+    }));
+}

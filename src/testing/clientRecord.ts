@@ -1,0 +1,50 @@
+/**
+ * What a client did during a run, as the testing harness saw it: every request with its answer and
+ * every connection it opened, stamped with virtual time. Oracles judge a client from this record.
+ */
+
+/** One request of the client and the answer it got. */
+export interface RecordedRequest {
+  /** Order of the request in the run, from 0. */
+  readonly index: number;
+  /** Virtual time of the request, epoch ms. */
+  readonly at: number;
+  readonly method: string;
+  /** Path relative to `/api/v2`, without the query. */
+  readonly path: string;
+  /** The query string, without `?` ('' when none). */
+  readonly query: string;
+  /** The route's pattern (`/projects/{project_id}/endpoints`), undefined for an unknown route. */
+  readonly route?: string;
+  /** The project the path names, if any. */
+  readonly projectId?: string;
+  readonly body?: unknown;
+  readonly status: number;
+  readonly response: unknown;
+  /** Set when the answer was a fault the harness injected (423 or 429) rather than the simulation's. */
+  readonly injected?: 'locked' | 'rate_limited';
+  /** Seconds in the `Retry-After` header of a 429. */
+  readonly retryAfterSeconds?: number;
+}
+
+/** A connection the client opened, and what it needed it for. */
+export interface RecordedConnection {
+  readonly index: number;
+  readonly at: number;
+  readonly endpointId: string;
+  /** What the client needs the connection for: writes need a read_write compute. */
+  readonly purpose: 'read' | 'write';
+  /** The compute's type when the client connected (undefined when it does not exist). */
+  readonly endpointType?: 'read_write' | 'read_only';
+}
+
+/** Everything a client did in one run. */
+export interface ClientRecord {
+  readonly requests: readonly RecordedRequest[];
+  readonly connections: readonly RecordedConnection[];
+}
+
+/** True for methods that change something (everything but GET). */
+export function isMutating(request: Pick<RecordedRequest, 'method'>): boolean {
+  return request.method.toUpperCase() !== 'GET';
+}

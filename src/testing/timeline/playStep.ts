@@ -1,0 +1,103 @@
+/**
+ * Carries out one timeline action against a simulation, through the same surface a scenario script
+ * has (`request`, `connect`, `at`), so a step reads the same in a property test and in a scenario.
+ */
+import type { ApiResponse } from '../../api/apiResponse.js';
+import type { Connection } from '../../engine/connection.js';
+import type { SimState } from '../../model/state.js';
+import type { TimelineAction } from './timeline.js';
+
+/** What playing a step needs: a scenario script has all of it. */
+export interface StepHost {
+  readonly state: SimState;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  request(method: string, path: string, body?: unknown): ApiResponse<any>;
+  connect(endpointId: string): Connection;
+  /** Runs `step` at `when`, here always a time from now like `'+1500ms'`. */
+  at(when: string, step: () => void): void;
+  readonly sim: { dropConnections(endpointId: string): number };
+}
+
+/**
+ * Plays `action` on `host`. Returns the response of its request (undefined for a connection, or
+ * when nothing it names exists yet: the step is skipped). Refusals are answers, not errors.
+ */
+export function playStep(host: StepHost, action: TimelineAction): ApiResponse | undefined {
+  const state = host.state;
+  switch (action.kind) {
+    case 'createProject':
+      return host.request('POST', '/projects', { project: {} });
+    case 'createBranch': {
+      const project = pick(Object.keys(state.projects), action.project);
+      if (project === undefined) return undefined;
+      const body = action.withCompute ? { endpoints: [{ type: 'read_write' }] } : {};
+      return host.request('POST', `/projects/${project}/branches`, body);
+    }
+    case 'createReplica':
+    case 'createPrimary': {
+      const branch = pick(branchesOf(state), action.branch);
+      if (branch === undefined) return undefined;
+      const type = action.kind === 'createReplica' ? 'read_only' : 'read_write';
+      return host.request('POST', `/projects/${branch.projectId}/endpoints`, {
+        endpoint: { branch_id: branch.id, type },
+      });
+    }
+    case 'deleteBranch': {
+      const branch = pick(branchesOf(state), action.branch);
+      if (branch === undefined) return undefined;
+      return host.request('DELETE', `/projects/${branch.projectId}/branches/${branch.id}`);
+    }
+    case 'connect': {
+      const compute = pick(computesOf(state), action.compute);
+      if (compute === undefined) return undefined;
+      const connection = host.connect(compute.id);
+      host.at(`+${action.holdMs}ms`, () => connection.close());
+      return undefined;
+    }
+    case 'dropConnections': {
+      const compute = pick(computesOf(state), action.compute);
+      if (compute !== undefined) host.sim.dropConnections(compute.id);
+      return undefined;
+    }
+    default: {
+      const compute = pick(computesOf(state), action.compute);
+      if (compute === undefined) return undefined;
+      const path = `/projects/${compute.projectId}/endpoints/${compute.id}`;
+      switch (action.kind) {
+        case 'resize':
+          return host.request('PATCH', path, {
+            endpoint: {
+              autoscaling_limit_min_cu: action.minCu,
+              autoscaling_limit_max_cu: action.maxCu,
+            },
+          });
+        case 'setSuspendTimeout':
+          return host.request('PATCH', path, {
+            endpoint: { suspend_timeout_seconds: action.seconds },
+          });
+        case 'deleteCompute':
+          return host.request('DELETE', path);
+        default:
+          return host.request('POST', `${path}/${action.kind}`);
+      }
+    }
+  }
+}
+
+/** Every branch, in the order they were created within their projects. */
+function branchesOf(state: SimState): { id: string; projectId: string }[] {
+  return Object.values(state.projects).flatMap((p) =>
+    Object.keys(p.branches).map((id) => ({ id, projectId: p.id })),
+  );
+}
+
+/** Every compute, in the order they were created within their projects. */
+function computesOf(state: SimState): { id: string; projectId: string }[] {
+  return Object.values(state.projects).flatMap((p) =>
+    Object.keys(p.endpoints).map((id) => ({ id, projectId: p.id })),
+  );
+}
+
+function pick<T>(items: readonly T[], index: number): T | undefined {
+  return items.length === 0 ? undefined : items[index % items.length];
+}
