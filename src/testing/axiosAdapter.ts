@@ -33,9 +33,11 @@ export type SimAxiosAdapter = (config: AxiosLikeConfig) => Promise<AxiosLikeResp
 /** Builds an axios adapter that sends every request through `edge`. */
 export function createAxiosAdapter(
   edge: ClientEdge,
-  onRequest: () => void = () => {},
+  onRequest: () => Promise<never> | void = () => {},
 ): SimAxiosAdapter {
   return (config) => {
+    const parked = onRequest();
+    if (parked) return parked;
     const url = new URL(joinUrl(config.baseURL, config.url ?? ''), SIM_ORIGIN);
     for (const [key, value] of Object.entries((config.params ?? {}) as Record<string, unknown>))
       if (value !== undefined && value !== null) url.searchParams.append(key, String(value));
@@ -62,7 +64,6 @@ export function createAxiosAdapter(
           body: { code: 'not_found', message: `${url.pathname} is not under /api/v2` },
           headers: {},
         };
-    onRequest();
     const response: AxiosLikeResponse = {
       data: answer.body === undefined ? '' : JSON.stringify(answer.body),
       status: answer.status,

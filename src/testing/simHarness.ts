@@ -92,6 +92,9 @@ export class SimHarness {
   readonly #dropper: ConnectionDropper;
   #closed = false;
   #running = false;
+  #maxActionsPerInstant = 10_000;
+  #actionsInstant = -1;
+  #actionsAtInstant = 0;
 
   constructor(options: HarnessOptions = {}) {
     const { faults, apiKey, ...simulation } = options;
@@ -100,17 +103,10 @@ export class SimHarness {
     this.#edge = new ClientEdge(this.sim, faults?.requests);
     this.#timers = new VirtualTimers(() => this.sim.now());
     this.#dropper = new ConnectionDropper(this.sim, faults?.connections?.dropsPerHour ?? 0);
-    const open = () => {
-      if (this.#closed)
-        throw new Error('this client run is over: the harness takes no more requests');
-    };
     const fetch = createSimFetch(this.#edge);
     this.context = {
-      fetch: (input, init) => {
-        open();
-        return fetch(input, init);
-      },
-      axiosAdapter: createAxiosAdapter(this.#edge, open),
+      fetch: (input, init) => this.#admit() ?? fetch(input, init),
+      axiosAdapter: createAxiosAdapter(this.#edge, () => this.#admit()),
       baseURL: `${SIM_ORIGIN}/api/v2`,
       apiKey: apiKey ?? 'csim-test-key',
       sleep: this.#timers.sleep,
@@ -124,6 +120,25 @@ export class SimHarness {
           connectOptions.pooled ?? false,
         ),
     };
+  }
+
+  /**
+   * Lets one request through, or parks it for good (a promise that never settles) once the client
+   * has sent more than the per-instant limit without waiting: a client spinning on requests that
+   * answer at once never yields to the host's event loop, so the harness could not stop it later.
+   */
+  #admit(): Promise<never> | undefined {
+    if (this.#closed)
+      throw new Error('this client run is over: the harness takes no more requests');
+    const now = this.sim.now();
+    if (now !== this.#actionsInstant) {
+      this.#actionsInstant = now;
+      this.#actionsAtInstant = 0;
+    }
+    this.#actionsAtInstant += 1;
+    return this.#actionsAtInstant > this.#maxActionsPerInstant
+      ? new Promise<never>(() => {})
+      : undefined;
   }
 
   /** What the client has done so far. */
@@ -149,6 +164,7 @@ export class SimHarness {
     const startedAt = this.sim.now();
     const deadline = startedAt + parseDuration(options.within ?? '1d');
     const maxActions = options.maxActionsPerInstant ?? 10_000;
+    this.#maxActionsPerInstant = maxActions;
     const world = new TimelineWorld(this.sim, options.world ?? [], startedAt);
     world.runDue();
     let settled: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
@@ -164,7 +180,7 @@ export class SimHarness {
       const quiet = await this.#quiesce(() => settled !== undefined, maxActions);
       actionsAtInstant += quiet.actions;
       if (settled !== undefined) break;
-      if (actionsAtInstant > maxActions) {
+      if (actionsAtInstant > maxActions || this.#actionsAtInstant > maxActions) {
         outcome = 'busy';
         break;
       }

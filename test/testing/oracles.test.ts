@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkClient,
+  assertClient,
+  formatFinding,
+  handlesFailedOperations,
+  pollsNoFasterThan,
+  retriesWithBackoff,
+  usesReadWriteForWrites,
+  waitsForOperations,
+  type ClientRecord,
+  type RecordedConnection,
+  type RecordedRequest,
+} from '../../src/testing/index.js';
+
+const T0 = Date.UTC(2026, 0, 5);
+const P = 'p-1';
+
+/** A record built request by request: `at` in seconds from T0. */
+function record(
+  requests: Omit<RecordedRequest, 'index' | 'query' | 'projectId'>[],
+  connections: Omit<RecordedConnection, 'index'>[] = [],
+): ClientRecord {
+  return {
+    requests: requests.map((r, index) => ({
+      index,
+      query: '',
+      projectId: P,
+      ...r,
+      at: T0 + r.at * 1000,
+    })),
+    connections: connections.map((c, index) => ({ index, ...c, at: T0 + c.at * 1000 })),
+  };
+}
+
+const op = (id: string, status: string, action = 'start_compute') => ({ id, status, action });
+const mutation = (at: number, path: string, ops: object[] = [], status = 200) => ({
+  at,
+  method: 'POST',
+  path: `/projects/${P}${path}`,
+  status,
+  response:
+    status < 300 ? { operations: ops } : { code: status === 423 ? 'locked' : 'rate_limited' },
+});
+const poll = (at: number, id: string, status: string) => ({
+  at,
+  method: 'GET',
+  path: `/projects/${P}/operations/${id}`,
+  status: 200,
+  response: { operation: op(id, status) },
+});
+
+describe('waitsForOperations', () => {
+  it('fires on a mutating request sent while an operation it was given is unfinished', () => {
+    const r = record([
+      mutation(0, '/endpoints/e/restart', [op('o1', 'running')]),
+      poll(5, 'o1', 'running'),
+      mutation(6, '/endpoints/e/suspend'),
+    ]);
+    const [finding] = checkClient(r, [waitsForOperations()]);
+    expect(finding).toMatchObject({ oracle: 'waitsForOperations', requestIndex: 2, at: T0 + 6000 });
+    expect(finding?.message).toMatch(
+      /operation o1 \(start_compute\) returned by request #0 was last seen running/,
+    );
+  });
+
+  it('fires when the operation was never polled', () => {
+    const r = record([mutation(0, '/a', [op('o1', 'running')]), mutation(1, '/b')]);
+    expect(checkClient(r, [waitsForOperations()])[0]?.message).toMatch(/never polled/);
+  });
+
+  it('is silent when every operation was seen finished (or in a list) first', () => {
+    const r = record([
+      mutation(0, '/a', [op('o1', 'running'), op('o2', 'scheduling')]),
+      poll(5, 'o1', 'finished'),
+      {
+        at: 10,
+        method: 'GET',
+        path: `/projects/${P}/operations`,
+        status: 200,
+        response: { operations: [op('o2', 'finished')] },
+      },
+      mutation(11, '/b'),
+    ]);
+    expect(checkClient(r, [waitsForOperations()])).toEqual([]);
+  });
+
+  it('does not mix projects', () => {
+    const r = record([mutation(0, '/a', [op('o1', 'running')]), mutation(1, '/b')]);
+    const other: ClientRecord = {
+      ...r,
+      requests: r.requests.map((q) => (q.index === 1 ? { ...q, projectId: 'p-2' } : q)),
+    };
+    expect(checkClient(r, [waitsForOperations()])).toHaveLength(1);
+    expect(checkClient(other, [waitsForOperations()])).toEqual([]);
+  });
+});
+
+describe('pollsNoFasterThan', () => {
+  it('fires on a repeated GET sooner than the interval', () => {
+    const r = record([poll(0, 'o1', 'running'), poll(3, 'o1', 'running')]);
+    const [finding] = checkClient(r, [pollsNoFasterThan('5s')]);
+    expect(finding).toMatchObject({ oracle: 'pollsNoFasterThan', requestIndex: 1 });
+    expect(finding?.message).toMatch(/polled again after 3s, faster than every 5s/);
+  });
+
+  it('is silent for polls at the interval, different paths, or after a mutation', () => {
+    const r = record([
+      poll(0, 'o1', 'running'),
+      poll(0, 'o2', 'running'),
+      poll(5, 'o1', 'running'),
+      mutation(6, '/x'),
+      poll(6, 'o1', 'finished'),
+    ]);
+    expect(checkClient(r, [pollsNoFasterThan('5s')])).toEqual([]);
+  });
+});
+
+describe('retriesWithBackoff', () => {
+  it('fires when a 423 is never retried', () => {
+    const r = record([mutation(0, '/a', [], 423), mutation(2, '/b')]);
+    expect(checkClient(r, [retriesWithBackoff()])[0]?.message).toMatch(
+      /got 423 and was never retried/,
+    );
+  });
+
+  it('fires on a retry sooner than Retry-After, and on a shrinking backoff', () => {
+    const early = record([
+      { ...mutation(0, '/a', [], 429), retryAfterSeconds: 5 },
+      mutation(2, '/a'),
+    ]);
+    expect(checkClient(early, [retriesWithBackoff()])[0]?.message).toMatch(
+      /retried 2s after a 429; it should wait at least 5s/,
+    );
+    const shrinking = record([
+      mutation(0, '/a', [], 423),
+      mutation(4, '/a', [], 423),
+      mutation(6, '/a'),
+    ]);
+    expect(checkClient(shrinking, [retriesWithBackoff()])[0]).toMatchObject({ requestIndex: 2 });
+    expect(checkClient(shrinking, [retriesWithBackoff({ growth: 1 })])).toHaveLength(1);
+  });
+
+  it('is silent for growing retries, and for giving up after enough of them', () => {
+    const r = record([
+      mutation(0, '/a', [], 423),
+      mutation(1, '/a', [], 423),
+      mutation(3, '/a', [], 423),
+      mutation(7, '/a', [], 423),
+      mutation(20, '/b'),
+    ]);
+    expect(checkClient(r, [retriesWithBackoff({ giveUpAfter: 3 })])).toEqual([]);
+    expect(checkClient(r, [retriesWithBackoff({ giveUpAfter: 4 })])).toHaveLength(1);
+    expect(() => retriesWithBackoff({ growth: 0.5 })).toThrow(RangeError);
+  });
+});
+
+describe('handlesFailedOperations', () => {
+  it('fires when the client goes on after seeing its operation fail', () => {
+    const r = record([
+      mutation(0, '/endpoints/e/restart', [op('o1', 'running')]),
+      poll(5, 'o1', 'failed'),
+      mutation(6, '/endpoints/e/suspend'),
+    ]);
+    expect(checkClient(r, [handlesFailedOperations()])[0]?.message).toMatch(
+      /went on after operation o1 of request #0 was seen failed/,
+    );
+  });
+
+  it('is silent when the client stops, or repeats the request that failed', () => {
+    const stops = record([mutation(0, '/r', [op('o1', 'running')]), poll(5, 'o1', 'error')]);
+    const repeats = record([
+      mutation(0, '/r', [op('o1', 'running')]),
+      poll(5, 'o1', 'failed'),
+      mutation(10, '/r', [op('o2', 'running')]),
+      poll(15, 'o2', 'finished'),
+      mutation(16, '/next'),
+    ]);
+    expect(checkClient(stops, [handlesFailedOperations()])).toEqual([]);
+    expect(checkClient(repeats, [handlesFailedOperations()])).toEqual([]);
+  });
+});
+
+describe('usesReadWriteForWrites', () => {
+  it('fires on a write connection to a read_only compute, silent for reads and primaries', () => {
+    const bad = record(
+      [],
+      [{ at: 1, endpointId: 'ep-r', purpose: 'write', endpointType: 'read_only' }],
+    );
+    expect(checkClient(bad, [usesReadWriteForWrites()])[0]).toMatchObject({
+      oracle: 'usesReadWriteForWrites',
+      connectionIndex: 0,
+      message: expect.stringMatching(/ep-r, which is read_only/),
+    });
+    const good = record(
+      [],
+      [
+        { at: 1, endpointId: 'ep-r', purpose: 'read', endpointType: 'read_only' },
+        { at: 2, endpointId: 'ep-w', purpose: 'write', endpointType: 'read_write' },
+      ],
+    );
+    expect(checkClient(good, [usesReadWriteForWrites()])).toEqual([]);
+  });
+});
+
+describe('reports', () => {
+  it('assertClient throws the findings with the requests that led to them', () => {
+    const r = record([mutation(0, '/a', [op('o1', 'running')]), mutation(1, '/b')]);
+    expect(() => assertClient(r, [waitsForOperations()])).toThrow(
+      /waitsForOperations: .*\n {2}at 2026-01-05T00:00:01Z \(\+1s into the run\)\n {2}requests up to it:\n {4}#0 \+0ms POST \/projects\/p-1\/a → 200\n {2}> #1 \+1s POST/,
+    );
+    const [finding] = checkClient(r, [waitsForOperations()]);
+    expect(formatFinding(finding!, r)).toContain('> #1');
+  });
+});
