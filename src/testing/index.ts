@@ -97,3 +97,4 @@ export {
   type Divergence,
   type SimulationRun,
 } from './determinism.js';
+export * from './monitors/index.js';

@@ -1,0 +1,47 @@
+/**
+ * Monitor: every operation reaches a terminal status (finished, error, cancelled) in bounded time.
+ */
+import { parseDuration } from '../../core/duration.js';
+import type { Monitor } from './monitor.js';
+
+/**
+ * Fires when an operation is still not terminal `within` (default `1d`) of virtual time after it
+ * was created: at the first event past that bound, or when the stream ends past it. Operations of
+ * a deleted project are no longer watched.
+ */
+export function operationsEventuallyTerminal(options: { within?: string } = {}): Monitor {
+  const within = parseDuration(options.within ?? '1d');
+  const open = new Map<string, { projectId: string; action: string; createdAt: number }>();
+  const overdue = (at: number) => {
+    for (const [id, op] of open)
+      if (at - op.createdAt > within) {
+        open.delete(id);
+        return `operation ${id} (${op.action}) is not terminal ${options.within ?? '1d'} after it was created`;
+      }
+    return undefined;
+  };
+  return {
+    name: 'operationsEventuallyTerminal',
+    observe(event) {
+      switch (event.type) {
+        case 'OperationCreated':
+          open.set(event.operationId, {
+            projectId: event.projectId,
+            action: event.action,
+            createdAt: event.at,
+          });
+          break;
+        case 'OperationFinished':
+        case 'OperationErrored':
+        case 'OperationCancelled':
+          open.delete(event.operationId);
+          break;
+        case 'ProjectDeleted':
+          for (const [id, op] of open) if (op.projectId === event.projectId) open.delete(id);
+          break;
+      }
+      return overdue(event.at);
+    },
+    finish: overdue,
+  };
+}

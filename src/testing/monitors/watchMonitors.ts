@@ -1,0 +1,175 @@
+/**
+ * Runs monitors over events: offline over a log (`checkLog`) or online over a simulation's
+ * `events$` (`watchMonitors`). Either way the first violation is kept with its virtual time and the
+ * events around it.
+ */
+import type { Simulation } from '../../engine/simulation.js';
+import type { SimEvent } from '../../model/events.js';
+import { defaultMonitors } from './defaultMonitors.js';
+import type { Monitor } from './monitor.js';
+
+/** The first violation a set of monitors saw. */
+export interface MonitorViolation {
+  readonly monitor: string;
+  readonly message: string;
+  /** Virtual time of the event that showed it (the stream's end for a `finish` report). */
+  readonly at: number;
+  /** Log position of that event (`undefined` for a `finish` report). */
+  readonly seq: number | undefined;
+  /** Up to `context` events before it, the event itself, and up to `context` after it. */
+  readonly around: readonly SimEvent[];
+}
+
+/** Options of `checkLog` and `watchMonitors`. */
+export interface MonitorOptions {
+  /** Events kept on each side of a violation (default 5). */
+  readonly context?: number;
+}
+
+/** Thrown by `assertClean` and `assertLogClean`. */
+export class MonitorViolationError extends Error {
+  constructor(readonly violation: MonitorViolation) {
+    super(formatViolation(violation));
+    this.name = 'MonitorViolationError';
+  }
+}
+
+/** A violation as a few readable lines: monitor, time, message and the events around it. */
+export function formatViolation(violation: MonitorViolation): string {
+  const lines = [
+    `${violation.monitor}: ${violation.message}`,
+    `  at ${new Date(violation.at).toISOString()}${violation.seq === undefined ? ' (end of run)' : ` (event ${violation.seq})`}`,
+    '  events around it:',
+  ];
+  for (const event of violation.around) {
+    const mark = event.seq === violation.seq ? '>' : ' ';
+    const { type, at, seq, ...rest } = event;
+    lines.push(
+      `  ${mark} #${seq} ${new Date(at).toISOString()} ${type} ${JSON.stringify(rest)}`.slice(
+        0,
+        200,
+      ),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Feeds events to monitors and keeps the first violation with its surroundings. */
+class MonitorRun {
+  #violation: { value: MonitorViolation; around: SimEvent[]; after: number } | undefined;
+  readonly #before: SimEvent[] = [];
+  readonly #context: number;
+
+  constructor(
+    readonly monitors: readonly Monitor[],
+    options: MonitorOptions,
+  ) {
+    this.#context = options.context ?? 5;
+  }
+
+  get violation(): MonitorViolation | undefined {
+    const found = this.#violation;
+    return found && { ...found.value, around: [...found.around] };
+  }
+
+  observe(event: SimEvent): void {
+    if (this.#violation !== undefined) {
+      if (this.#violation.after < this.#context) {
+        this.#violation.around.push(event);
+        this.#violation.after += 1;
+      }
+      return;
+    }
+    for (const monitor of this.monitors) {
+      const message = monitor.observe(event);
+      if (message !== undefined) {
+        const value = { monitor: monitor.name, message, at: event.at, seq: event.seq, around: [] };
+        this.#violation = { value, around: [...this.#before, event], after: 0 };
+        return;
+      }
+    }
+    this.#before.push(event);
+    if (this.#before.length > this.#context) this.#before.shift();
+  }
+
+  finish(at: number): MonitorViolation | undefined {
+    if (this.#violation !== undefined) return this.violation;
+    for (const monitor of this.monitors) {
+      const message = monitor.finish?.(at);
+      if (message !== undefined) {
+        const value = { monitor: monitor.name, message, at, seq: undefined, around: [] };
+        this.#violation = { value, around: [...this.#before], after: this.#context };
+        break;
+      }
+    }
+    return this.violation;
+  }
+}
+
+/** Runs `monitors` over a whole log; returns the first violation, or `undefined` when clean. */
+export function checkLog(
+  events: Iterable<SimEvent>,
+  monitors: readonly Monitor[] = defaultMonitors(),
+  options: MonitorOptions = {},
+): MonitorViolation | undefined {
+  const run = new MonitorRun(monitors, options);
+  let lastAt = 0;
+  for (const event of events) {
+    run.observe(event);
+    lastAt = event.at;
+  }
+  return run.finish(lastAt);
+}
+
+/** Like `checkLog`, but throws a `MonitorViolationError` on a violation. */
+export function assertLogClean(
+  events: Iterable<SimEvent>,
+  monitors?: readonly Monitor[],
+  options?: MonitorOptions,
+): void {
+  const violation = checkLog(events, monitors, options);
+  if (violation !== undefined) throw new MonitorViolationError(violation);
+}
+
+/** A live watch over a simulation (see `watchMonitors`). */
+export interface MonitorWatch {
+  /** The first violation so far (its `around` grows as later events arrive). */
+  readonly violation: MonitorViolation | undefined;
+  /** Stops watching; runs the monitors' end-of-run checks at the current virtual time. */
+  stop(): MonitorViolation | undefined;
+  /** Stops watching and throws a `MonitorViolationError` if anything was violated. */
+  assertClean(): void;
+}
+
+/**
+ * Watches `sim.events$` from now on. The monitors see only events written after this call, so
+ * start the watch before the run (a monitor that needs history can be fed `sim.log` offline).
+ */
+export function watchMonitors(
+  sim: Simulation,
+  monitors: readonly Monitor[] = defaultMonitors(),
+  options: MonitorOptions = {},
+): MonitorWatch {
+  const run = new MonitorRun(monitors, options);
+  const subscription = sim.events$.subscribe((event) => run.observe(event));
+  let ended: MonitorViolation | undefined;
+  let stopped = false;
+  const stop = () => {
+    if (!stopped) {
+      stopped = true;
+      subscription.unsubscribe();
+      ended = run.finish(sim.now());
+    }
+    return ended;
+  };
+  return {
+    get violation() {
+      return stopped ? ended : run.violation;
+    },
+    stop,
+    assertClean() {
+      const violation = stop();
+      if (violation !== undefined) throw new MonitorViolationError(violation);
+    },
+  };
+}

@@ -1,0 +1,217 @@
+import { Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { Simulation } from '../../src/engine/simulation.js';
+import type { SimEvent } from '../../src/model/events.js';
+import {
+  assertLogClean,
+  checkLog,
+  defaultMonitors,
+  defineMonitor,
+  monotonicTimestamps,
+  MonitorViolationError,
+  noBillingWhileIdle,
+  noConnectionOnIdleCompute,
+  oneReadWritePerBranch,
+  operationsEventuallyTerminal,
+  watchMonitors,
+} from '../../src/testing/index.js';
+import { givenProject } from '../support/given.js';
+
+/** A busy, clean week: autoscaling, workloads, a replica, restarts, connections, suspends. */
+function busyWorld() {
+  const given = givenProject({ seed: 4 });
+  const { sim, endpointId, path, branchId, settle } = given;
+  const watch = watchMonitors(sim);
+  sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+    endpoint: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2 },
+  });
+  settle();
+  sim.request('POST', path('/endpoints'), { endpoint: { branch_id: branchId, type: 'read_only' } });
+  sim.addWorkload({
+    kind: 'poisson',
+    endpointId,
+    rates: { weekday: Array(24).fill(4), weekend: Array(24).fill(1) },
+    session: {
+      duration: { dist: 'exponential', mean: '3m' },
+      cpu: { dist: 'uniform', min: 0.1, max: 1.8 },
+    },
+  });
+  const held = sim.connect(endpointId);
+  sim.advance('2h');
+  held.close();
+  sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+  sim.advance('2d');
+  return { ...given, watch };
+}
+
+/** Stamps hand-written events with consecutive positions. */
+function log(...events: object[]): SimEvent[] {
+  return events.map((e, seq) => ({ at: 1_000 * seq, ...e, seq }) as SimEvent);
+}
+
+describe('monitors on a clean run', () => {
+  it('stay silent online and offline', () => {
+    const { sim, watch } = busyWorld();
+    expect(sim.log.length).toBeGreaterThan(500);
+    expect([...sim.log].some((e) => e.type === 'ComputeResized')).toBe(true);
+    expect(watch.stop()).toBeUndefined();
+    expect(checkLog(sim.log)).toBeUndefined();
+    expect(() => assertLogClean(sim.log)).not.toThrow();
+  });
+});
+
+describe('each monitor fires on a violating log', () => {
+  it('oneReadWritePerBranch: a second primary, or a primary moved onto a taken branch', () => {
+    const rw = (endpointId: string, branchId: string) => ({
+      type: 'EndpointCreated',
+      endpointId,
+      branchId,
+      endpointType: 'read_write',
+    });
+    expect(checkLog(log(rw('a', 'b1'), rw('b', 'b1')), [oneReadWritePerBranch()])).toMatchObject({
+      monitor: 'oneReadWritePerBranch',
+      seq: 1,
+      message: 'branch b1 has two read_write computes: a and b',
+    });
+    const moved = log(rw('a', 'b1'), rw('b', 'b2'), {
+      type: 'EndpointUpdated',
+      endpointId: 'b',
+      changes: { branchId: 'b1' },
+    });
+    expect(checkLog(moved, [oneReadWritePerBranch()])?.seq).toBe(2);
+    const replaced = log(
+      rw('a', 'b1'),
+      { type: 'EndpointDeleted', endpointId: 'a' },
+      rw('b', 'b1'),
+    );
+    expect(checkLog(replaced, [oneReadWritePerBranch()])).toBeUndefined();
+  });
+
+  it('operationsEventuallyTerminal: still running past the bound, online or at the end', () => {
+    const created = {
+      type: 'OperationCreated',
+      operationId: 'op1',
+      projectId: 'p',
+      action: 'start_compute',
+    };
+    const stuck = log(created, { type: 'OperationFailed', operationId: 'op1' });
+    expect(checkLog(stuck, [operationsEventuallyTerminal({ within: '1m' })])).toBeUndefined();
+    const events = new Subject<SimEvent>();
+    const fakeSim = { events$: events, now: () => 90_000 } as unknown as Simulation;
+    const watch = watchMonitors(fakeSim, [operationsEventuallyTerminal({ within: '1m' })]);
+    stuck.forEach((e) => events.next(e));
+    expect(watch.violation).toBeUndefined();
+    expect(watch.stop()).toMatchObject({
+      seq: undefined,
+      at: 90_000,
+      message: 'operation op1 (start_compute) is not terminal 1m after it was created',
+    });
+    const late = log(created, { type: 'ClockAdvanced' }, { type: 'ClockAdvanced' });
+    expect(checkLog(late, [operationsEventuallyTerminal({ within: '1s' })])?.seq).toBe(2);
+    const done = log(
+      created,
+      { type: 'ClockAdvanced' },
+      { type: 'OperationErrored', operationId: 'op1' },
+    );
+    expect(checkLog(done, [operationsEventuallyTerminal({ within: '1s' })])).toBeUndefined();
+  });
+
+  it('noBillingWhileIdle: a resize of a suspended compute', () => {
+    const resized = { type: 'ComputeResized', endpointId: 'e', fromCu: 0.25, toCu: 1 };
+    const state = (currentState: string) => ({
+      type: 'ComputeStateChanged',
+      endpointId: 'e',
+      currentState,
+    });
+    expect(
+      checkLog(log(state('active'), state('idle'), resized), [noBillingWhileIdle()]),
+    ).toMatchObject({
+      seq: 2,
+      message: 'compute e was resized 0.25→1 CU while idle',
+    });
+    expect(
+      checkLog(log(state('idle'), state('active'), resized), [noBillingWhileIdle()]),
+    ).toBeUndefined();
+  });
+
+  it('noConnectionOnIdleCompute: opening on an idle compute, or suspending with one open', () => {
+    const state = (currentState: string) => ({
+      type: 'ComputeStateChanged',
+      endpointId: 'e',
+      currentState,
+    });
+    const open = { type: 'ConnectionOpened', endpointId: 'e', connectionId: 'c1' };
+    const monitors = () => [noConnectionOnIdleCompute()];
+    expect(checkLog(log(state('idle'), open), monitors())?.message).toBe(
+      'connection c1 opened on compute e while idle',
+    );
+    expect(checkLog(log(state('active'), open, state('idle')), monitors())?.message).toBe(
+      'compute e became idle with 1 connection(s) open',
+    );
+    const dropped = { type: 'ConnectionsDropped', endpointId: 'e', connectionIds: ['c1'] };
+    expect(
+      checkLog(log(state('active'), open, dropped, state('idle')), monitors()),
+    ).toBeUndefined();
+  });
+
+  it('monotonicTimestamps: time going back, or a gap in the positions', () => {
+    const back = [
+      { type: 'ClockAdvanced', at: 5, seq: 0 },
+      { type: 'ClockAdvanced', at: 4, seq: 1 },
+    ] as SimEvent[];
+    expect(checkLog(back, [monotonicTimestamps()])?.message).toBe(
+      'time went back: event 1 at 4 after 5',
+    );
+    const gap = [
+      { type: 'ClockAdvanced', at: 5, seq: 0 },
+      { type: 'ClockAdvanced', at: 5, seq: 2 },
+    ] as SimEvent[];
+    expect(checkLog(gap, [monotonicTimestamps()])?.message).toBe('log position 2 follows 0');
+  });
+
+  it('a user-supplied monitor fires online, with the events around the violation', () => {
+    const { sim, endpointId } = givenProject();
+    const noWakeUps = defineMonitor('noWakeUps', (event) =>
+      event.type === 'ComputeStateChanged' && event.currentState === 'active'
+        ? 'woke up'
+        : undefined,
+    );
+    sim.runUntilIdle();
+    const watch = watchMonitors(sim, [noWakeUps], { context: 2 });
+    sim.advance('1h');
+    expect(watch.violation).toBeUndefined();
+    sim.connect(endpointId);
+    sim.advance('1m');
+    const violation = watch.violation!;
+    expect(violation.monitor).toBe('noWakeUps');
+    expect(violation.around.map((e) => e.seq)).toEqual(
+      [-2, -1, 0, 1, 2].map((d) => violation.seq! + d),
+    );
+    expect(() => watch.assertClean()).toThrow(MonitorViolationError);
+    expect(() => watch.assertClean()).toThrow(/noWakeUps: woke up\n {2}at .*\(event \d+\)\n/);
+  });
+
+  it('default monitors catch a violation spliced into a clean log', () => {
+    const { sim, endpointId } = busyWorld();
+    const events = [...sim.log];
+    const idleAt = events.findIndex(
+      (e) =>
+        e.type === 'ComputeStateChanged' &&
+        e.endpointId === endpointId &&
+        e.currentState === 'idle',
+    );
+    const spliced: SimEvent = {
+      ...(events[idleAt] as SimEvent),
+      type: 'ComputeResized',
+      fromCu: 1,
+      toCu: 2,
+    } as SimEvent;
+    const tampered = [...events.slice(0, idleAt + 1), spliced, ...events.slice(idleAt + 1)].map(
+      (e, seq) => ({ ...e, seq }),
+    );
+    expect(checkLog(tampered, defaultMonitors())).toMatchObject({
+      monitor: 'noBillingWhileIdle',
+      seq: idleAt + 1,
+    });
+  });
+});
