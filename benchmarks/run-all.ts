@@ -6,12 +6,14 @@ import { runFleetBenchmark } from './fleet30d.js';
 import { runHttpBenchmark } from './http.js';
 import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
+import { runTestingBenchmark } from './testing.js';
 
 const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
   scheduler: runSchedulerBenchmark,
   requests: runRequestsBenchmark,
   'fleet-30d': runFleetBenchmark,
   http: runHttpBenchmark,
+  testing: runTestingBenchmark,
 };
 
 const args = process.argv.slice(2);

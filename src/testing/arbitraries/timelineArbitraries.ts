@@ -12,6 +12,8 @@ import { faultProfile } from './faultArbitraries.js';
 
 /** Limits of generated timelines. */
 export interface TimelineConstraints {
+  /** Fewest steps. Default 0. */
+  readonly minSteps?: number;
   /** Most steps. Default 20. */
   readonly maxSteps?: number;
   /** Longest gap between steps, ms. Default 10 minutes. */
@@ -71,7 +73,8 @@ export function timelineSteps(constraints: TimelineConstraints = {}): fc.Arbitra
     gapMs: fc.nat({ max: constraints.maxGapMs ?? 600_000 }),
     action: constraints.actions ?? timelineAction(),
   });
-  return fc.array(step, { maxLength: constraints.maxSteps ?? 20 });
+  const maxLength = constraints.maxSteps ?? 20;
+  return fc.array(step, { minLength: Math.min(constraints.minSteps ?? 0, maxLength), maxLength });
 }
 
 /**

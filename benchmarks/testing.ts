@@ -1,0 +1,111 @@
+/**
+ * Testing-toolkit benchmark: property runs per second for 50-step timelines (generated with faults,
+ * played against a fresh simulation, then checked by every invariant monitor), and for a client
+ * run through the harness on top of such a world. Printed beside the engine floor of the same run.
+ *
+ * Run: npm run bench -- testing
+ */
+import fc from 'fast-check';
+import { Simulation } from '../src/index.js';
+import {
+  checkLog,
+  playTimeline,
+  runClient,
+  timeline,
+  timelineSpanMs,
+  withFaults,
+  type Timeline,
+} from '../src/testing/index.js';
+import { floorRun } from './support/floor.js';
+import { measure, rate } from './support/measure.js';
+
+const STEPS = 50;
+const RUNS = 200;
+
+/** One property run: play the timeline, let an hour pass, check the monitors. */
+function propertyRun(t: Timeline): number {
+  const sim = new Simulation(withFaults({ seed: t.seed }, t.faults));
+  playTimeline(sim, t);
+  sim.advance('1h');
+  if (checkLog(sim.log) !== undefined) throw new Error('a monitor fired on a generated timeline');
+  return sim.log.length;
+}
+
+/**
+ * A client that creates a project and waits for its operations, polling every 2 s, then stays
+ * until `untilMs` into the run so that the whole world timeline plays around it.
+ */
+async function client(
+  ctx: Parameters<Parameters<typeof runClient>[0]>[0],
+  untilMs: number,
+): Promise<void> {
+  const startedAt = ctx.now();
+  await poll(ctx);
+  await ctx.sleep(Math.max(0, startedAt + untilMs - ctx.now()));
+}
+
+/** Creates a project and polls its operations until none is running. */
+async function poll(ctx: Parameters<Parameters<typeof runClient>[0]>[0]): Promise<void> {
+  const post = await ctx.fetch(`${ctx.baseURL}/projects`, { method: 'POST', body: '{}' });
+  if (post.status !== 201) return;
+  const { project, operations } = (await post.json()) as {
+    project: { id: string };
+    operations: { id: string }[];
+  };
+  for (const op of operations)
+    for (;;) {
+      const got = await ctx.fetch(`${ctx.baseURL}/projects/${project.id}/operations/${op.id}`);
+      const status = ((await got.json()) as { operation?: { status: string } }).operation?.status;
+      if (status !== 'running' && status !== 'scheduling') break;
+      await ctx.sleep(2_000);
+    }
+}
+
+/** Runs the testing benchmark; returns whether every property run held. */
+export async function runTestingBenchmark(): Promise<boolean> {
+  const floor = measure('floor: typed-array heap on (due, seq)', floorRun);
+  const timelines = fc.sample(timeline({ minSteps: STEPS, maxSteps: STEPS }), {
+    numRuns: RUNS,
+    seed: 42,
+  });
+  let events = 0;
+  const sync = measure(`${STEPS}-step timeline + monitors`, () => {
+    events = 0;
+    for (const t of timelines) events += propertyRun(t);
+    return timelines.length;
+  });
+  const clientRuns = timelines.slice(0, RUNS / 4);
+  const warm = async () => {
+    for (const t of clientRuns)
+      await runClient((ctx) => client(ctx, timelineSpanMs(t.steps) + 3_600_000), {
+        seed: t.seed,
+        faults: t.faults,
+        world: t.steps,
+        within: '30d',
+      });
+  };
+  await warm();
+  const started = process.hrtime.bigint();
+  await warm();
+  const clientSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const perRun = events / timelines.length;
+  console.log(
+    `\nProperty runs with ${STEPS}-step timelines (faults drawn too), beside the engine floor`,
+  );
+  console.log(
+    `${'run'.padEnd(44)} ${'runs/s'.padStart(10)} ${'events/run'.padStart(11)} ${'events/s'.padStart(12)}  per floor event`,
+  );
+  console.log(
+    `${floor.name.padEnd(44)} ${''.padStart(10)} ${''.padStart(11)} ${rate(floor.eventsPerSecond).padStart(12)}  1.0000`,
+  );
+  const eventsPerSecond = sync.eventsPerSecond * perRun;
+  console.log(
+    `${sync.name.padEnd(44)} ${sync.eventsPerSecond.toFixed(1).padStart(10)} ${perRun.toFixed(0).padStart(11)} ${rate(eventsPerSecond).padStart(12)}  ${(eventsPerSecond / floor.eventsPerSecond).toFixed(4)}`,
+  );
+  console.log(
+    `${'same timeline + an async client (runClient)'.padEnd(44)} ${(clientRuns.length / clientSeconds).toFixed(1).padStart(10)}`,
+  );
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runTestingBenchmark();
