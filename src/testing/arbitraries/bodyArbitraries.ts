@@ -69,7 +69,7 @@ export function invalidUpdateEndpointBody(): fc.Arbitrary<unknown> {
     fc.constantFrom<unknown>(
       { endpoint: { suspend_timeout_seconds: 5 } },
       { endpoint: { suspend_timeout_seconds: 'soon' } },
-      { endpoint: { type: 'read_only' } },
+      { endpoint: { autoscaling_limit_min_cu: 'big' } },
       { endpoint: [] },
       'endpoint',
     ),

@@ -1,0 +1,61 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runScenario, Simulation, type ScenarioDefinition } from '../../src/index.js';
+import {
+  playTimeline,
+  timeline,
+  timelineScenario,
+  withFaults,
+  type Timeline,
+} from '../../src/testing/index.js';
+
+const SRC = pathToFileURL(join(import.meta.dirname, '../../src')).href;
+
+/** The domain event types of a log, in order (engine bookkeeping left out). */
+const shape = (sim: Simulation) =>
+  [...sim.log]
+    .filter((e) => e.type !== 'ClockAdvanced' && e.type !== 'SimulationStarted')
+    .map((e) => e.type);
+
+describe('timelines', () => {
+  it('a failing timeline shrinks to one step, no gap and no faults, printed as a scenario', () => {
+    for (const seed of [1, 2, 3]) {
+      const result = fc.check(
+        fc.property(timeline(), (t) => !t.steps.some((s) => s.action.kind === 'restart')),
+        { seed },
+      );
+      expect(result.failed).toBe(true);
+      const [shrunk] = result.counterexample as [Timeline];
+      expect(shrunk.steps).toEqual([{ gapMs: 0, action: { kind: 'restart', compute: 0 } }]);
+      expect(shrunk.faults).toEqual({});
+      const printed = fc.stringify(shrunk);
+      expect(printed).toContain(`seed ${shrunk.seed}`);
+      expect(printed).toContain('playStep(s, {"kind":"restart","compute":0})');
+    }
+  });
+
+  it('the printed scenario replays what playTimeline does', async () => {
+    const [t] = fc.sample(timeline({ minSteps: 12, maxSteps: 12, faults: fc.constant({}) }), {
+      numRuns: 1,
+      seed: 8,
+    }) as [Timeline];
+    const source = timelineScenario(t, 'replayed')
+      .replace(`from 'computesim'`, `from '${SRC}/index.ts'`)
+      .replace(`from 'computesim/testing'`, `from '${SRC}/testing/index.ts'`);
+    const file = join(mkdtempSync(join(tmpdir(), 'csim-')), 'replayed.ts');
+    writeFileSync(file, source);
+    const scenario = ((await import(pathToFileURL(file).href)) as { default: ScenarioDefinition })
+      .default;
+    const run = runScenario(scenario);
+    expect(run.failure).toBeUndefined();
+    const direct = new Simulation(withFaults({ seed: t.seed }, t.faults));
+    playTimeline(direct, t);
+    if (direct.now() < run.sim.now()) direct.advance(run.sim.now() - direct.now());
+    expect(shape(direct).length).toBeGreaterThan(12);
+    expect(shape(run.sim)).toEqual(shape(direct));
+  });
+});
