@@ -13,7 +13,7 @@ import { ClockDriver } from './clockMode.js';
 import { RateLimiter, type RateLimits } from './rateLimiter.js';
 import { readBody } from './readBody.js';
 import { handleControl, type ControlResponse } from './simControl.js';
-import { StateFileWriter } from './stateFile.js';
+import { StateFileError, StateFileWriter } from './stateFile.js';
 
 /** An API key the server accepts. */
 export interface ServedKey {
@@ -109,8 +109,27 @@ export class SimServer {
     } else {
       answer = this.#answer(request, body.value, requestId);
     }
-    this.#writer?.flush(this.#sim);
+    try {
+      this.#writer?.flush(this.#sim);
+    } catch (error) {
+      answer = this.#notDurable(error);
+    }
     this.#send(response, answer, requestId);
+  }
+
+  /**
+   * The state file could not take the events of a change: go back to the simulation the file holds,
+   * so no change is acknowledged, or seen, that a restart would lose.
+   */
+  #notDurable(error: unknown): ControlResponse {
+    const writer = this.#writer as StateFileWriter;
+    const durable = this.#sim.log.slice(0, writer.written);
+    this.#sim = this.#withKeys(Simulation.replay(durable));
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return {
+      status: 503,
+      body: { code: 'service_unavailable', message: `the change was not applied: ${message}` },
+    };
   }
 
   #answer(request: IncomingMessage, body: unknown, requestId: string | undefined): ControlResponse {
@@ -182,9 +201,10 @@ export class SimServer {
           from.jsonl !== undefined
             ? Simulation.fromJSONL(from.jsonl).simulation
             : new Simulation({ ...this.options.simulation, seed: from.seed ?? this.#sim.seed });
-        this.#sim = this.#withKeys(next);
+        this.#withKeys(next);
+        this.#writer?.rewrite(next);
+        this.#sim = next;
         this.#driver = new ClockDriver(this.options.clock, next.now(), this.options.wallNow);
-        this.#writer?.rewrite(this.#sim);
       },
     };
   }
@@ -252,6 +272,8 @@ function failure(error: unknown): ControlResponse {
   if (error instanceof LogFormatError || error instanceof RangeError || error instanceof ClockError)
     return { status: 400, body: { code: 'invalid_input', message } };
   if (error instanceof StepLimitError) return { status: 409, body: { code: 'conflict', message } };
+  if (error instanceof StateFileError)
+    return { status: 503, body: { code: 'service_unavailable', message } };
   return {
     status: 500,
     body: { code: 'internal_error', message: 'the simulator failed on this request' },

@@ -1,0 +1,88 @@
+/**
+ * The HTTP server under what goes wrong around it: a state file that cannot be written, malformed
+ * URLs and requests, internal failures, and shutdown with keep-alive connections open.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
+import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
+import { openStateFile } from '../../src/http/stateFile.js';
+
+const KEY = 'test-key';
+const servers: SimServer[] = [];
+
+async function serve(options: Partial<SimServerOptions> = {}, sim = new Simulation({ seed: 3 })) {
+  const server = new SimServer(sim, {
+    keys: [{ key: KEY, kind: 'personal' }],
+    clock: { name: 'manual', rate: 0 },
+    ...options,
+  });
+  servers.push(server);
+  const base = await server.listen(0);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>),
+    };
+  };
+  return { server, base, call };
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describe('a state file that cannot be written', () => {
+  it('answers 503, acknowledges nothing, and keeps the state the file holds', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-broken-')), 'events.jsonl');
+    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    const kept = await call('POST', '/projects', { project: { name: 'kept' } });
+    expect(kept.status).toBe(201);
+    const durable = readFileSync(path, 'utf8');
+    const events = server.sim.log.length;
+
+    rmSync(path);
+    mkdirSync(path); // every write to the file now fails
+    const lost = await call('POST', '/projects', { project: { name: 'lost' } });
+    expect(lost.status).toBe(503);
+    expect(lost.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(JSON.stringify(lost.body)).not.toMatch(/\n\s+at /);
+    expect(server.sim.log.length).toBe(events);
+    const listed = await call('GET', '/projects');
+    expect(listed.status).toBe(200);
+    const names = (listed.body?.['projects'] as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(['kept']);
+
+    rmSync(path, { recursive: true });
+    writeFileSync(path, durable); // the disk recovers
+    const later = await call('POST', '/projects', { project: { name: 'later' } });
+    expect(later.status).toBe(201);
+    const replayed = openStateFile(path).simulation;
+    expect(replayed?.state).toEqual(server.sim.state);
+    expect(Object.values(replayed?.state.projects ?? {}).map((p) => p.name)).toEqual([
+      'kept',
+      'later',
+    ]);
+  });
+
+  it('answers 503 to a reset it cannot write, and keeps serving the old simulation', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-broken-')), 'events.jsonl');
+    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    await call('POST', '/projects', { project: { name: 'kept' } });
+    const before = server.sim;
+    mkdirSync(`${path}.next`); // the atomic rewrite cannot write its temporary file
+    const reset = await call('POST', '/_sim/reset', { seed: 9 });
+    expect(reset.status).toBe(503);
+    expect(server.sim).toBe(before);
+    expect(openStateFile(path).simulation?.state).toEqual(server.sim.state);
+  });
+});
