@@ -141,6 +141,15 @@ export class SimServer {
       );
     const apiKey = bearer(request);
     const path = url.slice(API_PREFIX.length);
+    const malformed = malformedSegment(path);
+    if (malformed !== undefined)
+      return {
+        status: 400,
+        body: {
+          code: 'invalid_input',
+          message: `the path segment "${malformed}" is not valid percent-encoding`,
+        },
+      };
     const wait = this.#limiter?.admit(apiKey ?? '', `${method} ${routeShape(path)}`);
     if (wait !== undefined)
       return {
@@ -260,6 +269,18 @@ function routeShape(path: string): string {
     .split('/')
     .map((segment, i) => (i % 2 === 0 && i > 0 ? '{id}' : segment))
     .join('/');
+}
+
+/** The first segment of `path` (before `?`) that does not percent-decode, if any. */
+function malformedSegment(path: string): string | undefined {
+  for (const segment of (path.split('?')[0] ?? '').split('/')) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  }
+  return undefined;
 }
 
 function notFound(message: string): ControlResponse {

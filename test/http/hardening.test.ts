@@ -86,3 +86,19 @@ describe('a state file that cannot be written', () => {
     expect(openStateFile(path).simulation?.state).toEqual(server.sim.state);
   });
 });
+
+describe('malformed requests', () => {
+  it('answers 400 invalid_input to a malformed percent-encoding in the path', async () => {
+    const { call } = await serve();
+    for (const path of [
+      '/projects/%ZZ',
+      '/projects/p-1/branches/%E0%A4%A',
+      '/_sim/connections/%',
+    ]) {
+      const response = await call('GET', path);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'invalid_input', message: expect.any(String) });
+    }
+    expect((await call('GET', '/projects')).status).toBe(200);
+  });
+});
