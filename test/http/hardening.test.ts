@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { Simulation } from '../../src/index.js';
 import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
 import { openStateFile } from '../../src/http/stateFile.js';
@@ -100,5 +101,33 @@ describe('malformed requests', () => {
       expect(response.body).toMatchObject({ code: 'invalid_input', message: expect.any(String) });
     }
     expect((await call('GET', '/projects')).status).toBe(200);
+  });
+});
+
+describe('computesim serve command line', () => {
+  const bad = [
+    ['--host', ''],
+    ['--host', '  '],
+    ['--port', '65536'],
+    ['--port=-1'],
+    ['--port', '1.5'],
+    ['--port', 'http'],
+    ['--port', ''],
+    ['--api-key', ''],
+    ['--api-key', 'ok', '--api-key', ''],
+  ];
+  it.each(bad)('refuses %j with one line and exit code 2', async (...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['serve', ...args], {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      writeFile: () => undefined,
+    });
+    expect(code).toBe(2);
+    expect(out).toEqual([]);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^computesim: --(host|port|api-key)/);
+    expect(err[0]).not.toMatch(/\n/);
   });
 });
