@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ClockError, LogFormatError, StepLimitError } from '../engine/errors.js';
 import { Simulation, type SimulationOptions } from '../engine/simulation.js';
 import type { ClockMode } from './clockMode.js';
@@ -70,6 +71,7 @@ export class SimServer {
       void this.#handle(request, response);
     });
     this.server.keepAliveTimeout = 5_000;
+    this.server.on('clientError', answerClientError);
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
@@ -105,6 +107,8 @@ export class SimServer {
       answer = {
         status: body.error.status,
         body: { code: body.error.code, message: body.error.message },
+        // The rest of an oversized body is not read: the connection cannot carry another request.
+        ...(body.error.status === 413 ? { headers: { connection: 'close' } } : {}),
       };
     } else {
       answer = this.#answer(request, body.value, requestId);
@@ -251,6 +255,28 @@ export class SimServer {
     headers['content-length'] = String(Buffer.byteLength(text));
     response.writeHead(answer.status, headers).end(text);
   }
+}
+
+/** A request node could not parse: a JSON error instead of node's empty one, then close. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'invalid_input']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout']
+        : [400, 'Bad Request', 'invalid_input'];
+  const text = JSON.stringify({
+    code,
+    message: `the request is not valid HTTP (${error.code ?? 'parse error'})`,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }
 
 function headerOf(request: IncomingMessage, name: string): string | undefined {

@@ -3,6 +3,7 @@
  * URLs and requests, internal failures, and shutdown with keep-alive connections open.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,5 +130,63 @@ describe('computesim serve command line', () => {
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^computesim: --(host|port|api-key)/);
     expect(err[0]).not.toMatch(/\n/);
+  });
+});
+
+/** Sends `raw` on a new connection to `base`'s host and port; resolves to all it reads back. */
+function rawExchange(base: string, raw: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text));
+    socket.write(raw);
+  });
+}
+
+function parseRaw(text: string) {
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(':')).toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+describe('oversized and malformed HTTP', () => {
+  it('answers a body over 1 MiB with 413 JSON and closes the connection', async () => {
+    const { base } = await serve();
+    const large = 'x'.repeat(1024 * 1024 + 1);
+    for (const framing of [
+      `Content-Length: ${large.length}\r\n\r\n${large}`,
+      `Transfer-Encoding: chunked\r\n\r\n${large.length.toString(16)}\r\n${large}\r\n0\r\n\r\n`,
+    ]) {
+      const text = await rawExchange(
+        base,
+        `POST /api/v2/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n` +
+          `Content-Type: application/json\r\n${framing}`,
+      );
+      const answer = parseRaw(text);
+      expect(answer.status).toBe(413);
+      expect(answer.headers['connection']).toBe('close');
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'payload_too_large' });
+    }
+  });
+
+  it('answers a request node cannot parse with a JSON 400', async () => {
+    const { call, base } = await serve();
+    const answer = parseRaw(await rawExchange(base, 'NOT HTTP AT ALL\r\n\r\n'));
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: 'invalid_input',
+      message: expect.any(String),
+    });
+    expect((await call('GET', '/projects')).status).toBe(200);
   });
 });
