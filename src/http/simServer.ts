@@ -7,6 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ROUTES } from '../api/routeTable.js';
+import { Router } from '../api/router.js';
 import { ClockError, LogFormatError, StepLimitError } from '../engine/errors.js';
 import { Simulation, type SimulationOptions } from '../engine/simulation.js';
 import type { ClockMode } from './clockMode.js';
@@ -42,6 +44,7 @@ export interface SimServerOptions {
 }
 
 const API_PREFIX = '/api/v2';
+const router = new Router(ROUTES);
 
 /** A served simulation. */
 export class SimServer {
@@ -154,7 +157,7 @@ export class SimServer {
           message: `the path segment "${malformed}" is not valid percent-encoding`,
         },
       };
-    const wait = this.#limiter?.admit(apiKey ?? '', `${method} ${routeShape(path)}`);
+    const wait = this.#limiter?.admit(apiKey ?? '', rateRoute(method, path));
     if (wait !== undefined)
       return {
         status: 429,
@@ -289,12 +292,17 @@ function bearer(request: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-/** A path with its ids replaced, so one route's requests count together (`/projects/{id}/…`). */
-function routeShape(path: string): string {
-  return (path.split('?')[0] ?? '')
-    .split('/')
-    .map((segment, i) => (i % 2 === 0 && i > 0 ? '{id}' : segment))
-    .join('/');
+/**
+ * The route a request counts against for the per-route limit: the matched route pattern
+ * (`GET /projects/{project_id}/operations/{operation_id}`), however its ids or slashes are spelled;
+ * control routes by their first segment; every unmatched path of a method together.
+ */
+function rateRoute(method: string, path: string): string {
+  const pathname = path.split('?')[0] ?? '';
+  const segments = pathname.split('/').filter((segment) => segment !== '');
+  if (segments[0] === '_sim') return `${method} /_sim/${segments[1] ?? ''}`;
+  const match = router.match(method, pathname);
+  return match.ok ? `${match.value.route.method} ${match.value.route.pattern}` : `${method} ?`;
 }
 
 /** The first segment of `path` (before `?`) that does not percent-decode, if any. */

@@ -190,3 +190,24 @@ describe('oversized and malformed HTTP', () => {
     expect((await call('GET', '/projects')).status).toBe(200);
   });
 });
+
+describe('rate limits per route', () => {
+  it('counts one route pattern together, whatever ids or extra slashes the path has', async () => {
+    const { base } = await serve({ rateLimits: { perKeyPerMinute: 1_000, perRoutePerSecond: 3 } });
+    const get = async (path: string) =>
+      (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${KEY}` } })).status;
+    const spellings = [
+      (i: number) => `/projects/p-${i}/operations/op-${i}`,
+      (i: number) => `/projects/p-1//operations/op-${i}`,
+      (i: number) => `//projects/p-${i}/operations/op-${i}/`,
+    ];
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push(await get((spellings[i % 3] as (i: number) => string)(i)));
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    const control = [];
+    for (let i = 0; i < 4; i++) control.push(await get(`/_sim/connections/c-${i}`));
+    expect(control).toEqual([404, 404, 404, 429]);
+    expect(await get('/projects')).toBe(200); // another route
+  });
+});
