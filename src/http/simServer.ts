@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ROUTES } from '../api/routeTable.js';
 import { Router } from '../api/router.js';
-import { ClockError, LogFormatError, StepLimitError } from '../engine/errors.js';
+import { StepLimitError } from '../engine/errors.js';
 import { Simulation, type SimulationOptions } from '../engine/simulation.js';
 import type { ClockMode } from './clockMode.js';
 import { ClockDriver } from './clockMode.js';
@@ -71,7 +71,7 @@ export class SimServer {
         ? undefined
         : new RateLimiter(options.rateLimits, options.wallNow);
     this.server = createServer((request, response) => {
-      void this.#handle(request, response);
+      this.#handle(request, response).catch((error: unknown) => crashed(response, error));
     });
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', answerClientError);
@@ -321,11 +321,31 @@ function notFound(message: string): ControlResponse {
   return { status: 404, body: { code: 'not_found', message } };
 }
 
+/**
+ * An exception outside the route handlers (reading, writing or sending): a 500 if nothing was sent
+ * yet, else the connection is dropped; the server keeps serving either way.
+ */
+function crashed(response: ServerResponse, error: unknown): void {
+  void error; // never shown to the client
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const text = JSON.stringify({
+    code: 'internal_error',
+    message: 'the simulator failed on this request',
+  });
+  response
+    .writeHead(500, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+    })
+    .end(text);
+}
+
 /** An error thrown while answering, as a response that says what went wrong but never how. */
 function failure(error: unknown): ControlResponse {
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  if (error instanceof LogFormatError || error instanceof RangeError || error instanceof ClockError)
-    return { status: 400, body: { code: 'invalid_input', message } };
   if (error instanceof StepLimitError) return { status: 409, body: { code: 'conflict', message } };
   if (error instanceof StateFileError)
     return { status: 503, body: { code: 'service_unavailable', message } };

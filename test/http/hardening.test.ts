@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { Simulation } from '../../src/index.js';
 import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
@@ -209,5 +209,45 @@ describe('rate limits per route', () => {
     for (let i = 0; i < 4; i++) control.push(await get(`/_sim/connections/c-${i}`));
     expect(control).toEqual([404, 404, 404, 429]);
     expect(await get('/projects')).toBe(200); // another route
+  });
+});
+
+describe('internal failures', () => {
+  it('answers 400 only to the server’s own validation errors', async () => {
+    const { call } = await serve();
+    const headless = await call('POST', '/_sim/reset', { jsonl: '{"type":"ClockAdvanced"}\n' });
+    expect(headless.status).toBe(400);
+    expect(headless.body).toMatchObject({ code: 'invalid_input' });
+    expect((await call('POST', '/_sim/reset', { jsonl: '{oops' })).status).toBe(400);
+  });
+
+  it('answers 500 internal_error without a stack trace, and keeps serving', async () => {
+    const { call, server } = await serve();
+    for (const thrown of [
+      new RangeError('Invalid array length'),
+      new TypeError('x is undefined'),
+    ]) {
+      const spy = vi.spyOn(server.sim, 'request').mockImplementation(() => {
+        throw thrown;
+      });
+      const answer = await call('GET', '/projects');
+      spy.mockRestore();
+      expect(answer.status).toBe(500);
+      expect(answer.body).toMatchObject({ code: 'internal_error', message: expect.any(String) });
+      expect(JSON.stringify(answer.body)).not.toMatch(/\n\s+at |Invalid array|undefined/);
+    }
+    expect((await call('GET', '/projects')).status).toBe(200);
+  });
+
+  it('answers 500 to an exception outside the route handlers, and keeps serving', async () => {
+    const { call, server } = await serve();
+    const spy = vi.spyOn(server.sim, 'now').mockImplementation(() => {
+      throw new Error('clock broke');
+    });
+    const answer = await call('GET', '/projects');
+    spy.mockRestore();
+    expect(answer.status).toBe(500);
+    expect(answer.body).toMatchObject({ code: 'internal_error' });
+    expect((await call('GET', '/projects')).status).toBe(200);
   });
 });
