@@ -94,10 +94,18 @@ export class SimServer {
     });
   }
 
-  /** Stops accepting connections and closes idle ones. */
-  close(): Promise<void> {
+  /**
+   * Stops accepting connections and closes idle ones at once; any still open after `graceMs` (a
+   * keep-alive client mid-request) are closed too, so a shutdown never waits on a client.
+   */
+  close(graceMs = 500): Promise<void> {
     return new Promise((resolve) => {
-      this.server.close(() => resolve());
+      const force = setTimeout(() => this.server.closeAllConnections(), graceMs);
+      force.unref();
+      this.server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
       this.server.closeIdleConnections();
     });
   }

@@ -251,3 +251,21 @@ describe('internal failures', () => {
     expect((await call('GET', '/projects')).status).toBe(200);
   });
 });
+
+describe('shutdown', () => {
+  it('closes open connections, even one mid-request, so close resolves promptly', async () => {
+    const { server, base } = await serve();
+    const url = new URL(base);
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`GET /api/v2/projects HTTP/1.1\r\nHost: x\r\n`); // headers not finished
+    const idle = await fetch(`${base}/projects`, { headers: { authorization: `Bearer ${KEY}` } });
+    await idle.text(); // a keep-alive connection, now idle
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    await server.close();
+    await ended;
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
