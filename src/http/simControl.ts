@@ -7,6 +7,7 @@ import type { ApiResponse } from '../api/apiResponse.js';
 import { tryParseDuration } from '../core/duration.js';
 import { formatInstant } from '../core/instant.js';
 import type { Connection } from '../engine/connection.js';
+import { ClockError, LogFormatError } from '../engine/errors.js';
 import type { Simulation } from '../engine/simulation.js';
 
 /** What the control routes work on; `reset` swaps the simulation. */
@@ -45,7 +46,8 @@ export function handleControl(
     case 'POST /advance': {
       const by = tryParseDuration((input['by'] ?? '') as string);
       if (!by.ok) return bad(`advance needs { "by": "5m" }: ${by.error}`);
-      host.advance(by.value);
+      const advanced = refused(() => host.advance(by.value));
+      if (advanced !== undefined) return advanced;
       return { status: 200, body: clock() };
     }
     case 'POST /run_until_idle': {
@@ -83,10 +85,13 @@ export function handleControl(
         return bad('seed must be a whole number');
       if (jsonl !== undefined && typeof jsonl !== 'string')
         return bad('jsonl must be a JSON Lines log');
-      host.reset({
-        ...(seed === undefined ? {} : { seed: seed as number }),
-        ...(jsonl === undefined ? {} : { jsonl }),
-      });
+      const failed = refused(() =>
+        host.reset({
+          ...(seed === undefined ? {} : { seed: seed as number }),
+          ...(jsonl === undefined ? {} : { jsonl }),
+        }),
+      );
+      if (failed !== undefined) return failed;
       return { status: 200, body: clock() };
     }
     default:
@@ -114,6 +119,25 @@ function describe(connection: Connection) {
     state: connection.state,
     ...(connection.error === undefined ? {} : { error: connection.error }),
   };
+}
+
+/**
+ * Runs `act` on input a client gave: the simulation's own validation errors (a log that does not
+ * replay, a time it cannot move to) become a 400; anything else is thrown on, an internal error.
+ */
+function refused(act: () => void): ControlResponse | undefined {
+  try {
+    act();
+    return undefined;
+  } catch (error) {
+    if (
+      error instanceof LogFormatError ||
+      error instanceof ClockError ||
+      error instanceof RangeError
+    )
+      return bad(error.message.split('\n')[0] ?? '');
+    throw error;
+  }
 }
 
 function bad(message: string): ControlResponse {

@@ -6,14 +6,17 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ClockError, LogFormatError, StepLimitError } from '../engine/errors.js';
+import type { Duplex } from 'node:stream';
+import { ROUTES } from '../api/routeTable.js';
+import { Router } from '../api/router.js';
+import { StepLimitError } from '../engine/errors.js';
 import { Simulation, type SimulationOptions } from '../engine/simulation.js';
 import type { ClockMode } from './clockMode.js';
 import { ClockDriver } from './clockMode.js';
 import { RateLimiter, type RateLimits } from './rateLimiter.js';
 import { readBody } from './readBody.js';
 import { handleControl, type ControlResponse } from './simControl.js';
-import { StateFileWriter } from './stateFile.js';
+import { StateFileError, StateFileWriter } from './stateFile.js';
 
 /** An API key the server accepts. */
 export interface ServedKey {
@@ -41,6 +44,7 @@ export interface SimServerOptions {
 }
 
 const API_PREFIX = '/api/v2';
+const router = new Router(ROUTES);
 
 /** A served simulation. */
 export class SimServer {
@@ -67,9 +71,10 @@ export class SimServer {
         ? undefined
         : new RateLimiter(options.rateLimits, options.wallNow);
     this.server = createServer((request, response) => {
-      void this.#handle(request, response);
+      this.#handle(request, response).catch((error: unknown) => crashed(response, error));
     });
     this.server.keepAliveTimeout = 5_000;
+    this.server.on('clientError', answerClientError);
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
@@ -89,10 +94,18 @@ export class SimServer {
     });
   }
 
-  /** Stops accepting connections and closes idle ones. */
-  close(): Promise<void> {
+  /**
+   * Stops accepting connections and closes idle ones at once; any still open after `graceMs` (a
+   * keep-alive client mid-request) are closed too, so a shutdown never waits on a client.
+   */
+  close(graceMs = 500): Promise<void> {
     return new Promise((resolve) => {
-      this.server.close(() => resolve());
+      const force = setTimeout(() => this.server.closeAllConnections(), graceMs);
+      force.unref();
+      this.server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
       this.server.closeIdleConnections();
     });
   }
@@ -105,12 +118,33 @@ export class SimServer {
       answer = {
         status: body.error.status,
         body: { code: body.error.code, message: body.error.message },
+        // The rest of an oversized body is not read: the connection cannot carry another request.
+        ...(body.error.status === 413 ? { headers: { connection: 'close' } } : {}),
       };
     } else {
       answer = this.#answer(request, body.value, requestId);
     }
-    this.#writer?.flush(this.#sim);
+    try {
+      this.#writer?.flush(this.#sim);
+    } catch (error) {
+      answer = this.#notDurable(error);
+    }
     this.#send(response, answer, requestId);
+  }
+
+  /**
+   * The state file could not take the events of a change: go back to the simulation the file holds,
+   * so no change is acknowledged, or seen, that a restart would lose.
+   */
+  #notDurable(error: unknown): ControlResponse {
+    const writer = this.#writer as StateFileWriter;
+    const durable = this.#sim.log.slice(0, writer.written);
+    this.#sim = this.#withKeys(Simulation.replay(durable));
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return {
+      status: 503,
+      body: { code: 'service_unavailable', message: `the change was not applied: ${message}` },
+    };
   }
 
   #answer(request: IncomingMessage, body: unknown, requestId: string | undefined): ControlResponse {
@@ -122,7 +156,16 @@ export class SimServer {
       );
     const apiKey = bearer(request);
     const path = url.slice(API_PREFIX.length);
-    const wait = this.#limiter?.admit(apiKey ?? '', `${method} ${routeShape(path)}`);
+    const malformed = malformedSegment(path);
+    if (malformed !== undefined)
+      return {
+        status: 400,
+        body: {
+          code: 'invalid_input',
+          message: `the path segment "${malformed}" is not valid percent-encoding`,
+        },
+      };
+    const wait = this.#limiter?.admit(apiKey ?? '', rateRoute(method, path));
     if (wait !== undefined)
       return {
         status: 429,
@@ -182,9 +225,10 @@ export class SimServer {
           from.jsonl !== undefined
             ? Simulation.fromJSONL(from.jsonl).simulation
             : new Simulation({ ...this.options.simulation, seed: from.seed ?? this.#sim.seed });
-        this.#sim = this.#withKeys(next);
+        this.#withKeys(next);
+        this.#writer?.rewrite(next);
+        this.#sim = next;
         this.#driver = new ClockDriver(this.options.clock, next.now(), this.options.wallNow);
-        this.#writer?.rewrite(this.#sim);
       },
     };
   }
@@ -224,6 +268,28 @@ export class SimServer {
   }
 }
 
+/** A request node could not parse: a JSON error instead of node's empty one, then close. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'invalid_input']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout']
+        : [400, 'Bad Request', 'invalid_input'];
+  const text = JSON.stringify({
+    code,
+    message: `the request is not valid HTTP (${error.code ?? 'parse error'})`,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
 function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -234,24 +300,63 @@ function bearer(request: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-/** A path with its ids replaced, so one route's requests count together (`/projects/{id}/…`). */
-function routeShape(path: string): string {
-  return (path.split('?')[0] ?? '')
-    .split('/')
-    .map((segment, i) => (i % 2 === 0 && i > 0 ? '{id}' : segment))
-    .join('/');
+/**
+ * The route a request counts against for the per-route limit: the matched route pattern
+ * (`GET /projects/{project_id}/operations/{operation_id}`), however its ids or slashes are spelled;
+ * control routes by their first segment; every unmatched path of a method together.
+ */
+function rateRoute(method: string, path: string): string {
+  const pathname = path.split('?')[0] ?? '';
+  const segments = pathname.split('/').filter((segment) => segment !== '');
+  if (segments[0] === '_sim') return `${method} /_sim/${segments[1] ?? ''}`;
+  const match = router.match(method, pathname);
+  return match.ok ? `${match.value.route.method} ${match.value.route.pattern}` : `${method} ?`;
+}
+
+/** The first segment of `path` (before `?`) that does not percent-decode, if any. */
+function malformedSegment(path: string): string | undefined {
+  for (const segment of (path.split('?')[0] ?? '').split('/')) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  }
+  return undefined;
 }
 
 function notFound(message: string): ControlResponse {
   return { status: 404, body: { code: 'not_found', message } };
 }
 
+/**
+ * An exception outside the route handlers (reading, writing or sending): a 500 if nothing was sent
+ * yet, else the connection is dropped; the server keeps serving either way.
+ */
+function crashed(response: ServerResponse, error: unknown): void {
+  void error; // never shown to the client
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const text = JSON.stringify({
+    code: 'internal_error',
+    message: 'the simulator failed on this request',
+  });
+  response
+    .writeHead(500, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+    })
+    .end(text);
+}
+
 /** An error thrown while answering, as a response that says what went wrong but never how. */
 function failure(error: unknown): ControlResponse {
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  if (error instanceof LogFormatError || error instanceof RangeError || error instanceof ClockError)
-    return { status: 400, body: { code: 'invalid_input', message } };
   if (error instanceof StepLimitError) return { status: 409, body: { code: 'conflict', message } };
+  if (error instanceof StateFileError)
+    return { status: 503, body: { code: 'service_unavailable', message } };
   return {
     status: 500,
     body: { code: 'internal_error', message: 'the simulator failed on this request' },

@@ -57,6 +57,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     io.out(SERVE_HELP);
     return 0;
   }
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '' || /\s/.test(host))
+    throw new UsageError(`--host must be an interface name or address, got "${host}"`);
   const port = values.port === undefined ? 4242 : wholeNumber('--port', values.port, 0);
   if (port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const clock = parseClockMode(values.clock ?? 'manual');
@@ -96,13 +99,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       ? {}
       : { stateFile: { path: stateFile, holds: opened?.simulation?.log.length ?? 0 } }),
   });
-  const url = await server
-    .listen(port, values.host ?? '127.0.0.1')
-    .catch((error: NodeJS.ErrnoException) => {
-      throw new Error(
-        `cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`,
-      );
-    });
+  const url = await server.listen(port, host).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
+  });
   io.out(
     `computesim serving ${url} · key ${keys.map((k) => k.key).join(', ')} · clock ${clock.value.name} · seed ${server.sim.seed}`,
   );

@@ -1,0 +1,271 @@
+/**
+ * The HTTP server under what goes wrong around it: a state file that cannot be written, malformed
+ * URLs and requests, internal failures, and shutdown with keep-alive connections open.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { Simulation } from '../../src/index.js';
+import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
+import { openStateFile } from '../../src/http/stateFile.js';
+
+const KEY = 'test-key';
+const servers: SimServer[] = [];
+
+async function serve(options: Partial<SimServerOptions> = {}, sim = new Simulation({ seed: 3 })) {
+  const server = new SimServer(sim, {
+    keys: [{ key: KEY, kind: 'personal' }],
+    clock: { name: 'manual', rate: 0 },
+    ...options,
+  });
+  servers.push(server);
+  const base = await server.listen(0);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>),
+    };
+  };
+  return { server, base, call };
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describe('a state file that cannot be written', () => {
+  it('answers 503, acknowledges nothing, and keeps the state the file holds', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-broken-')), 'events.jsonl');
+    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    const kept = await call('POST', '/projects', { project: { name: 'kept' } });
+    expect(kept.status).toBe(201);
+    const durable = readFileSync(path, 'utf8');
+    const events = server.sim.log.length;
+
+    rmSync(path);
+    mkdirSync(path); // every write to the file now fails
+    const lost = await call('POST', '/projects', { project: { name: 'lost' } });
+    expect(lost.status).toBe(503);
+    expect(lost.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(JSON.stringify(lost.body)).not.toMatch(/\n\s+at /);
+    expect(server.sim.log.length).toBe(events);
+    const listed = await call('GET', '/projects');
+    expect(listed.status).toBe(200);
+    const names = (listed.body?.['projects'] as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(['kept']);
+
+    rmSync(path, { recursive: true });
+    writeFileSync(path, durable); // the disk recovers
+    const later = await call('POST', '/projects', { project: { name: 'later' } });
+    expect(later.status).toBe(201);
+    const replayed = openStateFile(path).simulation;
+    expect(replayed?.state).toEqual(server.sim.state);
+    expect(Object.values(replayed?.state.projects ?? {}).map((p) => p.name)).toEqual([
+      'kept',
+      'later',
+    ]);
+  });
+
+  it('answers 503 to a reset it cannot write, and keeps serving the old simulation', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-broken-')), 'events.jsonl');
+    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    await call('POST', '/projects', { project: { name: 'kept' } });
+    const before = server.sim;
+    mkdirSync(`${path}.next`); // the atomic rewrite cannot write its temporary file
+    const reset = await call('POST', '/_sim/reset', { seed: 9 });
+    expect(reset.status).toBe(503);
+    expect(server.sim).toBe(before);
+    expect(openStateFile(path).simulation?.state).toEqual(server.sim.state);
+  });
+});
+
+describe('malformed requests', () => {
+  it('answers 400 invalid_input to a malformed percent-encoding in the path', async () => {
+    const { call } = await serve();
+    for (const path of [
+      '/projects/%ZZ',
+      '/projects/p-1/branches/%E0%A4%A',
+      '/_sim/connections/%',
+    ]) {
+      const response = await call('GET', path);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'invalid_input', message: expect.any(String) });
+    }
+    expect((await call('GET', '/projects')).status).toBe(200);
+  });
+});
+
+describe('computesim serve command line', () => {
+  const bad = [
+    ['--host', ''],
+    ['--host', '  '],
+    ['--port', '65536'],
+    ['--port=-1'],
+    ['--port', '1.5'],
+    ['--port', 'http'],
+    ['--port', ''],
+    ['--api-key', ''],
+    ['--api-key', 'ok', '--api-key', ''],
+  ];
+  it.each(bad)('refuses %j with one line and exit code 2', async (...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['serve', ...args], {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      writeFile: () => undefined,
+    });
+    expect(code).toBe(2);
+    expect(out).toEqual([]);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^computesim: --(host|port|api-key)/);
+    expect(err[0]).not.toMatch(/\n/);
+  });
+});
+
+/** Sends `raw` on a new connection to `base`'s host and port; resolves to all it reads back. */
+function rawExchange(base: string, raw: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text));
+    socket.write(raw);
+  });
+}
+
+function parseRaw(text: string) {
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(':')).toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+describe('oversized and malformed HTTP', () => {
+  it('answers a body over 1 MiB with 413 JSON and closes the connection', async () => {
+    const { base } = await serve();
+    const large = 'x'.repeat(1024 * 1024 + 1);
+    for (const framing of [
+      `Content-Length: ${large.length}\r\n\r\n${large}`,
+      `Transfer-Encoding: chunked\r\n\r\n${large.length.toString(16)}\r\n${large}\r\n0\r\n\r\n`,
+    ]) {
+      const text = await rawExchange(
+        base,
+        `POST /api/v2/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n` +
+          `Content-Type: application/json\r\n${framing}`,
+      );
+      const answer = parseRaw(text);
+      expect(answer.status).toBe(413);
+      expect(answer.headers['connection']).toBe('close');
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'payload_too_large' });
+    }
+  });
+
+  it('answers a request node cannot parse with a JSON 400', async () => {
+    const { call, base } = await serve();
+    const answer = parseRaw(await rawExchange(base, 'NOT HTTP AT ALL\r\n\r\n'));
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: 'invalid_input',
+      message: expect.any(String),
+    });
+    expect((await call('GET', '/projects')).status).toBe(200);
+  });
+});
+
+describe('rate limits per route', () => {
+  it('counts one route pattern together, whatever ids or extra slashes the path has', async () => {
+    const { base } = await serve({ rateLimits: { perKeyPerMinute: 1_000, perRoutePerSecond: 3 } });
+    const get = async (path: string) =>
+      (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${KEY}` } })).status;
+    const spellings = [
+      (i: number) => `/projects/p-${i}/operations/op-${i}`,
+      (i: number) => `/projects/p-1//operations/op-${i}`,
+      (i: number) => `//projects/p-${i}/operations/op-${i}/`,
+    ];
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push(await get((spellings[i % 3] as (i: number) => string)(i)));
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    const control = [];
+    for (let i = 0; i < 4; i++) control.push(await get(`/_sim/connections/c-${i}`));
+    expect(control).toEqual([404, 404, 404, 429]);
+    expect(await get('/projects')).toBe(200); // another route
+  });
+});
+
+describe('internal failures', () => {
+  it('answers 400 only to the server’s own validation errors', async () => {
+    const { call } = await serve();
+    const headless = await call('POST', '/_sim/reset', { jsonl: '{"type":"ClockAdvanced"}\n' });
+    expect(headless.status).toBe(400);
+    expect(headless.body).toMatchObject({ code: 'invalid_input' });
+    expect((await call('POST', '/_sim/reset', { jsonl: '{oops' })).status).toBe(400);
+  });
+
+  it('answers 500 internal_error without a stack trace, and keeps serving', async () => {
+    const { call, server } = await serve();
+    for (const thrown of [
+      new RangeError('Invalid array length'),
+      new TypeError('x is undefined'),
+    ]) {
+      const spy = vi.spyOn(server.sim, 'request').mockImplementation(() => {
+        throw thrown;
+      });
+      const answer = await call('GET', '/projects');
+      spy.mockRestore();
+      expect(answer.status).toBe(500);
+      expect(answer.body).toMatchObject({ code: 'internal_error', message: expect.any(String) });
+      expect(JSON.stringify(answer.body)).not.toMatch(/\n\s+at |Invalid array|undefined/);
+    }
+    expect((await call('GET', '/projects')).status).toBe(200);
+  });
+
+  it('answers 500 to an exception outside the route handlers, and keeps serving', async () => {
+    const { call, server } = await serve();
+    const spy = vi.spyOn(server.sim, 'now').mockImplementation(() => {
+      throw new Error('clock broke');
+    });
+    const answer = await call('GET', '/projects');
+    spy.mockRestore();
+    expect(answer.status).toBe(500);
+    expect(answer.body).toMatchObject({ code: 'internal_error' });
+    expect((await call('GET', '/projects')).status).toBe(200);
+  });
+});
+
+describe('shutdown', () => {
+  it('closes open connections, even one mid-request, so close resolves promptly', async () => {
+    const { server, base } = await serve();
+    const url = new URL(base);
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`GET /api/v2/projects HTTP/1.1\r\nHost: x\r\n`); // headers not finished
+    const idle = await fetch(`${base}/projects`, { headers: { authorization: `Bearer ${KEY}` } });
+    await idle.text(); // a keep-alive connection, now idle
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    await server.close();
+    await ended;
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
