@@ -123,6 +123,7 @@ export class SimServer {
       };
     } else {
       answer = this.#answer(request, body.value, requestId);
+      this.#keepPace();
     }
     try {
       this.#writer?.flush(this.#sim);
@@ -238,6 +239,16 @@ export class SimServer {
     const target = this.#driver.target();
     if (target !== undefined && target > this.#sim.now())
       this.#sim.advanceTo(target, { stepLimit: Number.MAX_SAFE_INTEGER });
+  }
+
+  /**
+   * After a request that moved virtual time past the wall (`run_until_idle`), pacing goes on from
+   * there instead of freezing the clock until the wall catches up.
+   */
+  #keepPace(): void {
+    const target = this.#driver.target();
+    if (target !== undefined && target < this.#sim.now())
+      this.#driver = new ClockDriver(this.options.clock, this.#sim.now(), this.options.wallNow);
   }
 
   #withKeys(sim: Simulation): Simulation {

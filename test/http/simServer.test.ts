@@ -123,6 +123,12 @@ describe('the HTTP facade', () => {
     const start = (await call('GET', '/_sim/clock')).body.now_ms;
     wall += 2_000;
     expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(start + 120_000);
+    const project = (await call('POST', '/projects')).body.project.id;
+    const jumped = (await call('POST', '/_sim/run_until_idle')).body.now_ms;
+    expect(jumped).toBeGreaterThan(start + 120_000 + 60_000);
+    wall += 1_000;
+    await call('GET', `/projects/${project}`);
+    expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(jumped + 60_000);
     expect(parseClockMode('fast').ok).toBe(false);
     expect(parseClockMode('0x').ok).toBe(false);
   });
