@@ -12,6 +12,8 @@ export type OperationEffect =
       readonly kind: 'computeState';
       readonly current?: ComputeState;
       readonly pending: ComputeState | null;
+      /** Only if the compute is still down then (a client may have woken it meanwhile). */
+      readonly whenDown?: true;
     }
   /** Terminate every connection of the compute (restart, resize, suspend, reassignment). */
   | { readonly kind: 'dropConnections' }

@@ -3,7 +3,7 @@
  * changes, dropped and opened connections, a branch becoming ready, storage attached or detached, a
  * compute woken again for the connections waiting for it.
  */
-import type { ComputeState } from '../domain/computeState.js';
+import { isDown, type ComputeState } from '../domain/computeState.js';
 import { releaseAt } from '../domain/computeRelease.js';
 import { SQL_STATES } from '../domain/sqlState.js';
 import { dropConnections, openWaiting, waitingConnections } from './connectionEvents.js';
@@ -37,6 +37,7 @@ export function effectEvents(
       case 'computeState': {
         if (endpoint === undefined) break;
         const now = computeStateAfter(endpoint, [...prior, ...events]);
+        if (effect.whenDown === true && !isDown(now.current, now.pending ?? undefined)) break;
         const current = effect.current ?? now.current;
         if (current === now.current && effect.pending === now.pending) break;
         const starts = current === 'active' && now.current !== 'active';

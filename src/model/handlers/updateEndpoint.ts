@@ -81,7 +81,9 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
         : [
             {
               ...applyConfig,
-              running: [{ kind: 'computeState', current: 'idle', pending: 'active' }],
+              running: [
+                { kind: 'computeState', current: 'idle', pending: 'active', whenDown: true },
+              ],
               finished: [{ kind: 'computeState', current: 'active', pending: null }],
             },
             suspendPlan(branchId, endpoint.id),
