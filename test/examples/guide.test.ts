@@ -68,7 +68,7 @@ it('behaves under any timeline and faults, and the simulation keeps its invarian
       const run = await runOnce(world);
       expect(run.outcome).toBe('returned');
       assertClient(run.record, defaultOracles()); // waits, polls, retries, reads the right compute
-      assertLogClean(run.sim.log); // one primary per branch, operations end, no idle billing…
+      assertLogClean(run.sim.log); // one primary per branch, operations end, no idle resizes…
     }),
     { numRuns: 100 },
   );

@@ -60,6 +60,44 @@ describe('monitors on a clean run', () => {
   });
 });
 
+describe('a watch started in the middle of a run', () => {
+  it('knows the computes and branches from before it started', () => {
+    const { sim, endpointId, branchId, path, settle } = givenProject();
+    const watch = watchMonitors(sim);
+    sim.request('PATCH', path(`/endpoints/${endpointId}`), {
+      endpoint: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2 },
+    });
+    settle();
+    sim.connect(endpointId, { cpu: 1.5 } as never);
+    sim.advance('10m');
+    expect(watch.stop()).toBeUndefined();
+    const late = watchMonitors(sim, [oneReadWritePerBranch()]);
+    sim.request('POST', path('/endpoints'), {
+      endpoint: { branch_id: branchId, type: 'read_write' },
+    });
+    expect(late.stop()).toBeUndefined();
+    const forged = [...sim.log];
+    const first = forged.find((e) => e.type === 'EndpointCreated')!;
+    const late2 = checkLog(
+      [...forged, { ...first, endpointId: 'ep-forged', seq: forged.length }],
+      [oneReadWritePerBranch()],
+    );
+    expect(late2?.message).toMatch(/two read_write computes/);
+  });
+
+  it("forgets a deleted project's computes", () => {
+    const rw = {
+      type: 'EndpointCreated',
+      projectId: 'p',
+      endpointId: 'a',
+      branchId: 'b1',
+      endpointType: 'read_write',
+    };
+    const events = log(rw, { type: 'ProjectDeleted', projectId: 'p' }, { ...rw, endpointId: 'b' });
+    expect(checkLog(events, [oneReadWritePerBranch()])).toBeUndefined();
+  });
+});
+
 describe('each monitor fires on a violating log', () => {
   it('oneReadWritePerBranch: a second primary, or a primary moved onto a taken branch', () => {
     const rw = (endpointId: string, branchId: string) => ({
@@ -97,7 +135,7 @@ describe('each monitor fires on a violating log', () => {
     const stuck = log(created, { type: 'OperationFailed', operationId: 'op1' });
     expect(checkLog(stuck, [operationsEventuallyTerminal({ within: '1m' })])).toBeUndefined();
     const events = new Subject<SimEvent>();
-    const fakeSim = { events$: events, now: () => 90_000 } as unknown as Simulation;
+    const fakeSim = { events$: events, log: [], now: () => 90_000 } as unknown as Simulation;
     const watch = watchMonitors(fakeSim, [operationsEventuallyTerminal({ within: '1m' })]);
     stuck.forEach((e) => events.next(e));
     expect(watch.violation).toBeUndefined();
@@ -118,10 +156,12 @@ describe('each monitor fires on a violating log', () => {
 
   it('noBillingWhileIdle: a resize of a suspended compute', () => {
     const resized = { type: 'ComputeResized', endpointId: 'e', fromCu: 0.25, toCu: 1 };
-    const state = (currentState: string) => ({
+    const state = (currentState: string, pendingState: string | null = null) => ({
       type: 'ComputeStateChanged',
+      projectId: 'p',
       endpointId: 'e',
       currentState,
+      pendingState,
     });
     expect(
       checkLog(log(state('active'), state('idle'), resized), [noBillingWhileIdle()]),
@@ -132,13 +172,19 @@ describe('each monitor fires on a violating log', () => {
     expect(
       checkLog(log(state('idle'), state('active'), resized), [noBillingWhileIdle()]),
     ).toBeUndefined();
+    expect(
+      checkLog(log(state('active'), state('active', 'idle'), resized), [noBillingWhileIdle()])
+        ?.message,
+    ).toBe('compute e was resized 0.25→1 CU while active (going idle)');
   });
 
   it('noConnectionOnIdleCompute: opening on an idle compute, or suspending with one open', () => {
-    const state = (currentState: string) => ({
+    const state = (currentState: string, pendingState: string | null = null) => ({
       type: 'ComputeStateChanged',
+      projectId: 'p',
       endpointId: 'e',
       currentState,
+      pendingState,
     });
     const open = { type: 'ConnectionOpened', endpointId: 'e', connectionId: 'c1' };
     const monitors = () => [noConnectionOnIdleCompute()];
@@ -147,6 +193,9 @@ describe('each monitor fires on a violating log', () => {
     );
     expect(checkLog(log(state('active'), open, state('idle')), monitors())?.message).toBe(
       'compute e became idle with 1 connection(s) open',
+    );
+    expect(checkLog(log(state('active', 'idle'), open), monitors())?.message).toBe(
+      'connection c1 opened on compute e while active (going idle)',
     );
     const dropped = { type: 'ConnectionsDropped', endpointId: 'e', connectionIds: ['c1'] };
     expect(
@@ -172,11 +221,12 @@ describe('each monitor fires on a violating log', () => {
   it('a user-supplied monitor fires online, with the events around the violation', () => {
     const { sim, endpointId } = givenProject();
     const noWakeUps = defineMonitor('noWakeUps', (event) =>
-      event.type === 'ComputeStateChanged' && event.currentState === 'active'
+      event.type === 'ComputeStateChanged' && event.currentState === 'active' && event.at > idleAt
         ? 'woke up'
         : undefined,
     );
     sim.runUntilIdle();
+    const idleAt = sim.now();
     const watch = watchMonitors(sim, [noWakeUps], { context: 2 });
     sim.advance('1h');
     expect(watch.violation).toBeUndefined();

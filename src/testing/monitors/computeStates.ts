@@ -1,23 +1,51 @@
 /**
- * The current state of every compute, followed event by event (shared by the monitors that ask
- * whether a compute is running).
+ * The current and pending state of every compute, followed event by event (shared by the monitors
+ * that ask whether a compute is running).
  */
 import type { ComputeState } from '../../domain/computeState.js';
 import type { SimEvent } from '../../model/events.js';
 
+interface Followed {
+  readonly projectId: string;
+  readonly current: ComputeState;
+  readonly pending: ComputeState | null;
+}
+
 /** Follows `ComputeStateChanged` events; computes not seen yet are `init`. */
 export class ComputeStates {
-  readonly #states = new Map<string, ComputeState>();
+  readonly #states = new Map<string, Followed>();
 
-  /** Updates from one event (only state changes and deletions matter). */
+  /** Updates from one event (state changes and deletions matter). */
   follow(event: SimEvent): void {
     if (event.type === 'ComputeStateChanged')
-      this.#states.set(event.endpointId, event.currentState);
+      this.#states.set(event.endpointId, {
+        projectId: event.projectId,
+        current: event.currentState,
+        pending: event.pendingState,
+      });
     else if (event.type === 'EndpointDeleted') this.#states.delete(event.endpointId);
+    else if (event.type === 'ProjectDeleted')
+      for (const [id, followed] of this.#states)
+        if (followed.projectId === event.projectId) this.#states.delete(id);
   }
 
   /** The compute's current state. */
   of(endpointId: string): ComputeState {
-    return this.#states.get(endpointId) ?? 'init';
+    return this.#states.get(endpointId)?.current ?? 'init';
+  }
+
+  /** How the compute stands, for messages: `idle`, `active`, `active (going idle)`. */
+  describe(endpointId: string): string {
+    const followed = this.#states.get(endpointId);
+    if (followed === undefined) return 'init';
+    return followed.pending === null
+      ? followed.current
+      : `${followed.current} (going ${followed.pending})`;
+  }
+
+  /** True when the compute is active with nothing in progress (not starting, not suspending). */
+  isSteadilyActive(endpointId: string): boolean {
+    const followed = this.#states.get(endpointId);
+    return followed?.current === 'active' && followed.pending === null;
   }
 }

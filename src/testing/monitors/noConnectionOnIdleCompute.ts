@@ -5,8 +5,8 @@ import { ComputeStates } from './computeStates.js';
 import type { Monitor } from './monitor.js';
 
 /**
- * Fires when a connection opens on a compute that is not active, or a compute goes idle while
- * connections are still open on it.
+ * Fires when a connection opens on a compute that is not steadily active (idle, starting or
+ * suspending), or a compute goes idle while connections are still open on it.
  */
 export function noConnectionOnIdleCompute(): Monitor {
   const states = new ComputeStates();
@@ -23,9 +23,8 @@ export function noConnectionOnIdleCompute(): Monitor {
       switch (event.type) {
         case 'ConnectionOpened': {
           openSet(event.endpointId).add(event.connectionId);
-          const state = states.of(event.endpointId);
-          if (state !== 'active')
-            return `connection ${event.connectionId} opened on compute ${event.endpointId} while ${state}`;
+          if (!states.isSteadilyActive(event.endpointId))
+            return `connection ${event.connectionId} opened on compute ${event.endpointId} while ${states.describe(event.endpointId)}`;
           return undefined;
         }
         case 'ConnectionClosed':

@@ -13,11 +13,12 @@ export function operationsEventuallyTerminal(options: { within?: string } = {}):
   const within = parseDuration(options.within ?? '1d');
   const open = new Map<string, { projectId: string; action: string; createdAt: number }>();
   const overdue = (at: number) => {
-    for (const [id, op] of open)
-      if (at - op.createdAt > within) {
-        open.delete(id);
-        return `operation ${id} (${op.action}) is not terminal ${options.within ?? '1d'} after it was created`;
-      }
+    // In creation order, so the first one not overdue ends the search.
+    for (const [id, op] of open) {
+      if (at - op.createdAt <= within) return undefined;
+      open.delete(id);
+      return `operation ${id} (${op.action}) is not terminal ${options.within ?? '1d'} after it was created`;
+    }
     return undefined;
   };
   return {

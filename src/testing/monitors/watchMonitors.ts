@@ -142,8 +142,9 @@ export interface MonitorWatch {
 }
 
 /**
- * Watches `sim.events$` from now on. The monitors see only events written after this call, so
- * start the watch before the run (a monitor that needs history can be fed `sim.log` offline).
+ * Watches `sim.events$` from now on, after feeding the monitors the log written so far, so a watch
+ * started in the middle of a run knows every compute and branch (and reports a violation already
+ * in that history).
  */
 export function watchMonitors(
   sim: Simulation,
@@ -151,6 +152,7 @@ export function watchMonitors(
   options: MonitorOptions = {},
 ): MonitorWatch {
   const run = new MonitorRun(monitors, options);
+  for (const event of sim.log) run.observe(event);
   const subscription = sim.events$.subscribe((event) => run.observe(event));
   let ended: MonitorViolation | undefined;
   let stopped = false;
