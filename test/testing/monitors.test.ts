@@ -49,6 +49,15 @@ function log(...events: object[]): SimEvent[] {
   return events.map((e, seq) => ({ at: 1_000 * seq, ...e, seq }) as SimEvent);
 }
 
+/** A state change of compute `e` (of project `p`). */
+const state = (currentState: string, pendingState: string | null = null) => ({
+  type: 'ComputeStateChanged',
+  projectId: 'p',
+  endpointId: 'e',
+  currentState,
+  pendingState,
+});
+
 describe('monitors on a clean run', () => {
   it('stay silent online and offline', () => {
     const { sim, watch } = busyWorld();
@@ -156,13 +165,6 @@ describe('each monitor fires on a violating log', () => {
 
   it('noBillingWhileIdle: a resize of a suspended compute', () => {
     const resized = { type: 'ComputeResized', endpointId: 'e', fromCu: 0.25, toCu: 1 };
-    const state = (currentState: string, pendingState: string | null = null) => ({
-      type: 'ComputeStateChanged',
-      projectId: 'p',
-      endpointId: 'e',
-      currentState,
-      pendingState,
-    });
     expect(
       checkLog(log(state('active'), state('idle'), resized), [noBillingWhileIdle()]),
     ).toMatchObject({
@@ -179,13 +181,6 @@ describe('each monitor fires on a violating log', () => {
   });
 
   it('noConnectionOnIdleCompute: opening on an idle compute, or suspending with one open', () => {
-    const state = (currentState: string, pendingState: string | null = null) => ({
-      type: 'ComputeStateChanged',
-      projectId: 'p',
-      endpointId: 'e',
-      currentState,
-      pendingState,
-    });
     const open = { type: 'ConnectionOpened', endpointId: 'e', connectionId: 'c1' };
     const monitors = () => [noConnectionOnIdleCompute()];
     expect(checkLog(log(state('idle'), open), monitors())?.message).toBe(
