@@ -41,6 +41,11 @@ export interface SimServerOptions {
   readonly wallNow?: () => number;
   /** Apply the real service's rate limits (429 with Retry-After); off by default. */
   readonly rateLimits?: RateLimits;
+  /**
+   * Told of every error answered as a 500 (the client sees only `internal_error`): where the
+   * operator learns what went wrong. Default: nothing.
+   */
+  readonly onInternalError?: (error: unknown) => void;
 }
 
 const API_PREFIX = '/api/v2';
@@ -71,7 +76,10 @@ export class SimServer {
         ? undefined
         : new RateLimiter(options.rateLimits, options.wallNow);
     this.server = createServer((request, response) => {
-      this.#handle(request, response).catch((error: unknown) => crashed(response, error));
+      this.#handle(request, response).catch((error: unknown) => {
+        options.onInternalError?.(error);
+        crashed(response);
+      });
     });
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', answerClientError);
@@ -190,7 +198,9 @@ export class SimServer {
         ...(requestId === undefined ? {} : { requestId }),
       });
     } catch (error) {
-      return failure(error);
+      const answer = failure(error);
+      if (answer.status === 500) this.options.onInternalError?.(error);
+      return answer;
     }
   }
 
@@ -344,8 +354,7 @@ function notFound(message: string): ControlResponse {
  * An exception outside the route handlers (reading, writing or sending): a 500 if nothing was sent
  * yet, else the connection is dropped; the server keeps serving either way.
  */
-function crashed(response: ServerResponse, error: unknown): void {
-  void error; // never shown to the client
+function crashed(response: ServerResponse): void {
   if (response.headersSent) {
     response.destroy();
     return;

@@ -221,8 +221,9 @@ describe('internal failures', () => {
     expect((await call('POST', '/_sim/reset', { jsonl: '{oops' })).status).toBe(400);
   });
 
-  it('answers 500 internal_error without a stack trace, and keeps serving', async () => {
-    const { call, server } = await serve();
+  it('answers 500 internal_error without a stack trace, tells the operator, keeps serving', async () => {
+    const told: unknown[] = [];
+    const { call, server } = await serve({ onInternalError: (error) => told.push(error) });
     for (const thrown of [
       new RangeError('Invalid array length'),
       new TypeError('x is undefined'),
@@ -237,10 +238,15 @@ describe('internal failures', () => {
       expect(JSON.stringify(answer.body)).not.toMatch(/\n\s+at |Invalid array|undefined/);
     }
     expect((await call('GET', '/projects')).status).toBe(200);
+    expect(told.map(String)).toEqual([
+      'RangeError: Invalid array length',
+      'TypeError: x is undefined',
+    ]);
   });
 
   it('answers 500 to an exception outside the route handlers, and keeps serving', async () => {
-    const { call, server } = await serve();
+    const told: unknown[] = [];
+    const { call, server } = await serve({ onInternalError: (error) => told.push(error) });
     const spy = vi.spyOn(server.sim, 'now').mockImplementation(() => {
       throw new Error('clock broke');
     });
@@ -249,6 +255,7 @@ describe('internal failures', () => {
     expect(answer.status).toBe(500);
     expect(answer.body).toMatchObject({ code: 'internal_error' });
     expect((await call('GET', '/projects')).status).toBe(200);
+    expect(told.map(String)).toEqual(['Error: clock broke']);
   });
 });
 

@@ -95,6 +95,10 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     keys,
     clock: clock.value,
     ...(values['rate-limit'] === true ? { rateLimits: API_RATE_LIMITS } : {}),
+    onInternalError: (error) =>
+      io.err(
+        `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
     ...(stateFile === undefined
       ? {}
       : { stateFile: { path: stateFile, holds: opened?.simulation?.log.length ?? 0 } }),
