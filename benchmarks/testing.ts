@@ -14,6 +14,7 @@ import {
   timeline,
   timelineSpanMs,
   withFaults,
+  type ClientContext,
   type Timeline,
 } from '../src/testing/index.js';
 import { floorRun } from './support/floor.js';
@@ -35,17 +36,14 @@ function propertyRun(t: Timeline): number {
  * A client that creates a project and waits for its operations, polling every 2 s, then stays
  * until `untilMs` into the run so that the whole world timeline plays around it.
  */
-async function client(
-  ctx: Parameters<Parameters<typeof runClient>[0]>[0],
-  untilMs: number,
-): Promise<void> {
+async function client(ctx: ClientContext, untilMs: number): Promise<void> {
   const startedAt = ctx.now();
   await poll(ctx);
   await ctx.sleep(Math.max(0, startedAt + untilMs - ctx.now()));
 }
 
 /** Creates a project and polls its operations until none is running. */
-async function poll(ctx: Parameters<Parameters<typeof runClient>[0]>[0]): Promise<void> {
+async function poll(ctx: ClientContext): Promise<void> {
   const post = await ctx.fetch(`${ctx.baseURL}/projects`, { method: 'POST', body: '{}' });
   if (post.status !== 201) return;
   const { project, operations } = (await post.json()) as {
