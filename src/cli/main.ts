@@ -30,7 +30,7 @@ Options:
 
 /**
  * Runs the CLI; resolves to the exit code: 0 success, 1 the work failed, 2 the command line was
- * wrong. Output goes through `io` (tests capture it).
+ * wrong, 3 serve's state file is in use or damaged. Output goes through `io` (tests capture it).
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
@@ -64,7 +64,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.err(`computesim: ${message.split('\n')[0]}`);
-    return error instanceof UsageError ? 2 : 1;
+    if (error instanceof UsageError) return 2;
+    const exitCode = (error as { exitCode?: unknown } | undefined)?.exitCode;
+    return typeof exitCode === 'number' ? exitCode : 1;
   }
 }
 

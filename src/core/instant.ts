@@ -4,6 +4,14 @@
  */
 import { err, ok, type Result } from './result.js';
 
+/**
+ * The last instant a simulation can reach: the end of year 9999, the last one ISO 8601 writes with
+ * four digits (JavaScript dates go further, but could not be read back as instants).
+ */
+export const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** The first instant ISO 8601 writes with four digits (year 0000). */
+const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00Z');
+
 /** An instant as users write it: epoch milliseconds or an ISO 8601 string with a zone. */
 export type Instant = number | string;
 
@@ -14,6 +22,8 @@ export function tryParseInstant(input: Instant): Result<number, string> {
   if (typeof input === 'number') {
     if (!Number.isSafeInteger(input))
       return err(`Invalid instant ${String(input)}: expected whole epoch milliseconds`);
+    if (input > LAST_INSTANT || input < FIRST_INSTANT)
+      return err(`Invalid instant ${String(input)}: outside years 0000-9999`);
     return ok(input);
   }
   if (typeof input !== 'string' || !ISO.test(input.trim())) {
@@ -23,6 +33,8 @@ export function tryParseInstant(input: Instant): Result<number, string> {
   }
   const ms = Date.parse(input.trim());
   if (Number.isNaN(ms)) return err(`Invalid instant ${JSON.stringify(input)}: not a real date`);
+  if (ms > LAST_INSTANT || ms < FIRST_INSTANT)
+    return err(`Invalid instant ${JSON.stringify(input)}: outside years 0000-9999 UTC`);
   return ok(ms);
 }
 

@@ -8,6 +8,7 @@
 import { createDraft, finishDraft, type Draft, type Objectish } from 'immer';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import { formatDuration, parseDuration, type Duration } from '../core/duration.js';
+import { LAST_INSTANT } from '../core/instant.js';
 import { RandomSource } from '../core/randomSource.js';
 import type { Result } from '../core/result.js';
 import { Agenda } from './agenda.js';
@@ -102,8 +103,10 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   constructor(decider: Decider<S, C, E, T, R>, options: EngineOptions) {
     if (!Number.isSafeInteger(options.seed))
       throw new RangeError(`seed must be a safe integer, got ${String(options.seed)}`);
-    if (!Number.isSafeInteger(options.start))
-      throw new RangeError(`start must be whole epoch ms, got ${String(options.start)}`);
+    if (!Number.isSafeInteger(options.start) || options.start > LAST_INSTANT)
+      throw new RangeError(
+        `start must be whole epoch ms up to ${iso(LAST_INSTANT)}, got ${String(options.start)}`,
+      );
     const stepLimit = options.stepLimit ?? DEFAULT_STEP_LIMIT;
     if (!Number.isSafeInteger(stepLimit) || stepLimit < 1)
       throw new RangeError(`stepLimit must be a whole number ≥ 1, got ${String(stepLimit)}`);
@@ -202,6 +205,47 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       }
       this.#now = t;
     });
+  }
+
+  /**
+   * Fires at most `maxSteps` of the timers due up to `t`, and sets the clock to `t` once none is left;
+   * returns whether `t` was reached. Lets a caller that must stay responsive (a server) run a long
+   * advance in slices. Slicing changes nothing in the log: a slice that stops short leaves the clock at
+   * the last timer it fired and records no clock mark.
+   */
+  advanceToward(t: number, maxSteps: number): boolean {
+    this.#checkTarget(t, 'advanceToward');
+    let reached = false;
+    this.#publicCall(
+      () => {
+        for (let steps = 0; this.#agenda.peekDue() <= t; steps++) {
+          if (steps >= maxSteps) return;
+          this.#fireNext();
+        }
+        this.#now = t;
+        reached = true;
+      },
+      () => reached,
+    );
+    return reached;
+  }
+
+  /**
+   * One slice of `runUntilIdle`: fires at most `maxSteps` foreground-or-due timers. Returns `idle`
+   * when only background work is left, `deadline` when the next timer is due after `deadline` with
+   * foreground work still pending (work that never settles), and `more` when the slice ran out.
+   */
+  runTowardIdle(deadline: number, maxSteps: number): 'idle' | 'deadline' | 'more' {
+    let outcome: 'idle' | 'deadline' | 'more' = 'more';
+    this.#publicCall(() => {
+      for (let steps = 0; steps < maxSteps; steps++) {
+        if (this.#agenda.foregroundCount === 0) return void (outcome = 'idle');
+        if (this.#agenda.peekDue() > deadline) return void (outcome = 'deadline');
+        this.#fireNext();
+      }
+      if (this.#agenda.foregroundCount === 0) outcome = 'idle';
+    });
+    return outcome;
   }
 
   /**
@@ -346,7 +390,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     }
   }
 
-  #publicCall<V>(body: () => V): V {
+  /** Runs a public call; `markClock` says whether to record a clock mark after it (default: yes). */
+  #publicCall<V>(body: () => V, markClock: () => boolean = always): V {
     if (this.#busy) {
       throw new ReentrancyError(
         'the simulation was called from inside a step (an events$ or state$ subscriber may observe, not drive)',
@@ -356,7 +401,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     try {
       return body();
     } finally {
-      this.#markClock();
+      if (markClock()) this.#markClock();
       this.#busy = false;
       if (this.#state$.observed) this.#state$.next(this.state);
       else if (this.#sinceSnapshot >= this.#publishEvery) this.#publish();
@@ -420,6 +465,10 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   #checkTarget(t: number, verb: string): void {
     if (!Number.isSafeInteger(t))
       throw new ClockError(`${verb}: ${String(t)} is not whole epoch ms`);
+    if (t > LAST_INSTANT)
+      throw new ClockError(
+        `${verb}: ${String(t)} is past the last instant a simulation can reach (${iso(LAST_INSTANT)})`,
+      );
     if (t < this.#now)
       throw new ClockError(
         `${verb}: ${iso(t)} is before now (${iso(this.#now)}); virtual time never goes back`,
@@ -469,6 +518,8 @@ class CommandContext implements DecideContext {
 function draftOf<S>(state: S): Draft<S> {
   return createDraft(state as Objectish) as Draft<S>;
 }
+
+const always = (): boolean => true;
 
 function iso(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);

@@ -144,9 +144,20 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
     }
   }
 
-  /** The log as JSON Lines, one event a line, each line ending in a newline. */
-  *jsonLines(): Generator<string> {
-    for (const event of this) yield `${JSON.stringify(event)}\n`;
+  /** Events with `from <= seq < to` as a stream, decoded one after the other (no array). */
+  *range(from = 0, to = this.length): Generator<E> {
+    const end = Math.min(to, this.length);
+    if (from < 0 || from >= end) return;
+    const cursor = this.#cursorAt(from);
+    for (let seq = from; seq < end; seq++) {
+      if (seq > from) cursor.next(false);
+      yield this.#codec.decode(cursor.shape, cursor.input, cursor.at, seq) as unknown as E;
+    }
+  }
+
+  /** Events `from <= seq < to` as JSON Lines, one event a line, each line ending in a newline. */
+  *jsonLines(from = 0, to = this.length): Generator<string> {
+    for (const event of this.range(from, to)) yield `${JSON.stringify(event)}\n`;
   }
 
   /** The whole log as one JSON Lines string. */

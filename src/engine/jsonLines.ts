@@ -21,6 +21,7 @@ export function parseJsonLines(text: string): ParsedLog {
   const endsWithNewline = text.endsWith('\n');
   if (endsWithNewline) lines.pop();
   const events: LoggedEvent[] = [];
+  const envelope = new EnvelopeCheck();
   let tornLastLine: ParsedLog['tornLastLine'];
   for (let i = 0; i < lines.length; i++) {
     const raw = (lines[i] as string).replace(/\r$/, '');
@@ -41,39 +42,51 @@ export function parseJsonLines(text: string): ParsedLog {
       }
       throw new LogFormatError(`not JSON (${reason})`, lineNo);
     }
-    events.push(checkEnvelope(value, events, lineNo));
+    events.push(envelope.next(value, lineNo));
   }
   return tornLastLine === undefined ? { events } : { events, tornLastLine };
 }
 
-/** Checks the envelope of one decoded event against the events before it. */
-export function checkEnvelope(
-  value: unknown,
-  before: readonly LoggedEvent[],
-  lineNo?: number,
-): LoggedEvent {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new LogFormatError('an event must be a JSON object', lineNo);
+/**
+ * Checks the envelope of decoded events one at a time, in log order: every event an object with a
+ * string `type`, a whole `at` that never decreases, and `seq` equal to its position. Keeps only the
+ * count and the last time, so a log of any length can be checked as it streams by.
+ */
+export class EnvelopeCheck {
+  #count = 0;
+  #lastAt = -Infinity;
+
+  /** How many events have passed. */
+  get count(): number {
+    return this.#count;
   }
-  const event = value as Partial<LoggedEvent>;
-  if (typeof event.type !== 'string' || event.type === '') {
-    throw new LogFormatError('event has no "type"', lineNo);
+
+  /** Checks the next event; throws `LogFormatError` (naming `lineNo`, if given) when it is wrong. */
+  next(value: unknown, lineNo?: number): LoggedEvent {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new LogFormatError('an event must be a JSON object', lineNo);
+    }
+    const event = value as Partial<LoggedEvent>;
+    if (typeof event.type !== 'string' || event.type === '') {
+      throw new LogFormatError('event has no "type"', lineNo);
+    }
+    if (typeof event.at !== 'number' || !Number.isSafeInteger(event.at)) {
+      throw new LogFormatError(`event ${event.type} has no whole "at" (epoch ms)`, lineNo);
+    }
+    if (event.seq !== this.#count) {
+      throw new LogFormatError(
+        `event ${event.type} has seq ${String(event.seq)} where ${this.#count} was expected`,
+        lineNo,
+      );
+    }
+    if (event.at < this.#lastAt) {
+      throw new LogFormatError(
+        `event ${event.type} at ${event.at} is earlier than the event before it`,
+        lineNo,
+      );
+    }
+    this.#count++;
+    this.#lastAt = event.at;
+    return event as LoggedEvent;
   }
-  if (typeof event.at !== 'number' || !Number.isSafeInteger(event.at)) {
-    throw new LogFormatError(`event ${event.type} has no whole "at" (epoch ms)`, lineNo);
-  }
-  if (event.seq !== before.length) {
-    throw new LogFormatError(
-      `event ${event.type} has seq ${String(event.seq)} where ${before.length} was expected`,
-      lineNo,
-    );
-  }
-  const previous = before[before.length - 1];
-  if (previous !== undefined && event.at < previous.at) {
-    throw new LogFormatError(
-      `event ${event.type} at ${event.at} is earlier than the event before it`,
-      lineNo,
-    );
-  }
-  return event as LoggedEvent;
 }

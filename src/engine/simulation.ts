@@ -172,6 +172,25 @@ export class Simulation {
   }
 
   /**
+   * One slice of a long advance: fires at most `maxTimers` of the timers due up to `instant`, and
+   * moves the clock to `instant` once none is left. Returns whether `instant` was reached. Calling it
+   * until it returns true gives the same log as one `advanceTo`, while a server stays free to answer
+   * other requests between slices.
+   */
+  advanceToward(instant: Instant, maxTimers: number): boolean {
+    return this.#engine.advanceToward(parseInstant(instant), maxTimers);
+  }
+
+  /**
+   * One slice of `runUntilIdle`: fires at most `maxTimers` timers. Returns `idle` once only
+   * background work is pending, `deadline` when foreground work is still pending but the next timer
+   * is due after `deadline`, and `more` when the slice ran out first.
+   */
+  runTowardIdle(deadline: Instant, maxTimers: number): 'idle' | 'deadline' | 'more' {
+    return this.#engine.runTowardIdle(parseInstant(deadline), maxTimers);
+  }
+
+  /**
    * Runs until an instant (like `advanceTo`) or until `predicate(state)` holds. With a predicate it
    * throws when the condition is false and nothing is pending, or past the step guard.
    */
@@ -296,6 +315,11 @@ export class Simulation {
         : { key: value, kind: key.kind },
     );
     return value;
+  }
+
+  /** Whether `key` is one of this simulation's API keys. */
+  knowsApiKey(key: string): boolean {
+    return this.#apiKeys.has(key);
   }
 
   /** State as it stood at a past instant. */

@@ -3,6 +3,7 @@
  * wall clock (`realtime`), or N times faster than it (`60x`). The wall clock is read here, in the
  * shell, never in the core: the simulation only ever sees `advanceTo`.
  */
+import { LAST_INSTANT } from '../core/instant.js';
 import { err, ok, type Result } from '../core/result.js';
 
 /** A clock mode: `rate` virtual ms per wall ms, or `manual` (0). */
@@ -39,9 +40,13 @@ export class ClockDriver {
     this.#virtualStart = virtualStart;
   }
 
-  /** The virtual instant the wall clock says it is now (`undefined` in manual mode). */
+  /**
+   * The virtual instant the wall clock says it is now (`undefined` in manual mode); never past the
+   * last instant a simulation can reach.
+   */
   target(): number | undefined {
     if (this.mode.rate === 0) return undefined;
-    return this.#virtualStart + Math.floor((this.wallNow() - this.#wallStart) * this.mode.rate);
+    const elapsed = Math.floor((this.wallNow() - this.#wallStart) * this.mode.rate);
+    return Math.min(LAST_INSTANT, this.#virtualStart + elapsed);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The real service's rate limit, switchable on for served simulations: 700 requests a minute per
- * key and bursts of 40 a second per route. Sliding windows over wall-clock time (the limit protects
- * a server, so it follows the wall clock, not virtual time).
+ * caller and bursts of 40 a second per route. Sliding windows over wall-clock time (the limit
+ * protects a server, so it follows the wall clock, not virtual time). Memory stays bounded: windows
+ * with nothing left in them are dropped, and the number of windows is capped.
  */
 
 /** Limits of a rate limiter. */
@@ -13,40 +14,80 @@ export interface RateLimits {
 /** The limits of the public API (fidelity.md). */
 export const API_RATE_LIMITS: RateLimits = { perKeyPerMinute: 700, perRoutePerSecond: 40 };
 
+/** Windows kept at most, per kind; past that the least recently used are dropped. */
+export const MAX_WINDOWS = 50_000;
+
 /** Counts requests in sliding windows and says when one must wait. */
 export class RateLimiter {
-  readonly #keys = new Map<string, number[]>();
-  readonly #routes = new Map<string, number[]>();
+  readonly #callers = new Windows(60_000);
+  readonly #routes = new Windows(1_000);
 
   constructor(
     readonly limits: RateLimits = API_RATE_LIMITS,
     readonly wallNow: () => number = Date.now,
   ) {}
 
+  /** Windows held now (callers plus caller-routes): what the limiter costs in memory. */
+  get windows(): number {
+    return this.#callers.size + this.#routes.size;
+  }
+
   /**
-   * Admits a request of `key` on `route` (counting it), or returns how many seconds to wait
-   * before retrying (for `Retry-After`).
+   * Admits a request of `caller` (an API key the server knows, or the client's address for any
+   * other) on `route`, counting it, or returns how many seconds to wait before retrying.
    */
-  admit(key: string, route: string): number | undefined {
+  admit(caller: string, route: string): number | undefined {
     const now = this.wallNow();
-    const byKey = recent(this.#keys, key, now - 60_000);
-    const byRoute = recent(this.#routes, `${key} ${route}`, now - 1_000);
-    if (byKey.length >= this.limits.perKeyPerMinute)
-      return Math.max(1, Math.ceil(((byKey[0] as number) + 60_000 - now) / 1_000));
+    const byCaller = this.#callers.recent(caller, now);
+    const byRoute = this.#routes.recent(`${caller} ${route}`, now);
+    if (byCaller.length >= this.limits.perKeyPerMinute)
+      return Math.max(1, Math.ceil(((byCaller[0] as number) + 60_000 - now) / 1_000));
     if (byRoute.length >= this.limits.perRoutePerSecond)
       return Math.max(1, Math.ceil(((byRoute[0] as number) + 1_000 - now) / 1_000));
-    byKey.push(now);
+    byCaller.push(now);
     byRoute.push(now);
     return undefined;
   }
 }
 
-/** The times in `map[name]` after `since`, pruned in place. */
-function recent(map: Map<string, number[]>, name: string, since: number): number[] {
-  let times = map.get(name);
-  if (times === undefined) map.set(name, (times = []));
-  let drop = 0;
-  while (drop < times.length && (times[drop] as number) <= since) drop++;
-  if (drop > 0) times.splice(0, drop);
-  return times;
+/** Sliding windows of one length, by name, least recently used first. */
+class Windows {
+  readonly #times = new Map<string, number[]>();
+  #sweptAt = -Infinity;
+
+  constructor(readonly length: number) {}
+
+  get size(): number {
+    return this.#times.size;
+  }
+
+  /** The times of `name` inside the window ending at `now` (pruned, live: push to count one). */
+  recent(name: string, now: number): number[] {
+    this.#sweep(now);
+    const since = now - this.length;
+    let times = this.#times.get(name);
+    if (times === undefined) times = [];
+    else this.#times.delete(name);
+    this.#times.set(name, times);
+    let drop = 0;
+    while (drop < times.length && (times[drop] as number) <= since) drop++;
+    if (drop > 0) times.splice(0, drop);
+    return times;
+  }
+
+  /** Once per window length: drops every window whose times have all expired; caps the count. */
+  #sweep(now: number): void {
+    if (now - this.#sweptAt >= this.length) {
+      this.#sweptAt = now;
+      const since = now - this.length;
+      for (const [name, times] of this.#times) {
+        const last = times[times.length - 1];
+        if (last === undefined || last <= since) this.#times.delete(name);
+      }
+    }
+    for (const name of this.#times.keys()) {
+      if (this.#times.size < MAX_WINDOWS) break;
+      this.#times.delete(name);
+    }
+  }
 }

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ROUTES } from '../api/routeTable.js';
 import { Router } from '../api/router.js';
+import { once } from 'node:events';
+import { formatInstant } from '../core/instant.js';
 import { StepLimitError } from '../engine/errors.js';
 import { Simulation, type SimulationOptions } from '../engine/simulation.js';
 import type { ClockMode } from './clockMode.js';
@@ -16,7 +18,8 @@ import { ClockDriver } from './clockMode.js';
 import { RateLimiter, type RateLimits } from './rateLimiter.js';
 import { readBody } from './readBody.js';
 import { handleControl, type ControlResponse } from './simControl.js';
-import { StateFileError, StateFileWriter } from './stateFile.js';
+import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
+import { StateFileError, type StateFile } from './stateFile.js';
 
 /** An API key the server accepts. */
 export interface ServedKey {
@@ -31,10 +34,10 @@ export interface SimServerOptions {
   readonly keys: readonly ServedKey[];
   readonly clock: ClockMode;
   /**
-   * Where to append events, and how many of `sim`'s events it already holds (those it was replayed
-   * from; 0 for a new file).
+   * The open state file to append events to (`StateFile.open`; it holds `sim`'s log or a prefix of
+   * it). The server releases its lock on `close()`.
    */
-  readonly stateFile?: { readonly path: string; readonly holds: number };
+  readonly stateFile?: StateFile;
   /** Options for a simulation made by `_sim/reset`. */
   readonly simulation?: Pick<SimulationOptions, 'start' | 'profile'>;
   /** The wall clock (tests pass their own). */
@@ -56,8 +59,11 @@ export class SimServer {
   readonly server: Server;
   #sim: Simulation;
   #driver: ClockDriver;
-  readonly #writer: StateFileWriter | undefined;
+  readonly #writer: StateFile | undefined;
   readonly #limiter: RateLimiter | undefined;
+  /** The clock move under way (a sliced advance or run until idle), if any. */
+  #moving: string | undefined;
+  #closing = false;
 
   constructor(
     sim: Simulation,
@@ -66,10 +72,7 @@ export class SimServer {
     if (options.keys.length === 0) throw new RangeError('serve: give at least one API key');
     this.#sim = this.#withKeys(sim);
     this.#driver = new ClockDriver(options.clock, sim.now(), options.wallNow);
-    this.#writer =
-      options.stateFile === undefined
-        ? undefined
-        : new StateFileWriter(options.stateFile.path, options.stateFile.holds);
+    this.#writer = options.stateFile;
     this.#writer?.flush(this.#sim);
     this.#limiter =
       options.rateLimits === undefined
@@ -107,11 +110,13 @@ export class SimServer {
    * keep-alive client mid-request) are closed too, so a shutdown never waits on a client.
    */
   close(graceMs = 500): Promise<void> {
+    this.#closing = true;
     return new Promise((resolve) => {
       const force = setTimeout(() => this.server.closeAllConnections(), graceMs);
       force.unref();
       this.server.close(() => {
         clearTimeout(force);
+        this.#writer?.close();
         resolve();
       });
       this.server.closeIdleConnections();
@@ -130,7 +135,7 @@ export class SimServer {
         ...(body.error.status === 413 ? { headers: { connection: 'close' } } : {}),
       };
     } else {
-      answer = this.#answer(request, body.value, requestId);
+      answer = await this.#answer(request, body.value, requestId);
       this.#keepPace();
     }
     try {
@@ -138,7 +143,7 @@ export class SimServer {
     } catch (error) {
       answer = this.#notDurable(error);
     }
-    this.#send(response, answer, requestId);
+    await this.#send(response, answer, requestId);
   }
 
   /**
@@ -146,9 +151,8 @@ export class SimServer {
    * so no change is acknowledged, or seen, that a restart would lose.
    */
   #notDurable(error: unknown): ControlResponse {
-    const writer = this.#writer as StateFileWriter;
-    const durable = this.#sim.log.slice(0, writer.written);
-    this.#sim = this.#withKeys(Simulation.replay(durable));
+    const writer = this.#writer as StateFile;
+    this.#sim = this.#withKeys(Simulation.replay(this.#sim.log.range(0, writer.written)));
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return {
       status: 503,
@@ -156,7 +160,11 @@ export class SimServer {
     };
   }
 
-  #answer(request: IncomingMessage, body: unknown, requestId: string | undefined): ControlResponse {
+  async #answer(
+    request: IncomingMessage,
+    body: unknown,
+    requestId: string | undefined,
+  ): Promise<ControlResponse> {
     const url = request.url ?? '/';
     const method = (request.method ?? 'GET').toUpperCase();
     if (!url.startsWith(`${API_PREFIX}/`) && url !== API_PREFIX)
@@ -174,7 +182,11 @@ export class SimServer {
           message: `the path segment "${malformed}" is not valid percent-encoding`,
         },
       };
-    const wait = this.#limiter?.admit(apiKey ?? '', rateRoute(method, path));
+    const caller =
+      apiKey !== undefined && this.#sim.knowsApiKey(apiKey)
+        ? `key ${apiKey}`
+        : `address ${request.socket.remoteAddress ?? '?'}`;
+    const wait = this.#limiter?.admit(caller, rateRoute(method, path));
     if (wait !== undefined)
       return {
         status: 429,
@@ -186,7 +198,7 @@ export class SimServer {
       if (path === '/_sim' || path.startsWith('/_sim/') || path.startsWith('/_sim?')) {
         const denied = this.#controlAccess(apiKey);
         if (denied !== undefined) return denied;
-        return handleControl(
+        return await handleControl(
           this.#controlHost(),
           method,
           path.slice('/_sim'.length).split('?')[0] ?? '',
@@ -224,14 +236,25 @@ export class SimServer {
   }
 
   #controlHost() {
+    const current = () => this.#sim;
     return {
-      sim: this.#sim,
+      get sim() {
+        return current();
+      },
       clockName: this.options.clock.name,
-      advance: (ms: number) => {
-        this.#sim.advance(ms);
-        this.#driver = new ClockDriver(this.options.clock, this.#sim.now(), this.options.wallNow);
+      advanceTo: (target: number) =>
+        this.#moveClock(`an advance to ${formatInstant(target)}`, (sim, maxTimers) =>
+          sim.advanceToward(target, maxTimers) ? 'done' : 'more',
+        ),
+      runUntilIdle: (within: number) => {
+        const deadline = this.#sim.now() + within;
+        return this.#moveClock('a run until idle', (sim, maxTimers) => {
+          const outcome = sim.runTowardIdle(deadline, maxTimers);
+          return outcome === 'idle' ? 'done' : outcome;
+        });
       },
       reset: (from: { readonly seed?: number; readonly jsonl?: string }) => {
+        if (this.#moving !== undefined) throw new ClockBusyError(this.#moving);
         const next =
           from.jsonl !== undefined
             ? Simulation.fromJSONL(from.jsonl).simulation
@@ -244,11 +267,80 @@ export class SimServer {
     };
   }
 
-  /** Moves virtual time to where the wall clock says it is (paced modes). */
+  /**
+   * Moves the clock in slices (see `runSliced`), flushing each slice to the state file, while other
+   * requests are served in between. One move at a time: another gets 409. Resolves to an error
+   * response if the move stopped short (the clock then stays where the last whole slice left it).
+   */
+  async #moveClock(
+    what: string,
+    slice: (sim: Simulation, maxTimers: number) => SliceResult,
+  ): Promise<ControlResponse | undefined> {
+    if (this.#moving !== undefined) return clockBusy(this.#moving);
+    const sim = this.#sim;
+    this.#moving = what;
+    let ended: SliceResult | SliceStop;
+    try {
+      ended = await runSliced({
+        slice: (maxTimers) => slice(sim, maxTimers),
+        afterSlice: () => {
+          if (this.#sim !== sim)
+            return {
+              status: 503,
+              code: 'service_unavailable',
+              message: 'the simulation was replaced',
+            };
+          if (this.#closing)
+            return { status: 503, code: 'service_unavailable', message: 'the server is stopping' };
+          try {
+            this.#writer?.flush(sim);
+          } catch (error) {
+            const failed = this.#notDurable(error);
+            return {
+              status: 503,
+              code: 'service_unavailable',
+              message: String((failed.body as { message: string }).message),
+            };
+          }
+          return undefined;
+        },
+      });
+    } finally {
+      this.#moving = undefined;
+      this.#driver = new ClockDriver(this.options.clock, this.#sim.now(), this.options.wallNow);
+    }
+    if (ended === 'done') return undefined;
+    const now = formatInstant(this.#sim.now());
+    if (ended === 'deadline')
+      return {
+        status: 409,
+        body: {
+          code: 'still_busy',
+          message:
+            `${what} gave up: work is still pending after the time allowed (within); ` +
+            `the clock moved to ${now}`,
+        },
+      };
+    if (ended === 'more') throw new Error('a sliced run ended with work left');
+    return {
+      status: ended.status,
+      body: {
+        code: ended.code,
+        message: `${what} stopped: ${ended.message}; the clock is at ${now}`,
+      },
+    };
+  }
+
+  /**
+   * Moves virtual time toward where the wall clock says it is (paced modes), doing at most a
+   * bounded amount of work per request: a simulation slower than its pace lags behind instead of
+   * holding the request. Nothing moves while a clock move is under way.
+   */
   #sync(): void {
+    if (this.#moving !== undefined) return;
     const target = this.#driver.target();
     if (target !== undefined && target > this.#sim.now())
-      this.#sim.advanceTo(target, { stepLimit: Number.MAX_SAFE_INTEGER });
+      this.#sim.advanceToward(target, SYNC_TIMERS);
   }
 
   /**
@@ -271,10 +363,22 @@ export class SimServer {
     return sim;
   }
 
-  #send(response: ServerResponse, answer: ControlResponse, requestId: string | undefined): void {
+  async #send(
+    response: ServerResponse,
+    answer: ControlResponse,
+    requestId: string | undefined,
+  ): Promise<void> {
     const headers: Record<string, string> = { date: new Date(this.#sim.now()).toUTCString() };
     if (requestId !== undefined) headers['x-request-id'] = requestId;
     Object.assign(headers, answer.headers);
+    if (answer.stream !== undefined) {
+      response.writeHead(answer.status, {
+        ...headers,
+        'content-type': answer.contentType ?? 'application/octet-stream',
+      });
+      await streamTo(response, answer.stream);
+      return;
+    }
     if (answer.status === 204 || answer.body === undefined) {
       response.writeHead(answer.status, headers).end();
       return;
@@ -287,6 +391,39 @@ export class SimServer {
     headers['content-length'] = String(Buffer.byteLength(text));
     response.writeHead(answer.status, headers).end(text);
   }
+}
+
+/** Timers one request may fire to catch a paced clock up with the wall. */
+const SYNC_TIMERS = 50_000;
+
+/** A clock move was asked for while another is under way. */
+class ClockBusyError extends Error {
+  constructor(readonly moving: string) {
+    super(`the clock is busy with ${moving}`);
+  }
+}
+
+function clockBusy(moving: string): ControlResponse {
+  return {
+    status: 409,
+    body: {
+      code: 'conflict',
+      message: `the clock is busy with ${moving}: wait for it to answer, then try again`,
+    },
+  };
+}
+
+/** Writes `chunks` to `response` in pieces of about 64 KiB, waiting whenever the socket is full. */
+async function streamTo(response: ServerResponse, chunks: Iterable<string>): Promise<void> {
+  let pending = '';
+  for (const chunk of chunks) {
+    pending += chunk;
+    if (pending.length < 65_536) continue;
+    if (!response.write(pending)) await once(response, 'drain');
+    pending = '';
+    if (response.destroyed) return;
+  }
+  response.end(pending);
 }
 
 /** A request node could not parse: a JSON error instead of node's empty one, then close. */
@@ -375,6 +512,7 @@ function crashed(response: ServerResponse): void {
 function failure(error: unknown): ControlResponse {
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   if (error instanceof StepLimitError) return { status: 409, body: { code: 'conflict', message } };
+  if (error instanceof ClockBusyError) return clockBusy(error.moving);
   if (error instanceof StateFileError)
     return { status: 503, body: { code: 'service_unavailable', message } };
   return {

@@ -1,59 +1,96 @@
 /**
- * The durable event log of a served simulation: on start, replay the file (a torn last line, left by
- * a crash mid-write, is reported and cut off); while serving, append every new event before the
- * response that caused it is sent. A write reaches the operating system before the client hears
- * back, so killing the server (even with SIGKILL) loses no acknowledged change.
+ * The durable event log of a served simulation (format: `files/logFile.ts`, promises:
+ * docs/durability.md). Opening locks the file, keeps its whole committed requests, repairs a torn
+ * tail and replays it as a stream; serving appends each request's events and their commit line
+ * before the response goes out, so a crash (even SIGKILL) loses no acknowledged change.
  */
 import {
-  appendFileSync,
+  closeSync,
   existsSync,
-  readFileSync,
+  ftruncateSync,
+  fsyncSync,
+  openSync,
   renameSync,
   statSync,
-  truncateSync,
-  writeFileSync,
+  writeSync,
 } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { Simulation } from '../engine/simulation.js';
-
-/** What opening a state file found. */
-export interface OpenedStateFile {
-  readonly simulation: Simulation | undefined;
-  /** The torn last line that was cut off, if any. */
-  readonly tornLastLine?: { readonly line: number; readonly reason: string };
-}
-
-/** Replays `path` if it exists and has events; cuts off a torn last line. */
-export function openStateFile(path: string): OpenedStateFile {
-  if (!existsSync(path)) return { simulation: undefined };
-  const text = readFileSync(path, 'utf8');
-  if (text.trim() === '') return { simulation: undefined };
-  const { simulation, tornLastLine } = Simulation.fromJSONL(text);
-  if (tornLastLine === undefined) return { simulation };
-  truncateSync(path, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
-  return { simulation, tornLastLine };
-}
+import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
+import { StateFileLock } from './stateFileLock.js';
 
 /** A state file could not be written: the change it was to hold is not durable. */
-export class StateFileError extends Error {}
+export class StateFileError extends Error {
+  override readonly name = 'StateFileError';
+}
 
-/**
- * Appends a simulation's new events to a file. A failed write throws `StateFileError` and leaves
- * the file's durable part as it was (a partly written tail is cut off before the next write).
- */
-export class StateFileWriter {
+/** What opening a state file found and did. */
+export interface StateFileRecovery {
+  /** The unfinished request (or torn line, or blank lines) cut off the end. */
+  readonly dropped?: DroppedTail;
+  /** The file was a plain log (or an older state file) and was rewritten as a state file. */
+  readonly converted?: boolean;
+  /** The process whose stale lock was taken over. */
+  readonly staleLockOf?: number;
+}
+
+/** Bytes of JSON Lines gathered before one write. */
+const WRITE_CHUNK = 1 << 20;
+
+/** An open, locked state file. */
+export class StateFile {
   #written: number;
   /** The size of the file's durable part, in bytes. */
   #bytes: number;
   /** Whether a failed write may have left a partial tail after `#bytes`. */
   #dirty = false;
 
-  /** `written`: how many of the log's events the file already holds. */
-  constructor(
+  private constructor(
     readonly path: string,
-    written: number,
+    /** The simulation the file held (`undefined` for a new or empty file). */
+    readonly simulation: Simulation | undefined,
+    readonly recovery: StateFileRecovery,
+    readonly lock: StateFileLock,
   ) {
-    this.#written = written;
-    this.#bytes = existsSync(path) ? statSync(path).size : 0;
+    this.#written = simulation?.log.length ?? 0;
+    this.#bytes = statSync(path).size;
+  }
+
+  /**
+   * Locks `path` (throws `StateFileInUseError` if a live server holds it), creates it if missing,
+   * and replays what it holds. A torn tail is cut off and reported in `recovery`; a file damaged
+   * before its last commit throws `LogFormatError` naming the line, and is left as it was.
+   */
+  static open(path: string): StateFile {
+    const lock = StateFileLock.acquire(path);
+    try {
+      const staleLockOf = lock.replaced === undefined ? {} : { staleLockOf: lock.replaced.pid };
+      if (!existsSync(path)) {
+        writeWhole(path, undefined);
+        return new StateFile(path, undefined, staleLockOf, lock);
+      }
+      const file = LogFile.open(path);
+      const dropped = file.scan.dropped === undefined ? {} : { dropped: file.scan.dropped };
+      if (file.scan.kind === 'empty') {
+        writeWhole(path, undefined);
+        return new StateFile(path, undefined, { ...dropped, ...staleLockOf }, lock);
+      }
+      const simulation = Simulation.replay(file.events());
+      if (file.scan.kind === 'log') {
+        writeWhole(path, simulation);
+        return new StateFile(
+          path,
+          simulation,
+          { ...dropped, converted: true, ...staleLockOf },
+          lock,
+        );
+      }
+      if (file.scan.dropped !== undefined) truncateTo(path, file.scan.keptBytes);
+      return new StateFile(path, simulation, { ...dropped, ...staleLockOf }, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
   /** How many of the log's events the file holds durably. */
@@ -61,47 +98,111 @@ export class StateFileWriter {
     return this.#written;
   }
 
-  /** Appends the events of `sim` the file does not hold yet (synchronously). */
+  /**
+   * Appends the events of `sim` the file does not hold yet, then their commit line, synchronously.
+   * A failed write throws `StateFileError` and leaves the file's durable part as it was (a partly
+   * written tail is cut off before the next write, and a restart would ignore it anyway).
+   */
   flush(sim: Simulation): void {
     const length = sim.log.length;
     if (length <= this.#written) return;
-    const text = `${sim.log
-      .slice(this.#written, length)
-      .map((event) => JSON.stringify(event))
-      .join('\n')}\n`;
+    let fd: number | undefined;
+    let added = 0;
     try {
-      if (this.#dirty) {
-        truncateSync(this.path, this.#bytes);
-        this.#dirty = false;
-      }
+      fd = openSync(this.path, 'a');
+      if (this.#dirty) ftruncateSync(fd, this.#bytes);
       this.#dirty = true;
-      appendFileSync(this.path, text);
+      let crc = 0;
+      let pending = '';
+      for (const line of sim.log.jsonLines(this.#written, length)) {
+        pending += line;
+        if (pending.length < WRITE_CHUNK) continue;
+        const chunk = Buffer.from(pending);
+        crc = crc32(chunk, crc);
+        added += writeAll(fd, chunk);
+        pending = '';
+      }
+      const last = Buffer.from(pending);
+      crc = crc32(last, crc);
+      added += writeAll(fd, Buffer.concat([last, Buffer.from(`${commitLine(length, crc)}\n`)]));
       this.#dirty = false;
     } catch (error) {
       throw new StateFileError(`cannot write the state file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
-    this.#bytes += Buffer.byteLength(text);
+    this.#bytes += added;
     this.#written = length;
   }
 
   /** Replaces the file with the whole log of `sim` (after a reset), atomically. */
   rewrite(sim: Simulation): void {
-    const next = `${this.path}.next`;
-    const text = sim.toJSONL();
     try {
-      writeFileSync(next, text);
-      renameSync(next, this.path);
+      writeWhole(this.path, sim);
     } catch (error) {
       throw new StateFileError(`cannot write the state file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
     }
     this.#dirty = false;
-    this.#bytes = Buffer.byteLength(text);
+    this.#bytes = statSync(this.path).size;
     this.#written = sim.log.length;
   }
+
+  /** Releases the lock (the file stays). */
+  close(): void {
+    this.lock.release();
+  }
+}
+
+/**
+ * Writes a whole state file (the first line, then `sim`'s log as one committed request) beside
+ * `path` and renames it over `path`, so a crash leaves either the old file or the new one.
+ */
+function writeWhole(path: string, sim: Simulation | undefined): void {
+  const next = `${path}.next`;
+  const fd = openSync(next, 'w');
+  try {
+    writeAll(fd, Buffer.from(`${STATE_FILE_FIRST_LINE}\n`));
+    if (sim !== undefined) {
+      let crc = 0;
+      let pending = '';
+      const flush = () => {
+        const chunk = Buffer.from(pending);
+        crc = crc32(chunk, crc);
+        writeAll(fd, chunk);
+        pending = '';
+      };
+      for (const line of sim.log.jsonLines()) {
+        pending += line;
+        if (pending.length >= WRITE_CHUNK) flush();
+      }
+      flush();
+      writeAll(fd, Buffer.from(`${commitLine(sim.log.length, crc)}\n`));
+    }
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(next, path);
+}
+
+function truncateTo(path: string, bytes: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes all of `data` (a write may take only part of it); returns its length. */
+function writeAll(fd: number, data: Buffer): number {
+  for (let offset = 0; offset < data.length;)
+    offset += writeSync(fd, data, offset, data.length - offset);
+  return data.length;
 }
 
 function reason(error: unknown): string {

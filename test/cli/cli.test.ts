@@ -105,7 +105,7 @@ describe('computesim CLI', () => {
     const text = sim.toJSONL();
     const { code, err } = await run('replay', logFile(text.slice(0, text.length - 20)));
     expect(code).toBe(0);
-    expect(err[0]).toMatch(/warning: .* incomplete last line ignored/);
+    expect(err[0]).toMatch(/warning: .* incomplete last line .*ignored/);
   });
 
   it.each([

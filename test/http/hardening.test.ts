@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { Simulation } from '../../src/index.js';
 import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
-import { openStateFile } from '../../src/http/stateFile.js';
+import { StateFile } from '../../src/http/stateFile.js';
+import { replayLogFile } from '../../src/files/replayLogFile.js';
 
 const KEY = 'test-key';
 const servers: SimServer[] = [];
@@ -46,7 +47,7 @@ afterEach(async () => {
 describe('a state file that cannot be written', () => {
   it('answers 503, acknowledges nothing, and keeps the state the file holds', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'computesim-broken-')), 'events.jsonl');
-    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    const { call, server } = await serve({ stateFile: StateFile.open(path) });
     const kept = await call('POST', '/projects', { project: { name: 'kept' } });
     expect(kept.status).toBe(201);
     const durable = readFileSync(path, 'utf8');
@@ -68,7 +69,7 @@ describe('a state file that cannot be written', () => {
     writeFileSync(path, durable); // the disk recovers
     const later = await call('POST', '/projects', { project: { name: 'later' } });
     expect(later.status).toBe(201);
-    const replayed = openStateFile(path).simulation;
+    const replayed = replayLogFile(path).simulation;
     expect(replayed?.state).toEqual(server.sim.state);
     expect(Object.values(replayed?.state.projects ?? {}).map((p) => p.name)).toEqual([
       'kept',
@@ -78,14 +79,14 @@ describe('a state file that cannot be written', () => {
 
   it('answers 503 to a reset it cannot write, and keeps serving the old simulation', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'computesim-broken-')), 'events.jsonl');
-    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    const { call, server } = await serve({ stateFile: StateFile.open(path) });
     await call('POST', '/projects', { project: { name: 'kept' } });
     const before = server.sim;
     mkdirSync(`${path}.next`); // the atomic rewrite cannot write its temporary file
     const reset = await call('POST', '/_sim/reset', { seed: 9 });
     expect(reset.status).toBe(503);
     expect(server.sim).toBe(before);
-    expect(openStateFile(path).simulation?.state).toEqual(server.sim.state);
+    expect(replayLogFile(path).simulation?.state).toEqual(server.sim.state);
   });
 });
 

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
 import { parseClockMode, type ClockMode } from '../../src/http/clockMode.js';
 import { SimServer } from '../../src/http/simServer.js';
-import { openStateFile } from '../../src/http/stateFile.js';
+import { StateFile } from '../../src/http/stateFile.js';
+import { replayLogFile } from '../../src/files/replayLogFile.js';
 
 const KEY = 'test-key';
 const MANUAL = parseClockMode('manual');
@@ -19,7 +20,7 @@ async function serve(
   options: {
     sim?: Simulation;
     clock?: ClockMode;
-    stateFile?: { path: string; holds: number };
+    stateFile?: StateFile;
     wallNow?: () => number;
   } = {},
 ) {
@@ -204,17 +205,23 @@ describe('the HTTP facade', () => {
 
   it('appends every event to the state file before answering, and replays it', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'computesim-state-')), 'events.jsonl');
-    const { call, server } = await serve({ stateFile: { path, holds: 0 } });
+    const { call, server } = await serve({ stateFile: StateFile.open(path) });
     const created = await call('POST', '/projects', { project: { name: 'kept' } });
-    const onDisk = readFileSync(path, 'utf8');
-    expect(onDisk.trim().split('\n')).toHaveLength(server.sim.log.length);
+    const onDisk = readFileSync(path, 'utf8').trim().split('\n');
+    const commits = onDisk.filter((line) => line.startsWith('{"commit":'));
+    // the format line, every event, and a commit line after each request's events
+    expect(commits).toHaveLength(2);
+    expect(onDisk).toHaveLength(1 + server.sim.log.length + commits.length);
     await call('POST', '/_sim/advance', { by: '1m' });
-    const reopened = openStateFile(path);
-    expect(reopened.simulation?.state).toEqual(server.sim.state);
+    expect(replayLogFile(path).simulation?.state).toEqual(server.sim.state);
+    const state = server.sim.state;
+    await server.close();
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"type":"Proj`);
-    const torn = openStateFile(path);
-    expect(torn.tornLastLine).toBeDefined();
+    const torn = StateFile.open(path);
+    torn.close();
+    expect(torn.recovery.dropped).toMatchObject({ events: 1 });
+    expect(torn.simulation?.state).toEqual(state);
     expect(torn.simulation?.state.projects[created.body.project.id]?.name).toBe('kept');
-    expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
+    expect(readFileSync(path, 'utf8').endsWith('}\n')).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * `computesim replay`: narrates a JSON Lines event log, or shows the state at an instant of it.
+ * `computesim replay`: narrates a JSON Lines event log (or a `serve` state file), or shows the state
+ * at an instant of it. The file is streamed, so its size is limited by memory for the state, not text.
  */
-import { readFileSync } from 'node:fs';
 import { tryParseDuration } from '../../core/duration.js';
 import { formatInstant, tryParseInstant } from '../../core/instant.js';
-import { Simulation } from '../../engine/simulation.js';
+import { replayLogFile, type ReplayedLogFile } from '../../files/replayLogFile.js';
 import { createNarrator } from '../../report/narrator.js';
 import { summarizeState } from '../../report/summarizeState.js';
 import { timelineLine } from '../../report/timelineLine.js';
@@ -32,16 +32,20 @@ export function replay(argv: readonly string[], io: CliIo): number {
     return 0;
   }
   const file = positionals[0] as string;
-  let text: string;
+  let replayed: ReplayedLogFile;
   try {
-    text = readFileSync(file, 'utf8');
+    replayed = replayLogFile(file);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    const reason = (error as NodeJS.ErrnoException).code;
+    if (reason === undefined) throw error;
     throw new Error(`cannot read ${file}: ${reason}`, { cause: error });
   }
-  const { simulation, tornLastLine } = Simulation.fromJSONL(text);
-  if (tornLastLine !== undefined)
-    io.err(`computesim: warning: ${file} line ${tornLastLine.line}: ${tornLastLine.reason}`);
+  const { simulation, scan } = replayed;
+  if (scan.dropped !== undefined)
+    io.err(
+      `computesim: warning: ${file} line ${scan.dropped.fromLine}: ${scan.dropped.reason} (ignored)`,
+    );
+  if (simulation === undefined) throw new Error(`${file} holds no events`);
   const start = simulation.log.get(0)?.at as number;
   if (values.at !== undefined) {
     const at = resolveTime(values.at, start);

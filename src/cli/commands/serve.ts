@@ -8,7 +8,9 @@ import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { parseClockMode } from '../../http/clockMode.js';
 import { API_RATE_LIMITS } from '../../http/rateLimiter.js';
 import { SimServer, type ServedKey } from '../../http/simServer.js';
-import { openStateFile } from '../../http/stateFile.js';
+import { StateFile } from '../../http/stateFile.js';
+import { StateFileInUseError } from '../../http/stateFileLock.js';
+import { LogFormatError } from '../../engine/errors.js';
 import { runScenario } from '../../scenario/runScenario.js';
 import { SCENARIO_FILE } from '../../scenario/scenario.js';
 import { parseCommand, UsageError, wholeNumber } from '../args.js';
@@ -72,17 +74,15 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     given.length > 0 ? given : [`csim_${randomBytes(16).toString('hex')}`]
   ).map((key) => ({ key, kind: 'personal' }));
 
-  const stateFile = values['state-file'];
-  const opened = stateFile === undefined ? undefined : openStateFile(stateFile);
-  if (opened?.tornLastLine !== undefined)
-    io.err(
-      `computesim: warning: ${stateFile} line ${opened.tornLastLine.line}: ${opened.tornLastLine.reason} (cut off)`,
-    );
-  let sim = opened?.simulation;
-  if (sim !== undefined && (values.scenario !== undefined || seed !== undefined))
+  const stateFilePath = values['state-file'];
+  const stateFile = stateFilePath === undefined ? undefined : openState(stateFilePath, io);
+  let sim = stateFile?.simulation;
+  if (sim !== undefined && (values.scenario !== undefined || seed !== undefined)) {
+    stateFile?.close();
     throw new UsageError(
-      `--state-file ${stateFile} already holds a simulation: drop --scenario/--seed, or use a new file`,
+      `--state-file ${stateFilePath} already holds a simulation: drop --scenario/--seed, or use a new file`,
     );
+  }
   if (sim === undefined && values.scenario !== undefined) {
     const scenario = await loadDefinition(fileUrl(values.scenario), SCENARIO_FILE);
     const run = runScenario(scenario, seed === undefined ? {} : { seed });
@@ -99,11 +99,10 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       io.err(
         `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       ),
-    ...(stateFile === undefined
-      ? {}
-      : { stateFile: { path: stateFile, holds: opened?.simulation?.log.length ?? 0 } }),
+    ...(stateFile === undefined ? {} : { stateFile }),
   });
   const url = await server.listen(port, host).catch((error: NodeJS.ErrnoException) => {
+    stateFile?.close();
     throw new Error(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
   });
   io.out(
@@ -117,4 +116,41 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     process.once('SIGINT', stop).once('SIGTERM', stop);
   });
   return 0;
+}
+
+/**
+ * Opens (and locks) the state file, saying on stderr what recovery did. A file in use or damaged is
+ * a one-line error.
+ */
+function openState(path: string, io: CliIo): StateFile {
+  let file: StateFile;
+  try {
+    file = StateFile.open(path);
+  } catch (error) {
+    if (error instanceof StateFileInUseError) throw new StateFileRefused(error.message);
+    if (error instanceof LogFormatError)
+      throw new StateFileRefused(`${path} cannot be loaded: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined) throw new StateFileRefused(`cannot open ${path}: ${code}`);
+    throw error;
+  }
+  const { dropped, converted, staleLockOf } = file.recovery;
+  if (staleLockOf !== undefined)
+    io.err(`computesim: ${path}: took over the lock left by process ${staleLockOf}, which is gone`);
+  if (dropped !== undefined)
+    io.err(
+      `computesim: warning: ${path} lines ${dropped.fromLine}-${dropped.toLine}: ${dropped.reason} ` +
+        `(${dropped.events} events, ${dropped.bytes} bytes cut off)`,
+    );
+  if (converted === true)
+    io.err(
+      `computesim: ${path} was a plain event log; rewrote it as a state file (commit lines added)`,
+    );
+  return file;
+}
+
+/** The state file cannot be served (in use, damaged, unreadable): exit code 3. */
+export class StateFileRefused extends Error {
+  override readonly name = 'StateFileRefused';
+  readonly exitCode = 3;
 }
