@@ -40,6 +40,8 @@ export interface LogFileScan {
   readonly keptBytes: number;
   /** Events in the kept bytes. */
   readonly keptEvents: number;
+  /** The kept part ends with a whole commit line that lacks only its newline (added on repair). */
+  readonly missingNewline?: boolean;
   /** What follows the kept bytes, when something does. */
   readonly dropped?: DroppedTail;
 }
@@ -127,9 +129,10 @@ function scanStateFile(lines: Generator<FileLine>, first: FileLine, size: number
   let batch = { crc: 0, events: 0 };
   let lastLine = first.line;
   let torn = false;
+  let missingNewline = false;
   for (const line of lines) {
     lastLine = line.line;
-    if (!line.complete) {
+    if (!line.complete && !isCommit(line)) {
       torn = true;
       batch.events++;
       break;
@@ -140,7 +143,14 @@ function scanStateFile(lines: Generator<FileLine>, first: FileLine, size: number
     }
     const commit = parseCommit(line);
     const expected = keptEvents + batch.events;
-    if (commit === undefined || commit.events !== expected || commit.crc32 !== batch.crc)
+    if (!line.complete) {
+      // A last commit line whose newline never made it: whole if it reads and matches.
+      if (commit === undefined || commit.events !== expected || commit.crc32 !== batch.crc) {
+        torn = true;
+        break;
+      }
+      missingNewline = true;
+    } else if (commit === undefined || commit.events !== expected || commit.crc32 !== batch.crc)
       throw new LogFormatError(
         `${linesOf(keptLine + 1, line.line - 1)} do not match the commit line after them ` +
           `(${commit === undefined ? 'unreadable' : commit.events !== expected ? `it counts ${commit.events} events where the file has ${expected}` : 'checksum differs'}): ` +
@@ -152,12 +162,14 @@ function scanStateFile(lines: Generator<FileLine>, first: FileLine, size: number
     keptLine = line.line;
     batch = { crc: 0, events: 0 };
   }
-  if (keptBytes === size) return { kind: 'state-file', size, keptBytes, keptEvents };
+  const newline = missingNewline ? { missingNewline } : {};
+  if (keptBytes === size) return { kind: 'state-file', size, keptBytes, keptEvents, ...newline };
   return {
     kind: 'state-file',
     size,
     keptBytes,
     keptEvents,
+    ...newline,
     dropped: {
       fromLine: keptLine + 1,
       toLine: lastLine,

@@ -5,6 +5,7 @@
  * before the response goes out, so a crash (even SIGKILL) loses no acknowledged change.
  */
 import {
+  appendFileSync,
   closeSync,
   existsSync,
   ftruncateSync,
@@ -30,6 +31,8 @@ export interface StateFileRecovery {
   readonly dropped?: DroppedTail;
   /** The file was a plain log (or an older state file) and was rewritten as a state file. */
   readonly converted?: boolean;
+  /** The last commit line lacked its newline (a write cut one byte short); it was added. */
+  readonly addedNewline?: boolean;
   /** The process whose stale lock was taken over. */
   readonly staleLockOf?: number;
 }
@@ -86,7 +89,9 @@ export class StateFile {
         );
       }
       if (file.scan.dropped !== undefined) truncateTo(path, file.scan.keptBytes);
-      return new StateFile(path, simulation, { ...dropped, ...staleLockOf }, lock);
+      if (file.scan.missingNewline === true) appendFileSync(path, '\n');
+      const newline = file.scan.missingNewline === true ? { addedNewline: true } : {};
+      return new StateFile(path, simulation, { ...dropped, ...newline, ...staleLockOf }, lock);
     } catch (error) {
       lock.release();
       throw error;

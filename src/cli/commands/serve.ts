@@ -134,7 +134,9 @@ function openState(path: string, io: CliIo): StateFile {
     if (code !== undefined) throw new StateFileRefused(`cannot open ${path}: ${code}`);
     throw error;
   }
-  const { dropped, converted, staleLockOf } = file.recovery;
+  const { dropped, converted, staleLockOf, addedNewline } = file.recovery;
+  if (addedNewline === true)
+    io.err(`computesim: ${path}: its last line lacked its newline; added it (nothing lost)`);
   if (staleLockOf !== undefined)
     io.err(`computesim: ${path}: took over the lock left by process ${staleLockOf}, which is gone`);
   if (dropped !== undefined)
