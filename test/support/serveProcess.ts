@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** A JSON body as tests read it (like `fetch`'s `json()`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonBody = Record<string, any>;
+
 /** The key every served process accepts. */
 export const SERVE_KEY = 'serve-process-key';
 
@@ -22,7 +26,7 @@ export interface ServeProcess {
     method: string,
     path: string,
     body?: unknown,
-  ): Promise<{ status: number; body: Record<string, any> | undefined }>;
+  ): Promise<{ status: number; body: JsonBody | undefined }>;
   /** Kills it with SIGKILL (no chance to clean up) and waits for it to be gone. */
   kill(): Promise<void>;
   /** Stops it with SIGTERM and waits for its exit code. */
@@ -87,7 +91,7 @@ export function startServe(args: readonly string[]): Promise<ServeProcess> {
           const text = await response.text();
           return {
             status: response.status,
-            body: text === '' ? undefined : (JSON.parse(text) as Record<string, any>),
+            body: text === '' ? undefined : (JSON.parse(text) as JsonBody),
           };
         },
         kill: async () => {
