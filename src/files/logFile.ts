@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import { LogFormatError } from '../engine/errors.js';
 import { EnvelopeCheck } from '../engine/jsonLines.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
-import { fileLines, type FileLine } from './fileLines.js';
+import { lineChunks } from './lineChunks.js';
 
 /** The first line of a state file. */
 export const STATE_FILE_FIRST_LINE = '{"computesim":"state-file","version":1}';
@@ -48,7 +48,8 @@ export interface LogFileScan {
 
 const FIRST_LINE = Buffer.from(STATE_FILE_FIRST_LINE);
 const COMMIT_PREFIX = Buffer.from('{"commit":');
-const NEWLINE = Buffer.from('\n');
+const COMMIT_TEXT = '{"commit":';
+const NEWLINE = 0x0a;
 
 /** An open log file: scanned once, then its kept events can be read as a stream. */
 export class LogFile {
@@ -58,8 +59,8 @@ export class LogFile {
   ) {}
 
   /**
-   * Opens and scans `path` (a missing file is `empty`). Throws `LogFormatError` naming the line for
-   * a state file damaged or edited before its last commit.
+   * Opens and scans `path`. Throws `LogFormatError` naming the line for a state file damaged or
+   * edited before its last commit, and the file system's error for a file that cannot be read.
    */
   static open(path: string): LogFile {
     const fd = openSync(path, 'r');
@@ -75,25 +76,32 @@ export class LogFile {
    * stream by. Throws `LogFormatError` naming the line of the first bad one.
    */
   *events(): Generator<LoggedEvent> {
+    const stateFile = this.scan.kind === 'state-file';
     const fd = openSync(this.path, 'r');
     try {
       const envelope = new EnvelopeCheck();
+      let lineNo = 0;
       let blank: number | undefined;
-      for (const line of fileLines(fd, this.scan.keptBytes)) {
-        if (this.scan.kind === 'state-file' && (line.line === 1 || isCommit(line))) continue;
-        if (isBlank(line.bytes)) {
-          blank ??= line.line;
-          continue;
+      for (const chunk of lineChunks(fd, this.scan.keptBytes)) {
+        const lines = chunk.data.toString('utf8').split('\n');
+        if (lines[lines.length - 1] === '') lines.pop();
+        for (const text of lines) {
+          lineNo++;
+          if (stateFile && (lineNo === 1 || text.startsWith(COMMIT_TEXT))) continue;
+          if (text.trim() === '') {
+            blank ??= lineNo;
+            continue;
+          }
+          if (blank !== undefined) throw new LogFormatError('empty line inside the log', blank);
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new LogFormatError(`not JSON (${reason})`, lineNo);
+          }
+          yield envelope.next(value, lineNo);
         }
-        if (blank !== undefined) throw new LogFormatError('empty line inside the log', blank);
-        let value: unknown;
-        try {
-          value = JSON.parse(line.bytes.toString('utf8'));
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          throw new LogFormatError(`not JSON (${reason})`, line.line);
-        }
-        yield envelope.next(value, line.line);
       }
     } finally {
       closeSync(fd);
@@ -103,15 +111,15 @@ export class LogFile {
 
 /** The first pass: finds the kept part and what follows it, reading every byte once. */
 export function scanLogFile(fd: number, size: number): LogFileScan {
-  const lines = fileLines(fd, size);
+  const lines = linesOf(fd, size);
   const first = lines.next();
   if (first.done === true) return { kind: 'empty', size, keptBytes: 0, keptEvents: 0 };
-  if (first.value.complete && first.value.bytes.equals(FIRST_LINE))
-    return scanStateFile(lines, first.value, size);
-  if (
-    !first.value.complete &&
-    FIRST_LINE.subarray(0, first.value.bytes.length).equals(first.value.bytes)
-  )
+  const line = first.value;
+  if (line.complete && line.bytes().equals(FIRST_LINE)) {
+    line.restartCrc();
+    return scanStateFile(lines, size);
+  }
+  if (!line.complete && FIRST_LINE.subarray(0, line.end).equals(line.bytes()))
     return {
       kind: 'empty',
       size,
@@ -119,40 +127,117 @@ export function scanLogFile(fd: number, size: number): LogFileScan {
       keptEvents: 0,
       dropped: { fromLine: 1, toLine: 1, events: 0, bytes: size, reason: 'the first line is torn' },
     };
-  return scanPlainLog(lines, first.value, size);
+  return scanPlainLog(line, lines, size);
 }
 
-function scanStateFile(lines: Generator<FileLine>, first: FileLine, size: number): LogFileScan {
-  let keptBytes = first.end;
-  let keptLine = first.line;
+/**
+ * A cursor over the lines of a file (one object, moved along: no allocation per line). `crc`
+ * takes the CRC-32 of the bytes between a mark and the current line's start in few native calls.
+ */
+class LineCursor {
+  data: Buffer = Buffer.alloc(0);
+  dataStart = 0;
+  /** Offset of the line in `data`, and just past its newline (or its end). */
+  from = 0;
+  to = 0;
+  line = 0;
+  complete = true;
+  /** Where the running CRC has got to in `data`. */
+  #crcFrom = 0;
+  #crc = 0;
+
+  get end(): number {
+    return this.dataStart + this.to;
+  }
+
+  bytes(): Buffer {
+    return this.data.subarray(this.from, this.complete ? this.to - 1 : this.to);
+  }
+
+  startsWith(prefix: Buffer): boolean {
+    if (this.to - this.from <= prefix.length) return false;
+    for (let i = 0; i < prefix.length; i++)
+      if (this.data[this.from + i] !== prefix[i]) return false;
+    return true;
+  }
+
+  /** Whether the line holds only whitespace (stops at the first other byte: cheap for events). */
+  blank(): boolean {
+    for (let i = this.from; i < this.to; i++) {
+      const byte = this.data[i];
+      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== NEWLINE) return false;
+    }
+    return true;
+  }
+
+  /** Starts a new checksum after the current line. */
+  restartCrc(): void {
+    this.#crc = 0;
+    this.#crcFrom = this.to;
+  }
+
+  /** The checksum of everything from the last restart up to the current line's start. */
+  crcBefore(): number {
+    this.#crc = crc32(this.data.subarray(this.#crcFrom, this.from), this.#crc);
+    this.#crcFrom = this.from;
+    return this.#crc;
+  }
+
+  /** Moves to a new chunk, folding the rest of the old one into the running checksum. */
+  enter(data: Buffer, dataStart: number): void {
+    this.#crc = crc32(this.data.subarray(this.#crcFrom), this.#crc);
+    this.data = data;
+    this.dataStart = dataStart;
+    this.from = 0;
+    this.to = 0;
+    this.#crcFrom = 0;
+  }
+}
+
+function* linesOf(fd: number, size: number): Generator<LineCursor> {
+  const cursor = new LineCursor();
+  for (const chunk of lineChunks(fd, size)) {
+    cursor.enter(chunk.data, chunk.start);
+    while (cursor.to < chunk.data.length) {
+      cursor.from = cursor.to;
+      const newline = chunk.data.indexOf(NEWLINE, cursor.from);
+      cursor.complete = newline !== -1;
+      cursor.to = newline === -1 ? chunk.data.length : newline + 1;
+      cursor.line++;
+      yield cursor;
+    }
+  }
+}
+
+function scanStateFile(lines: Generator<LineCursor>, size: number): LogFileScan {
+  let keptBytes = FIRST_LINE.length + 1;
+  let keptLine = 1;
   let keptEvents = 0;
-  let batch = { crc: 0, events: 0 };
-  let lastLine = first.line;
+  let batchEvents = 0;
+  let lastLine = 1;
   let torn = false;
   let missingNewline = false;
   for (const line of lines) {
     lastLine = line.line;
-    if (!line.complete && !isCommit(line)) {
-      torn = true;
-      batch.events++;
-      break;
-    }
-    if (!isCommit(line)) {
-      batch = { crc: crc32(NEWLINE, crc32(line.bytes, batch.crc)), events: batch.events + 1 };
+    if (!line.startsWith(COMMIT_PREFIX)) {
+      batchEvents++;
+      if (!line.complete) torn = true;
       continue;
     }
-    const commit = parseCommit(line);
-    const expected = keptEvents + batch.events;
+    const crc = line.crcBefore();
+    const commit = parseCommit(line.bytes());
+    const expected = keptEvents + batchEvents;
+    const matches = commit !== undefined && commit.events === expected && commit.crc32 === crc;
     if (!line.complete) {
       // A last commit line whose newline never made it: whole if it reads and matches.
-      if (commit === undefined || commit.events !== expected || commit.crc32 !== batch.crc) {
+      if (!matches) {
         torn = true;
         break;
       }
       missingNewline = true;
-    } else if (commit === undefined || commit.events !== expected || commit.crc32 !== batch.crc)
+    } else if (!matches)
       throw new LogFormatError(
-        `${linesOf(keptLine + 1, line.line - 1)} do not match the commit line after them ` +
+        `${lineRange(keptLine + 1, line.line - 1)} do not match the commit line after them ` +
           `(${commit === undefined ? 'unreadable' : commit.events !== expected ? `it counts ${commit.events} events where the file has ${expected}` : 'checksum differs'}): ` +
           'the file was edited or damaged there. See docs/durability.md, "Recovering by hand".',
         line.line,
@@ -160,7 +245,8 @@ function scanStateFile(lines: Generator<FileLine>, first: FileLine, size: number
     keptEvents = expected;
     keptBytes = line.end;
     keptLine = line.line;
-    batch = { crc: 0, events: 0 };
+    batchEvents = 0;
+    line.restartCrc();
   }
   const newline = missingNewline ? { missingNewline } : {};
   if (keptBytes === size) return { kind: 'state-file', size, keptBytes, keptEvents, ...newline };
@@ -173,24 +259,24 @@ function scanStateFile(lines: Generator<FileLine>, first: FileLine, size: number
     dropped: {
       fromLine: keptLine + 1,
       toLine: lastLine,
-      events: batch.events,
+      events: batchEvents,
       bytes: size - keptBytes,
       reason:
-        batch.events === 0
+        batchEvents === 0
           ? 'blank lines after the last commit'
           : `the events of an unfinished request${torn ? ' (its last line torn)' : ''}, never acknowledged`,
     },
   };
 }
 
-function scanPlainLog(lines: Generator<FileLine>, first: FileLine, size: number): LogFileScan {
+function scanPlainLog(first: LineCursor, rest: Generator<LineCursor>, size: number): LogFileScan {
   let keptBytes = 0;
   let keptEvents = 0;
   let lastLine = 0;
-  for (const line of withFirst(first, lines)) {
+  for (let line: LineCursor | undefined = first; line !== undefined; line = nextOf(rest)) {
     lastLine = line.line;
-    const blank = isBlank(line.bytes);
-    if (!line.complete && !blank && !parses(line.bytes))
+    const blank = line.blank();
+    if (!line.complete && !blank && !parses(line.bytes()))
       return {
         kind: keptEvents === 0 ? 'empty' : 'log',
         size,
@@ -227,27 +313,14 @@ function scanPlainLog(lines: Generator<FileLine>, first: FileLine, size: number)
   };
 }
 
-function* withFirst(first: FileLine, rest: Generator<FileLine>): Generator<FileLine> {
-  yield first;
-  for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
+function nextOf(lines: Generator<LineCursor>): LineCursor | undefined {
+  const next = lines.next();
+  return next.done === true ? undefined : next.value;
 }
 
-/** Whether a line holds only whitespace (stops at the first other byte: cheap for events). */
-function isBlank(bytes: Buffer): boolean {
-  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
-  return true;
-}
-
-function isCommit(line: FileLine): boolean {
-  return (
-    line.bytes.length > COMMIT_PREFIX.length &&
-    line.bytes.subarray(0, COMMIT_PREFIX.length).equals(COMMIT_PREFIX)
-  );
-}
-
-function parseCommit(line: FileLine): { events: number; crc32: number } | undefined {
+function parseCommit(bytes: Buffer): { events: number; crc32: number } | undefined {
   try {
-    const value = JSON.parse(line.bytes.toString('utf8')) as { commit?: unknown; crc32?: unknown };
+    const value = JSON.parse(bytes.toString('utf8')) as { commit?: unknown; crc32?: unknown };
     if (Number.isSafeInteger(value.commit) && Number.isSafeInteger(value.crc32))
       return { events: value.commit as number, crc32: value.crc32 as number };
   } catch {
@@ -265,6 +338,6 @@ function parses(bytes: Buffer): boolean {
   }
 }
 
-function linesOf(from: number, to: number): string {
+function lineRange(from: number, to: number): string {
   return from === to ? `line ${from}` : from > to ? 'nothing' : `lines ${from}-${to}`;
 }
