@@ -31,7 +31,10 @@ Options:
                        speed like 60x (a 5-second poll sees five minutes pass)
   --seed N             seed of a new simulation (default 1)
   --scenario FILE      play a scenario first and serve the world it leaves
-  --state-file FILE    append every event to FILE before answering; replay it on start
+  --state-file FILE    keep the simulation in FILE: each request's events are written (and
+                       committed) before it is answered, and replayed on start; one server per
+                       file (exit code 3 if another holds it, or if FILE is damaged). See
+                       docs/durability.md
   --rate-limit         apply the real service's limits: 700 requests/min per key, 40/s per route
                        (429 with Retry-After)
 

@@ -1,0 +1,118 @@
+/**
+ * The state file format as docs/durability.md describes it: the documented example is what a
+ * served simulation writes, every commit line counts the events so far and carries the CRC-32 of
+ * its request's lines, and any plain log (a snapshot) round-trips through a state file.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LogFile } from '../../src/files/logFile.js';
+import { SimServer } from '../../src/http/simServer.js';
+import { StateFile } from '../../src/http/stateFile.js';
+import { Simulation } from '../../src/index.js';
+
+const servers: SimServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+const newPath = () => join(mkdtempSync(join(tmpdir(), 'computesim-format-')), 'state.jsonl');
+
+/** Serves `sim` on a state file and makes the given requests through HTTP. */
+async function served(path: string, sim: Simulation, requests: [string, string, unknown?][]) {
+  const server = new SimServer(sim, {
+    keys: [{ key: 'k', kind: 'personal' }],
+    clock: { name: 'manual', rate: 0 },
+    stateFile: StateFile.open(path),
+  });
+  servers.push(server);
+  const base = await server.listen(0);
+  for (const [method, route, body] of requests) {
+    const response = await fetch(`${base}${route}`, {
+      method,
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(response.status).toBeLessThan(300);
+  }
+  return server;
+}
+
+describe('the state file format', () => {
+  it('is what docs/durability.md shows', async () => {
+    const path = newPath();
+    await served(path, new Simulation({ seed: 1 }), [
+      ['POST', '/projects', { project: { name: 'demo' } }],
+    ]);
+    const doc = readFileSync(new URL('../../docs/durability.md', import.meta.url), 'utf8');
+    const example =
+      /<!-- state-file:start -->\s*```text\n([\s\S]*?)```\s*<!-- state-file:end -->/.exec(doc)?.[1];
+    const documented = (example as string).trimEnd().split('\n');
+    const written = readFileSync(path, 'utf8').trimEnd().split('\n');
+    expect(written).toHaveLength(documented.length);
+    documented.forEach((line, i) => {
+      if (line.includes('…')) {
+        const [head = '', tail = ''] = [
+          line.slice(0, line.indexOf('…')),
+          line.slice(line.lastIndexOf('…') + 1),
+        ];
+        expect(written[i]?.startsWith(head), `line ${i + 1}`).toBe(true);
+        expect(written[i]?.endsWith(tail), `line ${i + 1}`).toBe(true);
+      } else expect(written[i], `line ${i + 1}`).toBe(line);
+    });
+  });
+
+  it('commits each request with the count of events so far and the CRC-32 of its lines', async () => {
+    const path = newPath();
+    const server = await served(path, new Simulation({ seed: 5 }), [
+      ['POST', '/projects', { project: { name: 'a' } }],
+      ['POST', '/_sim/advance', { by: '2h' }],
+      ['POST', '/projects', { project: { name: 'b' } }],
+      ['GET', '/projects'],
+    ]);
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    let events = 0;
+    let batch = '';
+    for (const line of lines.slice(1)) {
+      if (!line.startsWith('{"commit":')) {
+        events++;
+        batch += `${line}\n`;
+        continue;
+      }
+      expect(JSON.parse(line)).toEqual({ commit: events, crc32: crc32(batch) });
+      batch = '';
+    }
+    expect(batch).toBe(''); // nothing after the last commit
+    expect(events).toBe(server.sim.log.length);
+  });
+
+  it('round-trips any plain log: converted on open, replayed to the same state', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 0, max: 5 }), (seed, n) => {
+        const sim = new Simulation({ seed });
+        for (let i = 0; i < n; i++) {
+          sim.request('POST', '/projects', { project: { name: `p${i}` } });
+          sim.advance(`${i * 7 + 1}m`);
+        }
+        const path = newPath();
+        writeFileSync(path, sim.toJSONL());
+        const opened = StateFile.open(path);
+        opened.close();
+        expect(opened.recovery.converted).toBe(true);
+        expect(opened.simulation?.state).toEqual(sim.state);
+        expect(LogFile.open(path).scan).toMatchObject({
+          kind: 'state-file',
+          keptEvents: sim.log.length,
+        });
+        const reopened = StateFile.open(path);
+        reopened.close();
+        expect(reopened.recovery).toEqual({});
+        expect(reopened.simulation?.toJSONL()).toBe(sim.toJSONL());
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
