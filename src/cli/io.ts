@@ -9,8 +9,11 @@ export interface CliIo {
   readonly out: (line: string) => void;
   /** One line of diagnostics (stderr). */
   readonly err: (line: string) => void;
-  /** Writes a whole file (results a command was asked to save). */
-  readonly writeFile: (path: string, text: string) => void;
+  /**
+   * Writes a whole file (results a command was asked to save): one string, or pieces written as
+   * they come (a log of any size, never joined into one string).
+   */
+  readonly writeFile: (path: string, text: string | Iterable<string>) => void;
   /** Whether stdout is a terminal (a person reads it as it comes). */
   readonly stdoutTerminal?: boolean;
   /** Whether stdout takes colours (a terminal, and NO_COLOR unset). */

@@ -2,7 +2,7 @@
  * Process entry of the CLI: wires `main` to argv, stdout, stderr, the file system and the exit code.
  * With no arguments under `npm start`, it runs the demo.
  */
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { main } from './main.js';
 
 // A reader that stops early (`| head`) is not an error: stop quietly.
@@ -17,8 +17,31 @@ const startedByNpmStart = process.env['npm_lifecycle_event'] === 'start';
 process.exitCode = await main(argv.length === 0 && startedByNpmStart ? ['demo'] : argv, {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
-  writeFile: (path, text) => writeFileSync(path, text),
+  writeFile: (path, text) =>
+    typeof text === 'string' ? writeFileSync(path, text) : writePieces(path, text),
   stdoutTerminal: process.stdout.isTTY,
   color: process.stdout.isTTY && process.env['NO_COLOR'] === undefined,
   ...(process.stderr.isTTY ? { progressStream: process.stderr } : {}),
 });
+
+/** Writes `pieces` to `path` in writes of about 1 MiB. */
+function writePieces(path: string, pieces: Iterable<string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    let pending = '';
+    for (const piece of pieces) {
+      pending += piece;
+      if (pending.length < 1 << 20) continue;
+      writeAll(fd, Buffer.from(pending));
+      pending = '';
+    }
+    writeAll(fd, Buffer.from(pending));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, data: Buffer): void {
+  for (let offset = 0; offset < data.length;)
+    offset += writeSync(fd, data, offset, data.length - offset);
+}

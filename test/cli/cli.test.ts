@@ -12,7 +12,8 @@ async function run(...argv: string[]) {
   const code = await main(argv, {
     out: (line) => out.push(line),
     err: (line) => err.push(line),
-    writeFile: (path, text) => files.set(path, text),
+    writeFile: (path, text) =>
+      files.set(path, typeof text === 'string' ? text : [...text].join('')),
   });
   return { code, out, err, files };
 }

@@ -87,7 +87,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const saved = [
     values.log === undefined
       ? undefined
-      : () => io.writeFile(values.log as string, run.sim.toJSONL()),
+      : () => io.writeFile(values.log as string, run.sim.log.jsonLines()),
     values.report === undefined
       ? undefined
       : () => io.writeFile(values.report as string, htmlReport(run)),
