@@ -49,6 +49,11 @@ export interface SimServerOptions {
    * operator learns what went wrong. Default: nothing.
    */
   readonly onInternalError?: (error: unknown) => void;
+  /**
+   * Says when memory is too full for a long clock move to go on (it then stops where it is with
+   * 507). Default: the V8 heap or the process past 85% of its limit.
+   */
+  readonly memoryFull?: () => SliceStop | undefined;
 }
 
 const API_PREFIX = '/api/v2';
@@ -283,6 +288,7 @@ export class SimServer {
     try {
       ended = await runSliced({
         slice: (maxTimers) => slice(sim, maxTimers),
+        ...(this.options.memoryFull === undefined ? {} : { memoryFull: this.options.memoryFull }),
         afterSlice: () => {
           if (this.#sim !== sim)
             return {

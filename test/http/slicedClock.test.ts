@@ -1,0 +1,144 @@
+/**
+ * Long clock moves on a served simulation: they run in slices that give the same log as one call,
+ * stop where they are when memory runs short or the state file fails (never acknowledging what is
+ * not durable), and a run until idle that never settles says where the clock got to.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replayLogFile } from '../../src/files/replayLogFile.js';
+import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
+import { StateFile } from '../../src/http/stateFile.js';
+import { Simulation } from '../../src/index.js';
+
+const servers: SimServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function serve(sim: Simulation, options: Partial<SimServerOptions> = {}) {
+  const server = new SimServer(sim, {
+    keys: [{ key: 'k', kind: 'personal' }],
+    clock: { name: 'manual', rate: 0 },
+    ...options,
+  });
+  servers.push(server);
+  const base = await server.listen(0);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  return { server, call };
+}
+
+function withProjects(n: number, seed = 4): Simulation {
+  const sim = new Simulation({ seed });
+  for (let i = 0; i < n; i++) sim.request('POST', '/projects', { project: { name: `p${i}` } });
+  return sim;
+}
+
+describe('slices', () => {
+  it('give the same log as one advance, whatever the slice size', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 4 }),
+        (seed, maxTimers, projects) => {
+          const whole = withProjects(projects, seed);
+          const sliced = withProjects(projects, seed);
+          const target = whole.now() + 3 * 86_400_000;
+          whole.advanceTo(target);
+          while (!sliced.advanceToward(target, maxTimers));
+          expect(sliced.toJSONL()).toBe(whole.toJSONL());
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('give the same log as one run until idle', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 50 }),
+        (seed, maxTimers) => {
+          const whole = withProjects(2, seed);
+          const sliced = withProjects(2, seed);
+          const deadline = whole.now() + 30 * 86_400_000;
+          whole.runUntilIdle();
+          let outcome: string;
+          do outcome = sliced.runTowardIdle(deadline, maxTimers);
+          while (outcome === 'more');
+          expect(outcome).toBe('idle');
+          expect(sliced.toJSONL()).toBe(whole.toJSONL());
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('a long move that cannot go on', () => {
+  it('stops with 507 where it got when memory runs short, durable, and the server keeps serving', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-sliced-')), 'state.jsonl');
+    let slices = 0;
+    const { server, call } = await serve(withProjects(10), {
+      stateFile: StateFile.open(path),
+      memoryFull: () =>
+        ++slices < 5
+          ? undefined
+          : { status: 507, code: 'insufficient_storage', message: 'memory is 90% full' },
+    });
+    const start = server.sim.now();
+    const stopped = await call('POST', '/_sim/advance', { by: '3650d' });
+    expect(stopped.status).toBe(507);
+    expect(stopped.body['message']).toMatch(
+      /advance .* stopped: memory is 90% full; the clock is at/,
+    );
+    const now = server.sim.now();
+    expect(now).toBeGreaterThan(start);
+    expect(now).toBeLessThan(start + 3650 * 86_400_000);
+    expect((await call('GET', '/_sim/clock')).body['now_ms']).toBe(now);
+    expect(replayLogFile(path).simulation?.state).toEqual(server.sim.state);
+    expect((await call('POST', '/projects', { project: { name: 'after' } })).status).toBe(201);
+  });
+
+  it('answers 503 and rolls back to the file when the state file fails midway', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-sliced-')), 'state.jsonl');
+    const { server, call } = await serve(withProjects(20), { stateFile: StateFile.open(path) });
+    const advance = call('POST', '/_sim/advance', { by: '7300d' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    rmSync(path);
+    mkdirSync(path); // every write now fails
+    const answer = await advance;
+    expect(answer.status).toBe(503);
+    expect(answer.body['code']).toBe('service_unavailable');
+    rmSync(path, { recursive: true });
+    // What is served is exactly what was durable before the failure: no acknowledged-looking
+    // advance beyond it, and the server still answers.
+    expect(server.sim.now()).toBeLessThan(server.sim.log.get(0)!.at + 7300 * 86_400_000);
+    expect((await call('GET', '/_sim/clock')).status).toBe(200);
+  });
+
+  it('answers 409 still_busy for a run until idle that never settles, saying where the clock is', async () => {
+    const sim = new Simulation({
+      seed: 2,
+      profile: {
+        faults: { suspend_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 1_000 } },
+      },
+    });
+    sim.request('POST', '/projects', { project: { name: 'restless' } });
+    const { call } = await serve(sim);
+    const answer = await call('POST', '/_sim/run_until_idle', { within: '2h' });
+    expect(answer.status).toBe(409);
+    expect(answer.body['code']).toBe('still_busy');
+    expect(answer.body['message']).toMatch(/the clock moved to 2026-/);
+  });
+});
