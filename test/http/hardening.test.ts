@@ -6,43 +6,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { Simulation } from '../../src/index.js';
-import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { replayLogFile } from '../../src/files/replayLogFile.js';
+import { SERVED_KEY, serveSim } from '../support/servedSim.js';
 
-const KEY = 'test-key';
-const servers: SimServer[] = [];
-
-async function serve(options: Partial<SimServerOptions> = {}, sim = new Simulation({ seed: 3 })) {
-  const server = new SimServer(sim, {
-    keys: [{ key: KEY, kind: 'personal' }],
-    clock: { name: 'manual', rate: 0 },
-    ...options,
-  });
-  servers.push(server);
-  const base = await server.listen(0);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>),
-    };
-  };
-  return { server, base, call };
-}
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const KEY = SERVED_KEY;
+const serve = serveSim;
 
 describe('a state file that cannot be written', () => {
   it('answers 503, acknowledges nothing, and keeps the state the file holds', async () => {

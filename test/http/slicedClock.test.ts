@@ -7,34 +7,20 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replayLogFile } from '../../src/files/replayLogFile.js';
-import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
+import type { SimServerOptions } from '../../src/http/simServer.js';
+import { serveSim } from '../support/servedSim.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
 
-const servers: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
 async function serve(sim: Simulation, options: Partial<SimServerOptions> = {}) {
-  const server = new SimServer(sim, {
-    keys: [{ key: 'k', kind: 'personal' }],
-    clock: { name: 'manual', rate: 0 },
-    ...options,
-  });
-  servers.push(server);
-  const base = await server.listen(0);
+  const served = await serveSim(options, sim);
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    const answer = await served.call(method, path, body);
+    return { status: answer.status, body: answer.body ?? {} };
   };
-  return { server, call };
+  return { server: served.server, call };
 }
 
 function withProjects(n: number, seed = 4): Simulation {
