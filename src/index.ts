@@ -1,7 +1,7 @@
 /**
  * computesim's public API. Exports are listed by name; anything not here is internal.
  */
-export { Simulation, DEFAULT_START, type SimulationOptions } from './engine/simulation.js';
+export { Simulation, DEFAULT_START, type SimulationOptions } from './simulation/simulation.js';
 export type { RunOptions } from './engine/engine.js';
 export { EventLog } from './engine/eventLog.js';
 export { parseJsonLines, type ParsedLog } from './engine/jsonLines.js';
@@ -64,8 +64,8 @@ export {
   type MetricsOptions,
   type FleetMetrics,
   type ComputeMetrics,
-} from './report/metrics.js';
-export type { Percentiles } from './report/percentiles.js';
+} from './projection/metrics.js';
+export type { Percentiles } from './projection/percentiles.js';
 export { compare, comparisonTable, type Comparison, type ComparisonRow } from './study/compare.js';
 export {
   defineStudy,
@@ -82,7 +82,7 @@ export type { SweepResult, SweepPoint, SweepRun } from './study/sweepResult.js';
 export { meanInterval, type MeanInterval } from './study/interval.js';
 export { FIGURES, type Figure } from './study/figures.js';
 export { sweepTable, sweepCsv } from './study/sweepOutput.js';
-export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from './report/timeSeries.js';
+export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from './projection/timeSeries.js';
 export { defineScenario, type ScenarioDefinition } from './scenario/scenario.js';
 export type {
   ScenarioScript,
@@ -100,6 +100,6 @@ export {
 export { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from './scenario/timelineEntry.js';
 export { runText } from './report/runText.js';
 export { metricsSummary } from './report/metricsSummary.js';
-export { lifecycleOf, matchesLifecycle, type LifecycleOptions } from './report/lifecycle.js';
+export { lifecycleOf, matchesLifecycle, type LifecycleOptions } from './projection/lifecycle.js';
 export { parseConnectionPattern, type PatternSlot } from './scenario/connectionPattern.js';
 export type { ConnectionsOptions, LifecycleWindow } from './scenario/scenarioScript.js';

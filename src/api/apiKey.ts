@@ -4,7 +4,7 @@
  * configured, an in-process simulation accepts every request.
  */
 import { reject, type Rejection } from '../domain/rejection.js';
-import type { Method } from './route.js';
+import type { Method } from './method.js';
 
 /** The kinds of API key. */
 export const API_KEY_KINDS = ['personal', 'organization', 'project'] as const;

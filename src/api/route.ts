@@ -2,10 +2,8 @@
  * One entry of the route table: a method, a path pattern with `{param}` segments, and a handler.
  */
 import type { ApiResponse } from './apiResponse.js';
+import type { Method } from './method.js';
 import type { RequestTarget } from './requestTarget.js';
-
-/** HTTP methods the API uses. */
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** What a handler receives. */
 export interface RouteInput {

@@ -2,7 +2,7 @@
  * Rebuilds a simulation from a log file on disk, a plain log or a state file, streaming it: a file
  * of any size, read-only (no lock, no repair; a torn tail is left out and reported).
  */
-import { Simulation } from '../engine/simulation.js';
+import { Simulation } from '../simulation/simulation.js';
 import { LogFile, type LogFileScan } from './logFile.js';
 
 /** What replaying a log file gave. */

@@ -9,9 +9,9 @@ import { parseDuration, tryParseDuration } from '../core/duration.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
 import { err, ok, type Result } from '../core/result.js';
 import { DEFAULT_IDLE_WITHIN } from '../engine/engine.js';
-import type { Connection } from '../engine/connection.js';
+import type { Connection } from '../simulation/connection.js';
 import { ClockError, LogFormatError } from '../engine/errors.js';
-import type { Simulation } from '../engine/simulation.js';
+import type { Simulation } from '../simulation/simulation.js';
 
 /** What the control routes work on; `reset` swaps the simulation. */
 export interface ControlHost {

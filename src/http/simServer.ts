@@ -12,7 +12,7 @@ import { Router } from '../api/router.js';
 import { once } from 'node:events';
 import { formatInstant } from '../core/instant.js';
 import { StepLimitError } from '../engine/errors.js';
-import { Simulation, type SimulationOptions } from '../engine/simulation.js';
+import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
 import type { ClockMode } from './clockMode.js';
 import { ClockDriver } from './clockMode.js';
 import { RateLimiter, type RateLimits } from './rateLimiter.js';

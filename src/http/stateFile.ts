@@ -16,7 +16,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { Simulation } from '../engine/simulation.js';
+import { Simulation } from '../simulation/simulation.js';
 import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
 import { StateFileLock } from './stateFileLock.js';
 

@@ -4,8 +4,8 @@
  */
 import { formatDuration } from '../core/duration.js';
 import { formatInstant } from '../core/instant.js';
-import type { FleetMetrics } from './metrics.js';
-import type { Percentiles } from './percentiles.js';
+import type { FleetMetrics } from '../projection/metrics.js';
+import type { Percentiles } from '../projection/percentiles.js';
 
 /** Summary lines of fleet metrics. */
 export function metricsSummary(fleet: FleetMetrics): string[] {

@@ -4,10 +4,10 @@
 import { formatInstant } from '../core/instant.js';
 import type { RunInfo, ScenarioRun } from '../scenario/runScenario.js';
 import type { TimelineEntry } from '../scenario/timelineEntry.js';
-import { metricsOf } from './metrics.js';
+import { metricsOf } from '../projection/metrics.js';
 import { metricsSummary } from './metricsSummary.js';
 import { timelineText } from './timelineText.js';
-import { relativeClock } from './timelineLine.js';
+import { relativeClock } from '../projection/timelineLine.js';
 
 /** The header lines of a run (before its timeline). */
 export function runHeader(run: RunInfo): string {

@@ -4,7 +4,7 @@
  */
 import { styleText } from 'node:util';
 import type { TimelineEntry, TimelineKind } from '../scenario/timelineEntry.js';
-import { relativeClock } from './timelineLine.js';
+import { relativeClock } from '../projection/timelineLine.js';
 
 type Style = Parameters<typeof styleText>[0];
 

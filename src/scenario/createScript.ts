@@ -5,10 +5,10 @@
  */
 import { parseDuration } from '../core/duration.js';
 import { isTerminal, type OperationStatus } from '../domain/operationStatus.js';
-import type { Simulation } from '../engine/simulation.js';
-import { describeResponse } from '../report/describeResponse.js';
-import { lifecycleOf } from '../report/lifecycle.js';
-import { relativeClock } from '../report/timelineLine.js';
+import type { Simulation } from '../simulation/simulation.js';
+import { describeResponse } from '../projection/describeResponse.js';
+import { lifecycleOf } from '../projection/lifecycle.js';
+import { relativeClock } from '../projection/timelineLine.js';
 import { parseConnectionPattern } from './connectionPattern.js';
 import { synchronously } from '../core/synchronously.js';
 import { ExpectationError, meets, show } from './expectation.js';

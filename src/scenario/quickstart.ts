@@ -3,7 +3,7 @@
  * until they finish, then leave the compute alone and watch it scale to zero after 5 minutes.
  * Built in (the `demo` command and `npm start` run it); scenarios/quickstart.ts shows it too.
  */
-import { Simulation } from '../engine/simulation.js';
+import { Simulation } from '../simulation/simulation.js';
 import { defineScenario } from './scenario.js';
 
 /** The quickstart scenario. */

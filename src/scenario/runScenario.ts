@@ -4,9 +4,9 @@
  * expectation, or a step that throws, stops the run and is reported with its virtual time.
  */
 import { parseDuration } from '../core/duration.js';
-import { DEFAULT_START, Simulation } from '../engine/simulation.js';
-import { createNarrator } from '../report/narrator.js';
-import { relativeClock } from '../report/timelineLine.js';
+import { DEFAULT_START, Simulation } from '../simulation/simulation.js';
+import { createNarrator } from '../projection/narrator.js';
+import { relativeClock } from '../projection/timelineLine.js';
 import type { ScenarioDefinition } from './scenario.js';
 import { synchronously } from '../core/synchronously.js';
 import { createScript } from './createScript.js';

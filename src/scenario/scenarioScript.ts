@@ -5,8 +5,8 @@
 import type { ApiResponse } from '../api/apiResponse.js';
 import type { RequestOptions } from '../api/handleRequest.js';
 import type { Duration } from '../core/duration.js';
-import type { Connection } from '../engine/connection.js';
-import type { Simulation } from '../engine/simulation.js';
+import type { Connection } from '../simulation/connection.js';
+import type { Simulation } from '../simulation/simulation.js';
 import type { SimState } from '../model/state.js';
 import type { WorkloadInput } from '../workload/workloadSpec.js';
 

@@ -3,7 +3,7 @@
  * same seed. Workload sessions depend on the seed alone (common random numbers), so differences in
  * the results come from the configurations, not from luck. Prints a side-by-side table with deltas.
  */
-import type { FleetMetrics } from '../report/metrics.js';
+import type { FleetMetrics } from '../projection/metrics.js';
 import { FIGURES, figureOf, formatFigure, textTable } from './figures.js';
 import { runStudy } from './runStudy.js';
 import type { Configuration, Study } from './study.js';

@@ -2,7 +2,7 @@
  * The headline figures of a run, named once: comparison tables, sweep tables, CSV columns and JSON
  * keys all read them from here, so every output lists the same figures in the same order.
  */
-import type { FleetMetrics } from '../report/metrics.js';
+import type { FleetMetrics } from '../projection/metrics.js';
 
 /** One headline figure: a stable key (JSON, CSV), a label (tables), and how to read it. */
 export interface Figure {

@@ -4,8 +4,8 @@
  */
 import { parseDuration } from '../core/duration.js';
 import { synchronously } from '../core/synchronously.js';
-import { Simulation } from '../engine/simulation.js';
-import { metricsOf, type FleetMetrics } from '../report/metrics.js';
+import { Simulation } from '../simulation/simulation.js';
+import { metricsOf, type FleetMetrics } from '../projection/metrics.js';
 import type { Configuration, Study } from './study.js';
 
 /** Runs `study` once under `configuration` with `seed` (default: the study's, else 1). */

@@ -7,7 +7,7 @@
 import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
 import type { ProfileOverrides } from '../domain/profile.js';
-import type { Simulation } from '../engine/simulation.js';
+import type { Simulation } from '../simulation/simulation.js';
 import type { DefinitionKind } from '../files/loadDefinition.js';
 import { settingsProblem } from '../files/settingsProblem.js';
 

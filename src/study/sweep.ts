@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { FleetMetrics } from '../report/metrics.js';
+import type { FleetMetrics } from '../projection/metrics.js';
 import { fileUrl, isTypeScript, loadDefinition } from '../files/loadDefinition.js';
 import { runStudy } from './runStudy.js';
 import { STUDY_FILE, type StudyDefinition } from './study.js';

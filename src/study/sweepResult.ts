@@ -2,7 +2,7 @@
  * A sweep's results: every run's figures, and per point the mean and 95% interval of each headline
  * figure across seeds. Built from results in task order, so how many workers ran them never shows.
  */
-import type { FleetMetrics } from '../report/metrics.js';
+import type { FleetMetrics } from '../projection/metrics.js';
 import { FIGURES, figureOf } from './figures.js';
 import { meanInterval, type MeanInterval } from './interval.js';
 import type { SweepPlan } from './sweepPlan.js';

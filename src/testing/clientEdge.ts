@@ -6,10 +6,10 @@ import { errorResponse } from '../api/apiResponse.js';
 import { ROUTES } from '../api/routeTable.js';
 import { Router } from '../api/router.js';
 import { reject } from '../domain/rejection.js';
-import type { Simulation } from '../engine/simulation.js';
+import type { Simulation } from '../simulation/simulation.js';
 import type { RecordedConnection, RecordedRequest } from './clientRecord.js';
 import { RequestFaultInjector, type RequestFaults } from './requestFaults.js';
-import type { Connection } from '../engine/connection.js';
+import type { Connection } from '../simulation/connection.js';
 
 /** An answer as the transport sees it: status, JSON body (undefined for 204) and extra headers. */
 export interface EdgeResponse {

@@ -3,7 +3,7 @@
  * line. Any difference (wall clock, ambient randomness, iteration order) is reported with the first
  * line where the logs part.
  */
-import type { Simulation } from '../engine/simulation.js';
+import type { Simulation } from '../simulation/simulation.js';
 
 /** Where two logs first differ: the 1-based line and both lines (undefined past a log's end). */
 export interface Divergence {

@@ -4,7 +4,7 @@
  * harness at the client's edge. The same seed replays the same faults.
  */
 import { resolveProfile, type FaultSpec, type FaultTarget } from '../domain/profile.js';
-import type { SimulationOptions } from '../engine/simulation.js';
+import type { SimulationOptions } from '../simulation/simulation.js';
 import { requestFaultsProblem, type RequestFaults } from './requestFaults.js';
 
 /** Faults to run a client under; every part is optional and off when absent. */

@@ -4,8 +4,8 @@
  * injects the fault profile, and moves virtual time only while the client waits on a virtual timer.
  */
 import { parseDuration, type Duration } from '../core/duration.js';
-import type { Connection } from '../engine/connection.js';
-import { Simulation, type SimulationOptions } from '../engine/simulation.js';
+import type { Connection } from '../simulation/connection.js';
+import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
 import { createAxiosAdapter, type SimAxiosAdapter } from './axiosAdapter.js';
 import { ClientEdge } from './clientEdge.js';
 import type { ClientRecord } from './clientRecord.js';

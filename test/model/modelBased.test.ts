@@ -12,7 +12,7 @@ import {
   type OperationStatus,
   type SimState,
 } from '../../src/index.js';
-import type { Connection } from '../../src/engine/connection.js';
+import type { Connection } from '../../src/simulation/connection.js';
 import { immerFold } from '../support/immerFold.js';
 
 interface Model {

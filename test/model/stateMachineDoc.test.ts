@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
-import type { Connection } from '../../src/engine/connection.js';
+import type { Connection } from '../../src/simulation/connection.js';
 
 const doc = readFileSync(new URL('../../docs/state-machine.md', import.meta.url), 'utf8');
 const table = /<!-- state-table:start -->\n([\s\S]*?)<!-- state-table:end -->/.exec(doc)?.[1] ?? '';

@@ -7,7 +7,7 @@ import { defineScenario, runScenario } from '../../src/index.js';
 import { htmlReport } from '../../src/report/html/htmlReport.js';
 import { timeTicks, timeScale, tickLabel } from '../../src/report/html/timeAxis.js';
 import { laneChart } from '../../src/report/html/laneChart.js';
-import type { ComputeLane } from '../../src/report/computeLanes.js';
+import type { ComputeLane } from '../../src/projection/computeLanes.js';
 
 const hostile = defineScenario({
   name: 'hostile',

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defineScenario, runScenario, type ScenarioScript } from '../../src/index.js';
-import { relativeClock } from '../../src/report/timelineLine.js';
+import { relativeClock } from '../../src/projection/timelineLine.js';
 
 const START = '2026-01-05T09:00:00Z';
 const scenario = (script: (s: ScenarioScript) => void, extra = {}) =>

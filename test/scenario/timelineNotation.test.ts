@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Simulation, defineScenario, runScenario, type SimEvent } from '../../src/index.js';
-import { lifecycleOf, matchesLifecycle } from '../../src/report/lifecycle.js';
+import { lifecycleOf, matchesLifecycle } from '../../src/projection/lifecycle.js';
 import { parseConnectionPattern } from '../../src/scenario/connectionPattern.js';
 
 describe('connection patterns', () => {

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { Simulation } from '../../src/engine/simulation.js';
+import type { Simulation } from '../../src/simulation/simulation.js';
 import type { SimEvent } from '../../src/model/events.js';
 import {
   assertLogClean,

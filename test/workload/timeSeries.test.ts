@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Simulation, metricsOf, timeSeriesOf } from '../../src/index.js';
-import { timeBucketsOf } from '../../src/report/timeSeries.js';
+import { timeBucketsOf } from '../../src/projection/timeSeries.js';
 
 const START = Date.parse('2026-01-05T00:00:00Z');
 const QUIET = {

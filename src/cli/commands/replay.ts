@@ -5,9 +5,9 @@
 import { tryParseDuration } from '../../core/duration.js';
 import { formatInstant, tryParseInstant } from '../../core/instant.js';
 import { replayLogFile, type ReplayedLogFile } from '../../files/replayLogFile.js';
-import { createNarrator } from '../../report/narrator.js';
+import { createNarrator } from '../../projection/narrator.js';
 import { summarizeState } from '../../report/summarizeState.js';
-import { timelineLine } from '../../report/timelineLine.js';
+import { timelineLine } from '../../projection/timelineLine.js';
 import { parseCommand, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 

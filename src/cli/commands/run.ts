@@ -6,9 +6,9 @@
 import { formatInstant } from '../../core/instant.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { htmlReport } from '../../report/html/htmlReport.js';
-import { metricsOf } from '../../report/metrics.js';
+import { metricsOf } from '../../projection/metrics.js';
 import { runFooter, runHeader } from '../../report/runText.js';
-import { relativeClock } from '../../report/timelineLine.js';
+import { relativeClock } from '../../projection/timelineLine.js';
 import { timelineText } from '../../report/timelineText.js';
 import { runScenario, type RunInfo, type ScenarioRun } from '../../scenario/runScenario.js';
 import type { TimelineEntry } from '../../scenario/timelineEntry.js';

@@ -3,7 +3,7 @@
  * one line with the base URL and the key(s) it accepts, then serves until interrupted.
  */
 import { randomBytes } from 'node:crypto';
-import { Simulation } from '../../engine/simulation.js';
+import { Simulation } from '../../simulation/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { parseClockMode } from '../../http/clockMode.js';
 import { API_RATE_LIMITS } from '../../http/rateLimiter.js';

@@ -2,7 +2,7 @@
  * The lane chart: one lane per compute (the first 40), coloured by state over time (init, active,
  * idle), with its operations as ticks above the lane (coloured by how they ended; hover for what).
  */
-import type { ComputeLane, OperationMark } from '../computeLanes.js';
+import type { ComputeLane, OperationMark } from '../../projection/computeLanes.js';
 import { escapeXml } from './escapeXml.js';
 import { timeAxisSvg, timeScale, type TimeScale } from './timeAxis.js';
 

@@ -3,7 +3,7 @@
  * `events$` (`watchMonitors`). Either way the first violation is kept with its virtual time and the
  * events around it.
  */
-import type { Simulation } from '../../engine/simulation.js';
+import type { Simulation } from '../../simulation/simulation.js';
 import type { SimEvent } from '../../model/events.js';
 import { defaultMonitors } from './defaultMonitors.js';
 import type { Monitor } from './monitor.js';

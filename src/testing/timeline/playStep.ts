@@ -3,7 +3,7 @@
  * has (`request`, `connect`, `at`), so a step reads the same in a property test and in a scenario.
  */
 import type { ApiResponse } from '../../api/apiResponse.js';
-import type { Connection } from '../../engine/connection.js';
+import type { Connection } from '../../simulation/connection.js';
 import type { SimState } from '../../model/state.js';
 import type { TimelineAction } from './timeline.js';
 

@@ -5,9 +5,9 @@
  */
 import type { ApiResponse } from '../../api/apiResponse.js';
 import { parseDuration } from '../../core/duration.js';
-import type { Simulation } from '../../engine/simulation.js';
+import type { Simulation } from '../../simulation/simulation.js';
 import type { SimState } from '../../model/state.js';
-import type { Connection } from '../../engine/connection.js';
+import type { Connection } from '../../simulation/connection.js';
 import { playStep, type StepHost } from './playStep.js';
 import type { Timeline, TimelineStep } from './timeline.js';
 

@@ -19,11 +19,11 @@ import { createControlPlane } from '../model/controlPlane.js';
 import type { TimerCommand } from '../model/timers.js';
 import { DOMAIN_EVENT_TYPES, type DomainEvent, type SimEvent } from '../model/events.js';
 import type { SimState } from '../model/state.js';
-import { Engine, type RunOptions } from './engine.js';
-import { LogFormatError } from './errors.js';
-import type { EventLog } from './eventLog.js';
-import { parseJsonLines } from './jsonLines.js';
-import type { LoggedEvent } from './loggedEvent.js';
+import { Engine, type RunOptions } from '../engine/engine.js';
+import { LogFormatError } from '../engine/errors.js';
+import type { EventLog } from '../engine/eventLog.js';
+import { parseJsonLines } from '../engine/jsonLines.js';
+import type { LoggedEvent } from '../engine/loggedEvent.js';
 
 /** Options of a new simulation; every field has a default. */
 export interface SimulationOptions {
