@@ -9,7 +9,7 @@
  *
  * Run: npm run bench -- scheduler   (or: npx tsx benchmarks/scheduler.ts)
  */
-import { Agenda, Engine } from '../src/index.js';
+import { Agenda, Engine } from '../src/engine/index.js';
 import { HOLD_EVENTS, LIVE_TIMERS, increment } from './support/holdModel.js';
 import { measure, report } from './support/measure.js';
 import { syntheticModel } from './support/syntheticModel.js';

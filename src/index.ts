@@ -1,22 +1,28 @@
 /**
- * computesim's public API. Exports are listed by name; anything not here is internal.
+ * computesim's public API. Exports are listed by name; anything not here is internal. Sections:
+ * the simulation, time and randomness, rules and profile, state and events, workloads, metrics,
+ * studies, scenarios and reports. The generic engine underneath is `computesim/engine`; the testing
+ * toolkit is `computesim/testing`. Loading this entry loads no worker threads and no file system
+ * code until a function that needs them is called.
  */
+
+// The simulation: create, drive, request, connect, replay.
 export { Simulation, DEFAULT_START, type SimulationOptions } from './simulation/simulation.js';
 export type { RunOptions } from './engine/engine.js';
-export { EventLog } from './engine/eventLog.js';
+export type { EventLog } from './engine/eventLog.js';
 export { parseJsonLines, type ParsedLog } from './engine/jsonLines.js';
 export type { LoggedEvent, SimulationStarted } from './engine/loggedEvent.js';
 export { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './engine/errors.js';
-export { Agenda, type DueTimer } from './engine/agenda.js';
-export { Engine, type EngineOptions } from './engine/engine.js';
-export type { Arm, Decider, DecideContext } from './engine/decider.js';
-export type { Touch } from './engine/dirtyPaths.js';
 export type { ApiResponse, ErrorBody } from './api/apiResponse.js';
 export type { RequestOptions } from './api/handleRequest.js';
+
+// Time and randomness.
 export { formatDuration, parseDuration, tryParseDuration, type Duration } from './core/duration.js';
 export { formatInstant, parseInstant, tryParseInstant, type Instant } from './core/instant.js';
 export { RandomSource } from './core/randomSource.js';
 export { ok, err, type Result } from './core/result.js';
+
+// Rules and the profile.
 export {
   DEFAULT_PROFILE,
   resolveProfile,
@@ -35,6 +41,8 @@ export {
   type ComputeType,
 } from './domain/computeState.js';
 export type { Rejection, RejectionKind } from './domain/rejection.js';
+
+// State and events.
 export type {
   SimState,
   ProjectState,
@@ -43,6 +51,8 @@ export type {
   OperationState,
 } from './model/state.js';
 export type { SimEvent, DomainEvent } from './model/events.js';
+
+// Workloads.
 export type {
   WorkloadInput,
   PoissonInput,
@@ -57,6 +67,8 @@ export type {
 export type { DistributionInput } from './workload/distribution.js';
 export { officeHours, type DailyRates, type RatesInput } from './workload/dailyRates.js';
 export { parseTrace } from './workload/traceFile.js';
+
+// Metrics and projections of a log.
 export {
   metricsOf,
   DEFAULT_PRICE_PER_CU_HOUR,
@@ -66,6 +78,10 @@ export {
   type ComputeMetrics,
 } from './projection/metrics.js';
 export type { Percentiles } from './projection/percentiles.js';
+export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from './projection/timeSeries.js';
+export { lifecycleOf, matchesLifecycle, type LifecycleOptions } from './projection/lifecycle.js';
+
+// Studies: compare configurations, sweep grids.
 export { compare, comparisonTable, type Comparison, type ComparisonRow } from './study/compare.js';
 export {
   defineStudy,
@@ -76,13 +92,14 @@ export {
   type ParamValue,
 } from './study/study.js';
 export { runStudy } from './study/runStudy.js';
-export { sweep, sweepStudyFile, type FileSweepOptions, type SweepProgress } from './study/sweep.js';
-export type { SweepOptions } from './study/sweepPlan.js';
+export { sweep, sweepStudyFile, type FileSweepOptions } from './study/sweep.js';
+export type { SweepOptions, SweepProgress } from './study/sweepPlan.js';
 export type { SweepResult, SweepPoint, SweepRun } from './study/sweepResult.js';
 export { meanInterval, type MeanInterval } from './study/interval.js';
 export { FIGURES, type Figure } from './study/figures.js';
 export { sweepTable, sweepCsv } from './study/sweepOutput.js';
-export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from './projection/timeSeries.js';
+
+// Scenarios and reports.
 export { defineScenario, type ScenarioDefinition } from './scenario/scenario.js';
 export type {
   ScenarioScript,
@@ -100,6 +117,5 @@ export {
 export { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from './scenario/timelineEntry.js';
 export { runText } from './report/runText.js';
 export { metricsSummary } from './report/metricsSummary.js';
-export { lifecycleOf, matchesLifecycle, type LifecycleOptions } from './projection/lifecycle.js';
 export { parseConnectionPattern, type PatternSlot } from './scenario/connectionPattern.js';
 export type { ConnectionsOptions, LifecycleWindow } from './scenario/scenarioScript.js';

@@ -3,7 +3,7 @@
  * is logged, applied to a nested draft (one counter per job) and re-arms the job's timer, like the
  * hold model. Increments come from the shared table, so only the engine's own work is measured.
  */
-import type { Decider } from '../../src/index.js';
+import type { Decider } from '../../src/engine/index.js';
 import { ok } from '../../src/index.js';
 import { increment } from './holdModel.js';
 

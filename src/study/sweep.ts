@@ -5,17 +5,11 @@
  * in task order, so they are identical whatever the number of workers.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import type { FleetMetrics } from '../projection/metrics.js';
-import { fileUrl, isTypeScript, loadDefinition } from '../files/loadDefinition.js';
+import { fileUrl, loadDefinition } from '../files/loadDefinition.js';
 import { runStudy } from './runStudy.js';
 import { STUDY_FILE, type StudyDefinition } from './study.js';
-import { planSweep, type SweepOptions } from './sweepPlan.js';
+import { planSweep, type SweepOptions, type SweepProgress } from './sweepPlan.js';
 import { sweepResult, type SweepResult } from './sweepResult.js';
-import type { SweepWorkerData, SweepWorkerMessage } from './sweepWorker.js';
-
-/** Called after each run with the runs done so far and the total. */
-export type SweepProgress = (done: number, total: number) => void;
 
 /** Sweeps a study in this thread. */
 export function sweep<P>(
@@ -49,6 +43,8 @@ export async function sweepStudyFile(
   if (!Number.isSafeInteger(workers) || workers < 1)
     throw new RangeError(`sweep: workers must be a whole number ≥ 1, got ${String(workers)}`);
   const { onProgress, workers: _, ...plain } = options;
+  // Loaded on demand, so importing computesim never loads node:worker_threads.
+  const { runOnWorkers } = await import('./workerPool.js');
   const fleets = await runOnWorkers(
     { url, options: plain },
     plan.tasks.length,
@@ -56,64 +52,4 @@ export async function sweepStudyFile(
     onProgress,
   );
   return sweepResult(plan, fleets);
-}
-
-function runOnWorkers(
-  data: SweepWorkerData,
-  total: number,
-  count: number,
-  onProgress: SweepProgress | undefined,
-): Promise<FleetMetrics[]> {
-  return new Promise((resolve, reject) => {
-    const results: FleetMetrics[] = new Array<FleetMetrics>(total);
-    const pool: Worker[] = [];
-    let next = 0;
-    let done = 0;
-    let settled = false;
-    const finish = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      for (const worker of pool) void worker.terminate();
-      if (error === undefined) resolve(results);
-      else reject(error);
-    };
-    const feed = (worker: Worker) => {
-      if (next < total) worker.postMessage(next++);
-    };
-    for (let i = 0; i < count; i++) {
-      const worker = startWorker(data);
-      pool.push(worker);
-      worker.on('message', (message: SweepWorkerMessage) => {
-        if (message.kind === 'ready') return feed(worker);
-        if (message.kind === 'failed')
-          return finish(new Error(`sweep: run ${message.index + 1} failed: ${message.message}`));
-        results[message.index] = message.fleet as FleetMetrics;
-        done++;
-        onProgress?.(done, total);
-        if (done === total) finish();
-        else feed(worker);
-      });
-      worker.on('error', (error) => finish(new Error(`sweep: a worker failed: ${error.message}`)));
-      worker.on('exit', (code) => {
-        // Workers only exit when terminated after the sweep; any earlier exit loses runs.
-        finish(new Error(`sweep: a worker exited (code ${code}) before its runs were done`));
-      });
-    }
-  });
-}
-
-/**
- * Starts a worker on the sweep entry. Running from TypeScript sources, the worker needs the loader
- * before its entry; from compiled code, the entry registers one itself if the study file needs it.
- */
-function startWorker(data: SweepWorkerData): Worker {
-  const entry = new URL(
-    import.meta.url.endsWith('.ts') ? './sweepWorker.ts' : './sweepWorker.js',
-    import.meta.url,
-  ).href;
-  const boot = isTypeScript(entry)
-    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})` +
-      `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`
-    : `import(${JSON.stringify(entry)})`;
-  return new Worker(boot, { eval: true, workerData: data });
 }

@@ -99,3 +99,6 @@ function gridConfigurations<P>(
     ...(baseline.profile === undefined ? {} : { profile: baseline.profile }),
   }));
 }
+
+/** Called after each run with the runs done so far and the total. */
+export type SweepProgress = (done: number, total: number) => void;

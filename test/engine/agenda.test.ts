@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Agenda } from '../../src/index.js';
+import { Agenda } from '../../src/engine/index.js';
 
 type Op = { push: true; due: number; background: boolean } | { push: false };
 

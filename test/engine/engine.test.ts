@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClockError, Engine, ReentrancyError, StepLimitError } from '../../src/index.js';
+import { ClockError, Engine, ReentrancyError, StepLimitError } from '../../src/engine/index.js';
 import { tickModel, type TickCommand } from '../support/tickModel.js';
 
 const START = Date.UTC(2026, 0, 5);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventLog, type LoggedEvent } from '../../src/index.js';
+import { EventLog, type LoggedEvent } from '../../src/engine/index.js';
 
 const valueArb = fc.oneof(
   fc.string(),

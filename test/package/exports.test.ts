@@ -25,6 +25,25 @@ describe('the built package', () => {
     expect(existsSync(`${root}/dist/index.d.ts`)).toBe(true);
   });
 
+  it('loads no worker threads with the root entry, and serves the engine as "computesim/engine"', () => {
+    const script = `
+      import { Simulation } from 'computesim';
+      const threads = process.moduleLoadList.filter((m) => m.includes('worker_threads')).length;
+      const { Engine, Agenda } = await import('computesim/engine');
+      console.log(JSON.stringify({ threads, engine: typeof Engine, agenda: typeof Agenda, sim: typeof Simulation }));`;
+    const output = execFileSync('node', ['--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(output)).toEqual({
+      threads: 0,
+      engine: 'function',
+      agenda: 'function',
+      sim: 'function',
+    });
+    expect(existsSync(`${root}/dist/engine/index.d.ts`)).toBe(true);
+  });
+
   it('serves "computesim/testing" to plain Node: a fetch client runs in virtual time', () => {
     const script = `
       import { runClient, defaultOracles, checkClient } from 'computesim/testing';

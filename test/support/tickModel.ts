@@ -2,7 +2,7 @@
  * A tiny synthetic Decider for engine tests: counters, a `Tick` timer that can re-arm itself
  * (foreground or background) and a `Guarded` timer that is stale unless state still expects it.
  */
-import type { Decider } from '../../src/index.js';
+import type { Decider } from '../../src/engine/index.js';
 import { err, ok } from '../../src/index.js';
 
 export interface TickState {
