@@ -53,4 +53,24 @@ export default tseslint.config(
     ignores: ['src/cli/**', 'src/http/**'],
     rules: determinism,
   },
+  {
+    // Type-aware rules: a promise nobody awaits loses its errors; a switch over a union must
+    // handle every member (a new event type or action then fails here, not at run time).
+    files: ['src/**/*.ts', 'test/**/*.ts', 'benchmarks/**/*.ts', 'scenarios/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -120,7 +120,7 @@ export class EventCodec {
   skip(shapeId: number, input: ByteReader): void {
     const kinds = (this.#shapes[shapeId] as Shape).kinds;
     for (let i = 0; i < kinds.length; i++) {
-      switch (kinds[i]) {
+      switch (kinds[i] as number) {
         case STR:
         case U32:
         case TIME:
@@ -157,7 +157,7 @@ export class EventCodec {
     const event: Record<string, unknown> = {};
     for (let i = 0; i < shape.keys.length; i++) {
       const key = shape.keys[i] as string;
-      switch (shape.kinds[i]) {
+      switch (shape.kinds[i] as number) {
         case TYPE:
           event[key] = shape.typeName;
           break;

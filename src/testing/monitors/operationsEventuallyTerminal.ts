@@ -40,6 +40,8 @@ export function operationsEventuallyTerminal(options: { within?: string } = {}):
         case 'ProjectDeleted':
           for (const [id, op] of open) if (op.projectId === event.projectId) open.delete(id);
           break;
+        default:
+          break; // other events neither open nor end an operation
       }
       return overdue(event.at);
     },
