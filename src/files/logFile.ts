@@ -32,7 +32,10 @@ export interface DroppedTail {
 
 /** What a first pass over a log file found. */
 export interface LogFileScan {
-  /** `empty`: no event at all (a new file, or only blank lines or a torn first line). */
+  /**
+   * `empty`: no whole event (a new file, only blank lines, a torn first line, or a state file with
+   * its first line and no committed request).
+   */
   readonly kind: 'state-file' | 'log' | 'empty';
   /** The file's size in bytes. */
   readonly size: number;
@@ -40,8 +43,6 @@ export interface LogFileScan {
   readonly keptBytes: number;
   /** Events in the kept bytes. */
   readonly keptEvents: number;
-  /** The kept part ends with a whole commit line that lacks only its newline (added on repair). */
-  readonly missingNewline?: boolean;
   /** What follows the kept bytes, when something does. */
   readonly dropped?: DroppedTail;
 }
@@ -216,26 +217,30 @@ function scanStateFile(lines: Generator<LineCursor>, size: number): LogFileScan 
   let batchEvents = 0;
   let lastLine = 1;
   let torn = false;
-  let missingNewline = false;
+  /** Blank lines not yet followed by an event line: a tail of only these is not a request. */
+  let blankLines = 0;
   for (const line of lines) {
     lastLine = line.line;
     if (!line.startsWith(COMMIT_PREFIX)) {
-      batchEvents++;
+      if (line.blank() && line.complete) {
+        blankLines++;
+        continue;
+      }
+      batchEvents += 1 + blankLines;
+      blankLines = 0;
       if (!line.complete) torn = true;
       continue;
     }
     const crc = line.crcBefore();
     const commit = parseCommit(line.bytes());
     const expected = keptEvents + batchEvents;
-    const matches = commit !== undefined && commit.events === expected && commit.crc32 === crc;
     if (!line.complete) {
-      // A last commit line whose newline never made it: whole if it reads and matches.
-      if (!matches) {
-        torn = true;
-        break;
-      }
-      missingNewline = true;
-    } else if (!matches)
+      // A commit line without its newline was never acknowledged: the response goes out only
+      // after the whole line is written. Its request is cut off like any unfinished one.
+      torn = true;
+      break;
+    }
+    if (commit === undefined || commit.events !== expected || commit.crc32 !== crc)
       throw new LogFormatError(
         `${lineRange(keptLine + 1, line.line - 1)} do not match the commit line after them ` +
           `(${commit === undefined ? 'unreadable' : commit.events !== expected ? `it counts ${commit.events} events where the file has ${expected}` : 'checksum differs'}): ` +
@@ -244,18 +249,18 @@ function scanStateFile(lines: Generator<LineCursor>, size: number): LogFileScan 
       );
     keptEvents = expected;
     keptBytes = line.end;
+    blankLines = 0;
     keptLine = line.line;
     batchEvents = 0;
     line.restartCrc();
   }
-  const newline = missingNewline ? { missingNewline } : {};
-  if (keptBytes === size) return { kind: 'state-file', size, keptBytes, keptEvents, ...newline };
+  const kind = keptEvents === 0 ? 'empty' : 'state-file';
+  if (keptBytes === size) return { kind, size, keptBytes, keptEvents };
   return {
-    kind: 'state-file',
+    kind,
     size,
     keptBytes,
     keptEvents,
-    ...newline,
     dropped: {
       fromLine: keptLine + 1,
       toLine: lastLine,

@@ -44,8 +44,8 @@ export class RateLimiter {
       return Math.max(1, Math.ceil(((byCaller[0] as number) + 60_000 - now) / 1_000));
     if (byRoute.length >= this.limits.perRoutePerSecond)
       return Math.max(1, Math.ceil(((byRoute[0] as number) + 1_000 - now) / 1_000));
-    byCaller.push(now);
-    byRoute.push(now);
+    this.#callers.count(caller, byCaller, now);
+    this.#routes.count(`${caller} ${route}`, byRoute, now);
     return undefined;
   }
 }
@@ -61,18 +61,27 @@ class Windows {
     return this.#times.size;
   }
 
-  /** The times of `name` inside the window ending at `now` (pruned, live: push to count one). */
-  recent(name: string, now: number): number[] {
+  /**
+   * The times of `name` inside the window ending at `now` (pruned). Creates no window: a request
+   * that is refused costs no memory.
+   */
+  recent(name: string, now: number): readonly number[] {
     this.#sweep(now);
+    const times = this.#times.get(name);
+    if (times === undefined) return [];
     const since = now - this.length;
-    let times = this.#times.get(name);
-    if (times === undefined) times = [];
-    else this.#times.delete(name);
-    this.#times.set(name, times);
     let drop = 0;
     while (drop < times.length && (times[drop] as number) <= since) drop++;
     if (drop > 0) times.splice(0, drop);
     return times;
+  }
+
+  /** Counts a request of `name` at `now` (`times`: what `recent` gave), most recently used last. */
+  count(name: string, times: readonly number[], now: number): void {
+    const kept = this.#times.get(name) ?? [...times];
+    this.#times.delete(name);
+    kept.push(now);
+    this.#times.set(name, kept);
   }
 
   /** Once per window length: drops every window whose times have all expired; caps the count. */

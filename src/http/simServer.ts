@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ROUTES } from '../api/routeTable.js';
 import { Router } from '../api/router.js';
-import { once } from 'node:events';
-import { formatInstant } from '../core/instant.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { formatInstant, LAST_INSTANT } from '../core/instant.js';
 import { StepLimitError } from '../engine/errors.js';
 import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
 import type { ClockMode } from './clockMode.js';
@@ -252,7 +253,7 @@ export class SimServer {
           sim.advanceToward(target, maxTimers) ? 'done' : 'more',
         ),
       runUntilIdle: (within: number) => {
-        const deadline = this.#sim.now() + within;
+        const deadline = Math.min(LAST_INSTANT, this.#sim.now() + within);
         return this.#moveClock('a run until idle', (sim, maxTimers) => {
           const outcome = sim.runTowardIdle(deadline, maxTimers);
           return outcome === 'idle' ? 'done' : outcome;
@@ -399,6 +400,16 @@ export class SimServer {
   }
 }
 
+/** The first segments of the control routes (others count together for the rate limit). */
+const CONTROL_ROUTES: ReadonlySet<string> = new Set([
+  'clock',
+  'advance',
+  'run_until_idle',
+  'connections',
+  'snapshot',
+  'reset',
+]);
+
 /** Timers one request may fire to catch a paced clock up with the wall. */
 const SYNC_TIMERS = 50_000;
 
@@ -419,17 +430,28 @@ function clockBusy(moving: string): ControlResponse {
   };
 }
 
-/** Writes `chunks` to `response` in pieces of about 64 KiB, waiting whenever the socket is full. */
+/**
+ * Writes `chunks` to `response` in pieces of about 64 KiB, as fast as the client reads; a client that
+ * goes away ends the stream (and frees what it held) instead of leaving it waiting.
+ */
 async function streamTo(response: ServerResponse, chunks: Iterable<string>): Promise<void> {
+  try {
+    await pipeline(Readable.from(batched(chunks)), response);
+  } catch {
+    response.destroy(); // the client left, or the log could not be read: nothing more to send
+  }
+}
+
+/** Joins small strings into pieces of about 64 KiB. */
+function* batched(chunks: Iterable<string>): Generator<string> {
   let pending = '';
   for (const chunk of chunks) {
     pending += chunk;
     if (pending.length < 65_536) continue;
-    if (!response.write(pending)) await once(response, 'drain');
+    yield pending;
     pending = '';
-    if (response.destroyed) return;
   }
-  response.end(pending);
+  if (pending !== '') yield pending;
 }
 
 /** A request node could not parse: a JSON error instead of node's empty one, then close. */
@@ -472,7 +494,10 @@ function bearer(request: IncomingMessage): string | undefined {
 function rateRoute(method: string, path: string): string {
   const pathname = path.split('?')[0] ?? '';
   const segments = pathname.split('/').filter((segment) => segment !== '');
-  if (segments[0] === '_sim') return `${method} /_sim/${segments[1] ?? ''}`;
+  if (segments[0] === '_sim') {
+    const control = segments[1] ?? '';
+    return `${method} /_sim/${CONTROL_ROUTES.has(control) ? control : '?'}`;
+  }
   const match = router.match(method, pathname);
   return match.ok ? `${match.value.route.method} ${match.value.route.pattern}` : `${method} ?`;
 }

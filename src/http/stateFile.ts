@@ -5,8 +5,8 @@
  * before the response goes out, so a crash (even SIGKILL) loses no acknowledged change.
  */
 import {
-  appendFileSync,
   closeSync,
+  constants,
   existsSync,
   ftruncateSync,
   fsyncSync,
@@ -31,8 +31,6 @@ export interface StateFileRecovery {
   readonly dropped?: DroppedTail;
   /** The file was a plain log (or an older state file) and was rewritten as a state file. */
   readonly converted?: boolean;
-  /** The last commit line lacked its newline (a write cut one byte short); it was added. */
-  readonly addedNewline?: boolean;
   /** The process whose stale lock was taken over. */
   readonly staleLockOf?: number;
 }
@@ -89,9 +87,7 @@ export class StateFile {
         );
       }
       if (file.scan.dropped !== undefined) truncateTo(path, file.scan.keptBytes);
-      if (file.scan.missingNewline === true) appendFileSync(path, '\n');
-      const newline = file.scan.missingNewline === true ? { addedNewline: true } : {};
-      return new StateFile(path, simulation, { ...dropped, ...newline, ...staleLockOf }, lock);
+      return new StateFile(path, simulation, { ...dropped, ...staleLockOf }, lock);
     } catch (error) {
       lock.release();
       throw error;
@@ -114,7 +110,9 @@ export class StateFile {
     let fd: number | undefined;
     let added = 0;
     try {
-      fd = openSync(this.path, 'a');
+      // Never created here: a state file removed under a running server is a failure to report,
+      // not a new file to start (it would begin in the middle of the log).
+      fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND);
       if (this.#dirty) ftruncateSync(fd, this.#bytes);
       this.#dirty = true;
       let crc = 0;
@@ -132,6 +130,7 @@ export class StateFile {
       added += writeAll(fd, Buffer.concat([last, Buffer.from(`${commitLine(length, crc)}\n`)]));
       this.#dirty = false;
     } catch (error) {
+      if (fd !== undefined && cutBack(fd, this.#bytes)) this.#dirty = false;
       throw new StateFileError(`cannot write the state file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
@@ -192,6 +191,19 @@ function writeWhole(path: string, sim: Simulation | undefined): void {
     closeSync(fd);
   }
   renameSync(next, path);
+}
+
+/**
+ * After a failed write, cuts the file back to its durable part at once (best effort: if that fails
+ * too, the next write tries again, and a start would cut the unfinished request anyway).
+ */
+function cutBack(fd: number, bytes: number): boolean {
+  try {
+    ftruncateSync(fd, bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function truncateTo(path: string, bytes: number): void {

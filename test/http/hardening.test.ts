@@ -2,7 +2,7 @@
  * The HTTP server under what goes wrong around it: a state file that cannot be written, malformed
  * URLs and requests, internal failures, and shutdown with keep-alive connections open.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,45 @@ describe('a state file that cannot be written', () => {
     expect(reset.status).toBe(503);
     expect(server.sim).toBe(before);
     expect(replayLogFile(path).simulation?.state).toEqual(server.sim.state);
+  });
+});
+
+describe('a state file taken away or cut short (found by review)', () => {
+  it('answers 503 when the state file was removed, instead of starting a new file mid-log', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'computesim-removed-')), 'events.jsonl');
+    const { call } = await serve({ stateFile: StateFile.open(path) });
+    expect((await call('POST', '/projects', { project: { name: 'kept' } })).status).toBe(201);
+    const durable = readFileSync(path);
+    rmSync(path);
+    expect((await call('POST', '/projects', { project: { name: 'lost' } })).status).toBe(503);
+    expect(existsSync(path)).toBe(false);
+    writeFileSync(path, durable); // put back
+    expect((await call('POST', '/projects', { project: { name: 'later' } })).status).toBe(201);
+    const names = Object.values(replayLogFile(path).simulation?.state.projects ?? {}).map(
+      (p) => p.name,
+    );
+    expect(names).toEqual(['kept', 'later']);
+  });
+
+  it('starts afresh on a file holding only its first line, and frees the lock when a start fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'computesim-first-line-'));
+    const path = join(dir, 'events.jsonl');
+    const io = { out: () => undefined, err: vi.fn(), writeFile: () => undefined };
+    const failed = await main(
+      ['serve', '--port', '0', '--state-file', path, '--scenario', join(dir, 'missing.ts')],
+      io,
+    );
+    expect(failed).toBe(1);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    const opened = StateFile.open(path); // only the first line: a new simulation, no refusal
+    opened.close();
+    expect(opened.simulation).toBeUndefined();
+  });
+
+  it('refuses nothing with a 500 when run_until_idle is given a span past the year 9999', async () => {
+    const { call } = await serve();
+    const answer = await call('POST', '/_sim/run_until_idle', { within: '4000000d' });
+    expect(answer.status).toBe(200);
   });
 });
 

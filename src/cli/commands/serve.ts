@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Simulation } from '../../simulation/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
-import { parseClockMode } from '../../http/clockMode.js';
+import { parseClockMode, type ClockMode } from '../../http/clockMode.js';
 import { API_RATE_LIMITS } from '../../http/rateLimiter.js';
 import { SimServer, type ServedKey } from '../../http/simServer.js';
 import { StateFile } from '../../http/stateFile.js';
@@ -79,35 +79,24 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
 
   const stateFilePath = values['state-file'];
   const stateFile = stateFilePath === undefined ? undefined : openState(stateFilePath, io);
-  let sim = stateFile?.simulation;
-  if (sim !== undefined && (values.scenario !== undefined || seed !== undefined)) {
-    stateFile?.close();
-    throw new UsageError(
-      `--state-file ${stateFilePath} already holds a simulation: drop --scenario/--seed, or use a new file`,
-    );
+  let server: SimServer;
+  let url: string;
+  try {
+    ({ server, url } = await startServer({
+      keys,
+      clock: clock.value,
+      host,
+      port,
+      seed,
+      scenario: values.scenario,
+      stateFile,
+      rateLimit: values['rate-limit'] === true,
+      io,
+    }));
+  } catch (error) {
+    stateFile?.close(); // whatever failed before serving, the file is free again
+    throw error;
   }
-  if (sim === undefined && values.scenario !== undefined) {
-    const scenario = await loadDefinition(fileUrl(values.scenario), SCENARIO_FILE);
-    const run = runScenario(scenario, seed === undefined ? {} : { seed });
-    if (run.failure !== undefined)
-      throw new Error(`scenario ${run.name} failed: ${run.failure.message}`);
-    sim = run.sim;
-  }
-  sim ??= new Simulation({ seed: seed ?? 1 });
-  const server = new SimServer(sim, {
-    keys,
-    clock: clock.value,
-    ...(values['rate-limit'] === true ? { rateLimits: API_RATE_LIMITS } : {}),
-    onInternalError: (error) =>
-      io.err(
-        `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      ),
-    ...(stateFile === undefined ? {} : { stateFile }),
-  });
-  const url = await server.listen(port, host).catch((error: NodeJS.ErrnoException) => {
-    stateFile?.close();
-    throw new Error(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
-  });
   io.out(
     `computesim serving ${url} · key ${keys.map((k) => k.key).join(', ')} · clock ${clock.value.name} · seed ${server.sim.seed}`,
   );
@@ -119,6 +108,54 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     process.once('SIGINT', stop).once('SIGTERM', stop);
   });
   return 0;
+}
+
+/** What `serve` was asked for, checked. */
+interface ServeSettings {
+  readonly keys: readonly ServedKey[];
+  readonly clock: ClockMode;
+  readonly host: string;
+  readonly port: number;
+  readonly seed: number | undefined;
+  readonly scenario: string | undefined;
+  readonly stateFile: StateFile | undefined;
+  readonly rateLimit: boolean;
+  readonly io: CliIo;
+}
+
+/**
+ * Builds the simulation to serve (the state file's, a scenario's, or a new one) and starts
+ * listening; resolves to the server and its base URL.
+ */
+async function startServer(settings: ServeSettings): Promise<{ server: SimServer; url: string }> {
+  const { stateFile, scenario: scenarioFile, seed, io, host, port } = settings;
+  let sim = stateFile?.simulation;
+  if (sim !== undefined && (scenarioFile !== undefined || seed !== undefined))
+    throw new UsageError(
+      `--state-file ${stateFile?.path} already holds a simulation: drop --scenario/--seed, or use a new file`,
+    );
+  if (sim === undefined && scenarioFile !== undefined) {
+    const scenario = await loadDefinition(fileUrl(scenarioFile), SCENARIO_FILE);
+    const run = runScenario(scenario, seed === undefined ? {} : { seed });
+    if (run.failure !== undefined)
+      throw new Error(`scenario ${run.name} failed: ${run.failure.message}`);
+    sim = run.sim;
+  }
+  sim ??= new Simulation({ seed: seed ?? 1 });
+  const server = new SimServer(sim, {
+    keys: settings.keys,
+    clock: settings.clock,
+    ...(settings.rateLimit ? { rateLimits: API_RATE_LIMITS } : {}),
+    onInternalError: (error) =>
+      io.err(
+        `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
+    ...(stateFile === undefined ? {} : { stateFile }),
+  });
+  const url = await server.listen(port, host).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
+  });
+  return { server, url };
 }
 
 /**
@@ -137,9 +174,7 @@ function openState(path: string, io: CliIo): StateFile {
     if (code !== undefined) throw new StateFileRefused(`cannot open ${path}: ${code}`);
     throw error;
   }
-  const { dropped, converted, staleLockOf, addedNewline } = file.recovery;
-  if (addedNewline === true)
-    io.err(`computesim: ${path}: its last line lacked its newline; added it (nothing lost)`);
+  const { dropped, converted, staleLockOf } = file.recovery;
   if (staleLockOf !== undefined)
     io.err(`computesim: ${path}: took over the lock left by process ${staleLockOf}, which is gone`);
   if (dropped !== undefined)
