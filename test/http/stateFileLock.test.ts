@@ -1,0 +1,98 @@
+/**
+ * The state file's lock: a live holder keeps it; a holder that is gone, or whose process id now
+ * belongs to another process (a restarted container's pid 1, for one), loses it; and two servers
+ * taking over the same stale lock at once never both get it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { StateFileInUseError, StateFileLock } from '../../src/http/stateFileLock.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const newFile = () => join(mkdtempSync(join(tmpdir(), 'computesim-lock-')), 'state.jsonl');
+
+/** Writes a lock as a server `pid` would have, `ageMs` ago. */
+function lockOf(file: string, pid: number, started?: string): void {
+  const owner = { pid, host: hostname(), since: '2026-01-01T00:00:00.000Z', started };
+  writeFileSync(`${file}.lock`, `${JSON.stringify(owner)}\n`);
+}
+
+describe('the state file lock', () => {
+  it('is refused to a second taker in the same process, and free again once released', () => {
+    const file = newFile();
+    const lock = StateFileLock.acquire(file);
+    expect(() => StateFileLock.acquire(file)).toThrow(StateFileInUseError);
+    lock.release();
+    StateFileLock.acquire(file).release();
+  });
+
+  it("takes over a lock naming this process's id that this process does not hold", () => {
+    const file = newFile();
+    lockOf(file, process.pid);
+    const lock = StateFileLock.acquire(file);
+    expect(lock.replaced?.pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('takes over a lock whose process id is alive but belongs to a process started later', () => {
+    const file = newFile();
+    lockOf(file, process.ppid, 'another-boot:1');
+    const lock = StateFileLock.acquire(file);
+    expect(lock.replaced?.pid).toBe(process.ppid);
+    lock.release();
+  });
+
+  it('is refused while the live process that took it holds it', async () => {
+    const file = newFile();
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `const { StateFileLock } = await import(${JSON.stringify(join(root, 'src/http/stateFileLock.ts'))});
+         StateFileLock.acquire(${JSON.stringify(file)}); console.log('held'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise((resolve) => holder.stdout?.once('data', resolve));
+      expect(() => StateFileLock.acquire(file)).toThrow(/is in use by process \d+/);
+      expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(holder.pid);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('goes to exactly one of two servers taking over the same stale lock at once', async () => {
+    const script = (file: string) =>
+      `const { StateFileLock } = await import(${JSON.stringify(join(root, 'src/http/stateFileLock.ts'))});
+       try { StateFileLock.acquire(${JSON.stringify(file)}); console.log('got'); } catch { console.log('refused'); }
+       setTimeout(() => {}, 20000);`; // holds on until killed: a taker that exited would be stale
+    for (let trial = 0; trial < 6; trial++) {
+      const file = newFile();
+      lockOf(file, 999_999_999);
+      const children = [1, 2].map(() =>
+        spawn(process.execPath, ['--import', 'tsx', '-e', script(file)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        }),
+      );
+      const outcomes = await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<string>((resolve) =>
+              child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+            ),
+        ),
+      );
+      for (const child of children) child.kill('SIGKILL');
+      expect(
+        outcomes.filter((outcome) => outcome === 'got'),
+        `trial ${trial}`,
+      ).toHaveLength(1);
+    }
+  }, 60_000);
+});
