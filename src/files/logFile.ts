@@ -48,6 +48,7 @@ export interface LogFileScan {
 }
 
 const FIRST_LINE = Buffer.from(STATE_FILE_FIRST_LINE);
+const FIRST_LINE_CRLF = Buffer.from(`${STATE_FILE_FIRST_LINE}\r`);
 const COMMIT_PREFIX = Buffer.from('{"commit":');
 const COMMIT_TEXT = '{"commit":';
 const NEWLINE = 0x0a;
@@ -84,7 +85,7 @@ export class LogFile {
       let lineNo = 0;
       let blank: number | undefined;
       for (const chunk of lineChunks(fd, this.scan.keptBytes)) {
-        const lines = chunk.data.toString('utf8').split('\n');
+        const lines = decodeLines(chunk.data, lineNo);
         if (lines[lines.length - 1] === '') lines.pop();
         for (const text of lines) {
           lineNo++;
@@ -110,12 +111,31 @@ export class LogFile {
   }
 }
 
+/** The lines of a chunk as strings; a chunk too long for one string is a line too long to be an event. */
+function decodeLines(data: Buffer, linesBefore: number): string[] {
+  let text: string;
+  try {
+    text = data.toString('utf8');
+  } catch {
+    throw new LogFormatError(
+      `a line of ${Math.round(data.length / 2 ** 20)} MiB is too long to be an event`,
+      linesBefore + 1,
+    );
+  }
+  return text.split('\n');
+}
+
 /** The first pass: finds the kept part and what follows it, reading every byte once. */
 export function scanLogFile(fd: number, size: number): LogFileScan {
   const lines = linesOf(fd, size);
   const first = lines.next();
   if (first.done === true) return { kind: 'empty', size, keptBytes: 0, keptEvents: 0 };
   const line = first.value;
+  if (line.complete && line.bytes().equals(FIRST_LINE_CRLF))
+    throw new LogFormatError(
+      "the file has Windows line endings (CRLF), as an editor or a copy may leave them: convert it back with sed -i 's/\\r$//' FILE",
+      1,
+    );
   if (line.complete && line.bytes().equals(FIRST_LINE)) {
     line.restartCrc();
     return scanStateFile(lines, size);

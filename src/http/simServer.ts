@@ -67,6 +67,8 @@ export class SimServer {
   #driver: ClockDriver;
   readonly #writer: StateFile | undefined;
   readonly #limiter: RateLimiter | undefined;
+  /** Since the state file last failed a write (reset by a write that succeeds). */
+  #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
   /** The clock move under way (a sliced advance or run until idle), if any. */
   #moving: string | undefined;
   #closing = false;
@@ -145,7 +147,9 @@ export class SimServer {
       this.#keepPace();
     }
     try {
+      const before = this.#writer?.written;
       this.#writer?.flush(this.#sim);
+      if (this.#writer?.written !== before) this.#writeFailures = undefined;
     } catch (error) {
       answer = this.#notDurable(error);
     }
@@ -160,6 +164,15 @@ export class SimServer {
     const writer = this.#writer as StateFile;
     this.#sim = this.#withKeys(Simulation.replay(this.#sim.log.range(0, writer.written)));
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // Replaying costs time in proportion to the log: until the file can be written again, writes
+    // are refused before they run, and a file that keeps failing is tried less and less often.
+    const failures = (this.#writeFailures?.count ?? 0) + 1;
+    const wait = failures === 1 ? 0 : Math.min(60_000, 1_000 * 2 ** (failures - 2));
+    this.#writeFailures = {
+      count: failures,
+      reason: message ?? '',
+      retryAt: this.#wallNow() + wait,
+    };
     return {
       status: 503,
       body: { code: 'service_unavailable', message: `the change was not applied: ${message}` },
@@ -199,6 +212,8 @@ export class SimServer {
         body: { code: 'rate_limited', message: `too many requests: retry after ${wait} s` },
         headers: { 'retry-after': String(wait) },
       };
+    const readOnly = method === 'GET' ? undefined : this.#readOnly();
+    if (readOnly !== undefined) return readOnly;
     try {
       this.#sync();
       if (path === '/_sim' || path.startsWith('/_sim/') || path.startsWith('/_sim?')) {
@@ -220,6 +235,29 @@ export class SimServer {
       if (answer.status === 500) this.options.onInternalError?.(error);
       return answer;
     }
+  }
+
+  /**
+   * After the state file failed a write: a 503 for a request that may write, unless the file looks
+   * writable again (it opens for appending, its disk has room) and any back-off has passed.
+   */
+  #readOnly(): ControlResponse | undefined {
+    const failed = this.#writeFailures;
+    if (failed === undefined || this.#writer === undefined) return undefined;
+    if (this.#wallNow() >= failed.retryAt && this.#writer.looksWritable()) return undefined;
+    return {
+      status: 503,
+      body: {
+        code: 'service_unavailable',
+        message:
+          `the state file cannot be written (${failed.reason}): only reads are served until it ` +
+          'can; nothing was changed',
+      },
+    };
+  }
+
+  #wallNow(): number {
+    return (this.options.wallNow ?? Date.now)();
   }
 
   /** Control routes need a key that is not limited to one project. */
@@ -344,7 +382,7 @@ export class SimServer {
    * holding the request. Nothing moves while a clock move is under way.
    */
   #sync(): void {
-    if (this.#moving !== undefined) return;
+    if (this.#moving !== undefined || this.#writeFailures !== undefined) return;
     const target = this.#driver.target();
     if (target !== undefined && target > this.#sim.now())
       this.#sim.advanceToward(target, SYNC_TIMERS);

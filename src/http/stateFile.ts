@@ -12,9 +12,11 @@ import {
   fsyncSync,
   openSync,
   renameSync,
+  statfsSync,
   statSync,
   writeSync,
 } from 'node:fs';
+import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Simulation } from '../simulation/simulation.js';
 import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
@@ -139,6 +141,20 @@ export class StateFile {
     }
     this.#bytes += added;
     this.#written = length;
+  }
+
+  /**
+   * Whether the file looks writable again after a failure: it opens for appending and its disk has
+   * room (at least 1 MiB). A write may still fail (a file size limit, an I/O error).
+   */
+  looksWritable(): boolean {
+    try {
+      closeSync(openSync(this.path, constants.O_WRONLY | constants.O_APPEND));
+      const disk = statfsSync(dirname(this.path));
+      return disk.bavail * disk.bsize >= 1 << 20;
+    } catch {
+      return false;
+    }
   }
 
   /** Replaces the file with the whole log of `sim` (after a reset), atomically. */

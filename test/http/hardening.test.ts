@@ -35,6 +35,14 @@ describe('a state file that cannot be written', () => {
     expect(listed.status).toBe(200);
     const names = (listed.body?.['projects'] as { name: string }[]).map((p) => p.name);
     expect(names).toEqual(['kept']);
+    // While the file still cannot be written, writes are refused before they run: no replay each.
+    const rolledBack = server.sim;
+    const refused = await call('POST', '/projects', { project: { name: 'refused' } });
+    expect(refused.status).toBe(503);
+    expect(refused.body?.['message']).toMatch(
+      /only reads are served until it can; nothing was changed/,
+    );
+    expect(server.sim).toBe(rolledBack);
 
     rmSync(path, { recursive: true });
     writeFileSync(path, durable); // the disk recovers
