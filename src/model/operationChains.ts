@@ -6,7 +6,7 @@
  * opened (compute up) or refused (compute down).
  */
 import { SQL_STATES } from '../domain/sqlState.js';
-import type { OperationAction } from '../domain/operationAction.js';
+import { operationKind } from '../domain/operationKinds.js';
 import { openWaiting, refuseWaiting, waitingConnections } from './connectionEvents.js';
 import type { ModelContext, Pending } from './decideContext.js';
 import type { OperationEffect } from './operationEffect.js';
@@ -96,16 +96,8 @@ export function cancelOperations(
   return events;
 }
 
-/** Failures after which the computes waiting on the chain cannot come up: their clients are refused. */
-const START_BLOCKING: ReadonlySet<OperationAction> = new Set<OperationAction>([
-  'start_compute',
-  'tenant_reattach',
-  'create_timeline',
-  'create_branch',
-]);
-
 /**
- * An operation gives up (status `error`). A failed `tenant_detach` leaves storage attached, so the
+ * An operation gives up (status `error`). A failed storage detach leaves storage attached, so the
  * reattach queued behind it is cancelled and the work behind that goes on. Any other failure cancels
  * every operation waiting behind it. Then each compute involved is settled (see `settleCompute`).
  */
@@ -127,9 +119,9 @@ export function giveUp(
   ];
   const cancel = (id: string) =>
     events.push({ type: 'OperationCancelled', projectId: project.id, operationId: id });
-  if (operation.action === 'tenant_detach') {
+  if (operationKind(operation.action).detachesStorage) {
     const reattaches = followers(project, operation).filter(
-      (f) => f.action === 'tenant_reattach' && f.status === 'scheduling',
+      (f) => operationKind(f.action).reattachesStorage && f.status === 'scheduling',
     );
     const leaving = new Set(reattaches.map((f) => f.id));
     leaving.forEach(cancel);
@@ -150,7 +142,7 @@ export function giveUp(
       endpointId,
       changedState,
       ended,
-      refuse: START_BLOCKING.has(operation.action),
+      refuse: operationKind(operation.action).failureBlocksStart,
     };
     events.push(...settleCompute(state, project, settle, context, events));
   }

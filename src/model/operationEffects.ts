@@ -92,7 +92,7 @@ export function effectEvents(
           waitingConnections(state, endpoint.id).length === 0
         )
           break;
-        if (project !== undefined && hasUnfinished(project, 'start_compute', endpoint.id)) break;
+        if (project !== undefined && hasUnfinished(project, 'startsCompute', endpoint.id)) break;
         const plan = [startPlan(endpoint.branchId, endpoint.id, 'wake_compute')];
         events.push(
           ...recordOperations(state, endpoint.projectId, plan, context, [...prior, ...events])

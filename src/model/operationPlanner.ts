@@ -6,6 +6,7 @@
 import { deepFreeze } from '../core/deepFreeze.js';
 import { newId } from '../core/ids.js';
 import type { OperationAction } from '../domain/operationAction.js';
+import { operationKind, type OperationRole } from '../domain/operationKinds.js';
 import { faultFor, type LatencyProfile } from '../domain/profile.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import type { ModelContext, Pending } from './decideContext.js';
@@ -184,25 +185,29 @@ export function suspendPlan(branchId: string, endpointId: string): PlannedOperat
   };
 }
 
-/** True when the project has an unfinished operation of `action` (on the compute, if given). */
+/**
+ * True when the project has an unfinished operation whose kind has `role` (on the compute, if
+ * given), for example a start under way: `hasUnfinished(project, 'startsCompute', endpointId)`.
+ */
 export function hasUnfinished(
   project: ProjectState,
-  action: OperationAction,
+  role: OperationRole,
   endpointId?: string,
 ): boolean {
-  return unfinished(project, action, endpointId) !== undefined;
+  return unfinished(project, role, endpointId) !== undefined;
 }
 
-/** The id of an unfinished operation of `action` (on the compute, if given). */
+/** The id of an unfinished operation whose kind has `role` (on the compute, if given). */
 function unfinished(
   project: ProjectState,
-  action: OperationAction,
+  role: OperationRole,
   endpointId?: string,
 ): string | undefined {
   for (const id of Object.keys(project.pendingOperations)) {
     const operation = project.operations[id];
     if (
-      operation?.action === action &&
+      operation !== undefined &&
+      operationKind(operation.action)[role] &&
       (endpointId === undefined || operation.endpointId === endpointId)
     )
       return id;
@@ -220,9 +225,9 @@ function withReattach(
   plan: readonly PlannedOperation[],
   prior: Pending,
 ): { steps: readonly PlannedOperation[]; after?: string } {
-  const detaching = unfinished(project, 'tenant_detach');
+  const detaching = unfinished(project, 'detachesStorage');
   if (!project.detached && detaching === undefined) return { steps: plan };
-  const reattaching = unfinished(project, 'tenant_reattach') ?? decidedReattach(prior);
+  const reattaching = unfinished(project, 'reattachesStorage') ?? decidedReattach(prior);
   if (reattaching !== undefined) return { steps: plan, after: reattaching };
   const reattach: PlannedOperation = {
     action: 'tenant_reattach',
@@ -238,7 +243,7 @@ function withReattach(
 /** The id of a `tenant_reattach` recorded by the events decided so far in this command. */
 function decidedReattach(prior: Pending): string | undefined {
   for (const event of prior)
-    if (event.type === 'OperationCreated' && event.action === 'tenant_reattach')
+    if (event.type === 'OperationCreated' && operationKind(event.action).reattachesStorage)
       return event.operationId;
   return undefined;
 }

@@ -51,7 +51,7 @@ export const checkAvailability: Handler<CheckAvailability> = (state, command, co
       intervalMs,
     },
   ];
-  if (project.detached || hasUnfinished(project, 'tenant_detach')) return ok(events);
+  if (project.detached || hasUnfinished(project, 'detachesStorage')) return ok(events);
   const plan: PlannedOperation[] = [
     {
       action: 'check_availability',
@@ -62,7 +62,7 @@ export const checkAvailability: Handler<CheckAvailability> = (state, command, co
   ];
   if (
     isDown(subject.currentState, subject.pendingState) &&
-    !hasUnfinished(project, 'start_compute', subject.id)
+    !hasUnfinished(project, 'startsCompute', subject.id)
   ) {
     plan.push(startPlan(branch.id, subject.id, 'wake_compute'));
     if (subject.disabled) plan.push(suspendPlan(branch.id, subject.id));

@@ -49,7 +49,7 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
   }
   const events: Pending = [{ type: 'ConnectionRequested', ...connection }];
   const project = state.projects[projectId];
-  const starting = project !== undefined && hasUnfinished(project, 'start_compute', endpoint.id);
+  const starting = project !== undefined && hasUnfinished(project, 'startsCompute', endpoint.id);
   if (isDown(endpoint.currentState, endpoint.pendingState) && !starting) {
     const wake = startPlan(endpoint.branchId, endpoint.id, 'wake_compute');
     events.push(...recordOperations(state, projectId, [wake], context).events);
