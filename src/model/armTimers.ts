@@ -5,6 +5,7 @@
 import { autoscalingOf } from './autoscaleTarget.js';
 import { outgrowsTempDisk } from './sessionLoad.js';
 import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
+import { operationKind } from '../domain/operationKinds.js';
 import type { Profile } from '../domain/profile.js';
 import { nextSample } from '../domain/autoscaling.js';
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
@@ -52,7 +53,7 @@ export function armTimers(
       // (not after a detach itself, which would retry a failing detach at once, forever).
       const action = state.projects[event.projectId]?.operations[event.operationId]?.action;
       const pending = Object.keys(state.projects[event.projectId]?.pendingOperations ?? {}).length;
-      if (pending === 0 && action !== 'tenant_detach') {
+      if (pending === 0 && (action === undefined || !operationKind(action).detachesStorage)) {
         armDetach(state, event.projectId, event.at, profile, arm);
       }
       return;

@@ -3,6 +3,7 @@
  * the event, and it never validates (decide already did). Each handler's changed paths are named in
  * touches.ts.
  */
+import { operationKind } from '../domain/operationKinds.js';
 import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, SessionDemand } from './events.js';
@@ -179,7 +180,7 @@ const HANDLERS: EventHandlers = {
       e.endpointId === undefined
         ? undefined
         : projectOf(draft, e.projectId).endpoints[e.endpointId];
-    if (endpoint !== undefined && operation.action === 'suspend_compute')
+    if (endpoint !== undefined && operationKind(operation.action).releasesCompute)
       endpoint.failedSuspends = (endpoint.failedSuspends ?? 0) + 1;
   },
 

@@ -4,7 +4,7 @@
  */
 import { own } from '../core/own.js';
 import { err, ok, type Result } from '../core/result.js';
-import { LOCKING_ACTIONS } from '../domain/operationLocks.js';
+import { operationKind } from '../domain/operationKinds.js';
 import { reject, type Rejection } from '../domain/rejection.js';
 import type {
   BranchState,
@@ -55,7 +55,7 @@ export function lockedBy(
 ): Rejection | undefined {
   for (const id of Object.keys(project.pendingOperations)) {
     const operation = project.operations[id] as OperationState | undefined;
-    if (operation === undefined || !LOCKING_ACTIONS.has(operation.action)) continue;
+    if (operation === undefined || operationKind(operation.action).locks === 'nothing') continue;
     const hit =
       (target.endpointId !== undefined && operation.endpointId === target.endpointId) ||
       (target.branchId !== undefined && operation.branchId === target.branchId);

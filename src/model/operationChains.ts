@@ -6,13 +6,12 @@
  * opened (compute up) or refused (compute down).
  */
 import { SQL_STATES } from '../domain/sqlState.js';
-import type { OperationAction } from '../domain/operationAction.js';
+import { operationKind } from '../domain/operationKinds.js';
+import type { CommandDraft } from './commandDraft.js';
 import { openWaiting, refuseWaiting, waitingConnections } from './connectionEvents.js';
-import type { ModelContext, Pending } from './decideContext.js';
 import type { OperationEffect } from './operationEffect.js';
-import { computeStateAfter, effectEvents } from './operationEffects.js';
-import { recordOperations, startPlan } from './operationPlanner.js';
-import type { OperationState, ProjectState, SimState } from './state.js';
+import { carryOut, wake } from './operationPlanner.js';
+import type { OperationState, ProjectState } from './state.js';
 
 /**
  * The operations to start once `operation` leaves its chain: each follower still `scheduling`, and,
@@ -34,37 +33,25 @@ export function runnableAfter(
   return runnable;
 }
 
-/** Events starting every operation that waits for `operation` (see `runnableAfter`). */
+/** Starts every operation that waits for `operation` (see `runnableAfter`). */
 export function startFollowers(
-  state: SimState,
+  draft: CommandDraft,
   project: ProjectState,
   operation: OperationState,
-  context: ModelContext,
-  prior: Pending,
   leaving?: ReadonlySet<string>,
-): Pending {
-  const events: Pending = [];
-  for (const next of runnableAfter(project, operation, leaving))
-    events.push(...startNext(state, next, context, [...prior, ...events]));
-  return events;
+): void {
+  for (const next of runnableAfter(project, operation, leaving)) startNext(draft, next);
 }
 
 /** Starts a `scheduling` operation, carrying out its running-phase effects. */
-export function startNext(
-  state: SimState,
-  next: OperationState,
-  context: ModelContext,
-  prior: Pending,
-): Pending {
-  return [
-    {
-      type: 'OperationStarted',
-      projectId: next.projectId,
-      operationId: next.id,
-      durationMs: next.durationMs,
-    },
-    ...effectEvents(state, next, next.effects.running, context, prior),
-  ];
+export function startNext(draft: CommandDraft, next: OperationState): void {
+  draft.push({
+    type: 'OperationStarted',
+    projectId: next.projectId,
+    operationId: next.id,
+    durationMs: next.durationMs,
+  });
+  carryOut(draft, next, next.effects.running);
 }
 
 /**
@@ -72,69 +59,53 @@ export function startNext(
  * their chains: an operation waiting behind a cancelled running one starts now.
  */
 export function cancelOperations(
-  state: SimState,
+  draft: CommandDraft,
   project: ProjectState,
   matches: (operation: OperationState) => boolean,
-  context: ModelContext,
-): Pending {
+): void {
   const leaving = new Set(
     Object.keys(project.pendingOperations).filter((id) => {
       const operation = project.operations[id];
       return operation !== undefined && matches(operation);
     }),
   );
-  const events: Pending = [...leaving].map((operationId) => ({
-    type: 'OperationCancelled' as const,
-    projectId: project.id,
-    operationId,
-  }));
+  for (const operationId of leaving)
+    draft.push({ type: 'OperationCancelled', projectId: project.id, operationId });
   for (const id of leaving) {
     const operation = project.operations[id] as OperationState;
     if (operation.status === 'scheduling') continue;
-    events.push(...startFollowers(state, project, operation, context, events, leaving));
+    startFollowers(draft, project, operation, leaving);
   }
-  return events;
 }
 
-/** Failures after which the computes waiting on the chain cannot come up: their clients are refused. */
-const START_BLOCKING: ReadonlySet<OperationAction> = new Set<OperationAction>([
-  'start_compute',
-  'tenant_reattach',
-  'create_timeline',
-  'create_branch',
-]);
-
 /**
- * An operation gives up (status `error`). A failed `tenant_detach` leaves storage attached, so the
+ * An operation gives up (status `error`). A failed storage detach leaves storage attached, so the
  * reattach queued behind it is cancelled and the work behind that goes on. Any other failure cancels
  * every operation waiting behind it. Then each compute involved is settled (see `settleCompute`).
  */
 export function giveUp(
-  state: SimState,
+  draft: CommandDraft,
   project: ProjectState,
   operation: OperationState,
   error: string,
-  context: ModelContext,
-): Pending {
-  const events: Pending = [
-    {
-      type: 'OperationErrored',
-      projectId: project.id,
-      operationId: operation.id,
-      ...(operation.endpointId === undefined ? {} : { endpointId: operation.endpointId }),
-      error,
-    },
-  ];
+): void {
+  draft.push({
+    type: 'OperationErrored',
+    projectId: project.id,
+    operationId: operation.id,
+    ...(operation.endpointId === undefined ? {} : { endpointId: operation.endpointId }),
+    error,
+  });
   const cancel = (id: string) =>
-    events.push({ type: 'OperationCancelled', projectId: project.id, operationId: id });
-  if (operation.action === 'tenant_detach') {
+    draft.push({ type: 'OperationCancelled', projectId: project.id, operationId: id });
+  if (operationKind(operation.action).detachesStorage) {
     const reattaches = followers(project, operation).filter(
-      (f) => f.action === 'tenant_reattach' && f.status === 'scheduling',
+      (f) => operationKind(f.action).reattachesStorage && f.status === 'scheduling',
     );
     const leaving = new Set(reattaches.map((f) => f.id));
     leaving.forEach(cancel);
-    events.push(...startFollowers(state, project, operation, context, events, leaving));
-    return events;
+    startFollowers(draft, project, operation, leaving);
+    return;
   }
   const cancelled = waitingBehind(project, operation);
   cancelled.forEach((f) => cancel(f.id));
@@ -150,11 +121,10 @@ export function giveUp(
       endpointId,
       changedState,
       ended,
-      refuse: START_BLOCKING.has(operation.action),
+      refuse: operationKind(operation.action).failureBlocksStart,
     };
-    events.push(...settleCompute(state, project, settle, context, events));
+    settleCompute(draft, project, settle);
   }
-  return events;
 }
 
 /** The direct followers of an operation. */
@@ -193,21 +163,14 @@ interface Settlement {
  * wakes the compute again); otherwise they are let in (compute up), refused (down after a failure
  * that blocks starting, or disabled), or the compute is woken for them.
  */
-function settleCompute(
-  state: SimState,
-  project: ProjectState,
-  settlement: Settlement,
-  context: ModelContext,
-  prior: Pending,
-): Pending {
+function settleCompute(draft: CommandDraft, project: ProjectState, settlement: Settlement): void {
   const endpoint = project.endpoints[settlement.endpointId];
-  if (endpoint === undefined) return [];
-  const events: Pending = [];
+  if (endpoint === undefined) return;
   const others = Object.keys(project.pendingOperations)
     .filter((id) => !settlement.ended.has(id))
     .map((id) => project.operations[id])
     .filter((other) => other?.endpointId === endpoint.id);
-  let now = computeStateAfter(endpoint, prior);
+  let now = draft.computeStateOf(endpoint);
   const changesState = (effect: OperationEffect) => effect.kind === 'computeState';
   const willEndPending = others.some(
     (other) =>
@@ -215,7 +178,7 @@ function settleCompute(
       other?.effects.finished.some(changesState) === true,
   );
   if (now.pending !== null && (settlement.changedState || !willEndPending)) {
-    events.push({
+    draft.push({
       type: 'ComputeStateChanged',
       projectId: project.id,
       endpointId: endpoint.id,
@@ -224,22 +187,16 @@ function settleCompute(
     });
     now = { current: now.current, pending: null };
   }
-  if (waitingConnections(state, endpoint.id).length === 0) return events;
+  if (waitingConnections(draft.state, endpoint.id).length === 0) return;
   const handledElsewhere = others.some((other) =>
     other?.effects.finished.some((e) => e.kind === 'openWaiting' || e.kind === 'wakeIfWaiting'),
   );
-  if (handledElsewhere) return events;
+  if (handledElsewhere) return;
   if (now.current === 'active' && now.pending === null)
-    events.push(...openWaiting(state, endpoint));
+    draft.push(...openWaiting(draft.state, endpoint));
   else if (endpoint.disabled)
-    events.push(...refuseWaiting(state, endpoint, SQL_STATES.endpointDisabled));
+    draft.push(...refuseWaiting(draft.state, endpoint, SQL_STATES.endpointDisabled));
   else if (settlement.refuse || now.pending !== null)
-    events.push(...refuseWaiting(state, endpoint, SQL_STATES.startFailed));
-  else {
-    const wake = [startPlan(endpoint.branchId, endpoint.id, 'wake_compute')];
-    events.push(
-      ...recordOperations(state, project.id, wake, context, [...prior, ...events]).events,
-    );
-  }
-  return events;
+    draft.push(...refuseWaiting(draft.state, endpoint, SQL_STATES.startFailed));
+  else wake(draft, endpoint);
 }

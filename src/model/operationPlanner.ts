@@ -1,18 +1,22 @@
 /**
- * Recording operations. A request records a chain: the first operation `running`, each next one
- * `scheduling` behind the one before. Each operation carries its effects as data (carried out by
- * operationEffects.ts) and the latency range its attempts are drawn from.
+ * Recording operations and carrying out their effects. A request records a chain: the first
+ * operation `running`, each next one `scheduling` behind the one before. Each operation carries its
+ * effects as data and the latency range its attempts are drawn from; effects that change objects are
+ * carried out by operationEffects.ts, the one that plans more work (a wake) here.
  */
 import { deepFreeze } from '../core/deepFreeze.js';
 import { newId } from '../core/ids.js';
 import type { OperationAction } from '../domain/operationAction.js';
+import { operationKind, type OperationRole } from '../domain/operationKinds.js';
 import { faultFor, type LatencyProfile } from '../domain/profile.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
-import type { ModelContext, Pending } from './decideContext.js';
+import type { CommandDraft } from './commandDraft.js';
+import { waitingConnections } from './connectionEvents.js';
+import type { ModelContext } from './decideContext.js';
 import type { OperationCreated } from './events.js';
 import type { OperationEffect } from './operationEffect.js';
-import { effectEvents } from './operationEffects.js';
-import type { ProjectState, SimState } from './state.js';
+import { carryOutObjectEffect, type OperationTarget } from './operationEffects.js';
+import type { EndpointState, ProjectState } from './state.js';
 
 /** One operation to record. */
 export interface PlannedOperation {
@@ -25,30 +29,21 @@ export interface PlannedOperation {
   readonly finished?: readonly OperationEffect[];
 }
 
-/** Where an operation applies: its project, branch and compute. */
-export interface OperationTarget {
-  readonly projectId: string;
-  readonly branchId: string;
-  readonly endpointId?: string;
-}
-
 /**
- * Events recording `plan` as a chain, with the running-phase effects of the first operation. When the
- * project's storage is detached (or being detached), a `tenant_reattach` goes first, behind the
- * detach if that is still unfinished. Returns the events and the ids of the recorded operations.
+ * Records `plan` as a chain in `draft`, with the running-phase effects of the first operation. When
+ * the project's storage is detached (or being detached), a `tenant_reattach` goes first, behind the
+ * detach if that is still unfinished. Returns the ids of the recorded operations.
  */
 export function recordOperations(
-  state: SimState,
+  draft: CommandDraft,
   projectId: string,
   plan: readonly PlannedOperation[],
-  context: ModelContext,
-  prior: Pending = [],
-): { events: Pending; operationIds: string[] } {
-  const events: Pending = [];
+): string[] {
+  const { context } = draft;
   const operationIds: string[] = [];
-  const project = state.projects[projectId];
+  const project = draft.state.projects[projectId];
   const { steps, after } =
-    project === undefined ? { steps: plan, after: undefined } : withReattach(project, plan, prior);
+    project === undefined ? { steps: plan, after: undefined } : withReattach(draft, project, plan);
   let previousId = after;
   for (const step of steps) {
     const operationId = newId.operation(context.random('ids'));
@@ -70,18 +65,49 @@ export function recordOperations(
       ...(delayMs === undefined ? {} : { startAt: context.now + delayMs }),
       effects: sharedEffects(step.running ?? [], step.finished ?? []),
     };
-    events.push(created);
-    if (runsNow)
-      events.push(
-        ...effectEvents(state, { projectId, ...step }, step.running ?? [], context, [
-          ...prior,
-          ...events,
-        ]),
-      );
+    draft.push(created);
+    if (runsNow) carryOut(draft, { projectId, ...step }, step.running ?? []);
     operationIds.push(operationId);
     previousId = operationId;
   }
-  return { events, operationIds };
+  return operationIds;
+}
+
+/**
+ * Adds to `draft` the events carrying out `effects` of an operation on `target`, in order, against
+ * the state as changed by the events decided so far.
+ */
+export function carryOut(
+  draft: CommandDraft,
+  target: OperationTarget,
+  effects: readonly OperationEffect[],
+): void {
+  for (const effect of effects) {
+    if (effect.kind === 'wakeIfWaiting') wakeIfWaiting(draft, target);
+    else carryOutObjectEffect(draft, target, effect);
+  }
+}
+
+/** The compute just went idle: if connections wait for it and no start is under way, start it again. */
+function wakeIfWaiting(draft: CommandDraft, target: OperationTarget): void {
+  const project = draft.state.projects[target.projectId];
+  const endpoint =
+    target.endpointId === undefined ? undefined : project?.endpoints[target.endpointId];
+  if (
+    endpoint === undefined ||
+    endpoint.disabled ||
+    waitingConnections(draft.state, endpoint.id).length === 0
+  )
+    return;
+  if (project !== undefined && hasUnfinished(project, 'startsCompute', endpoint.id)) return;
+  wake(draft, endpoint);
+}
+
+/** Records a start of `endpoint` for the clients waiting for it. */
+export function wake(draft: CommandDraft, endpoint: EndpointState): void {
+  recordOperations(draft, endpoint.projectId, [
+    startPlan(endpoint.branchId, endpoint.id, 'wake_compute'),
+  ]);
 }
 
 /** One frozen object per distinct effects value, shared by every operation that has it. */
@@ -184,25 +210,29 @@ export function suspendPlan(branchId: string, endpointId: string): PlannedOperat
   };
 }
 
-/** True when the project has an unfinished operation of `action` (on the compute, if given). */
+/**
+ * True when the project has an unfinished operation whose kind has `role` (on the compute, if
+ * given), for example a start under way: `hasUnfinished(project, 'startsCompute', endpointId)`.
+ */
 export function hasUnfinished(
   project: ProjectState,
-  action: OperationAction,
+  role: OperationRole,
   endpointId?: string,
 ): boolean {
-  return unfinished(project, action, endpointId) !== undefined;
+  return unfinished(project, role, endpointId) !== undefined;
 }
 
-/** The id of an unfinished operation of `action` (on the compute, if given). */
+/** The id of an unfinished operation whose kind has `role` (on the compute, if given). */
 function unfinished(
   project: ProjectState,
-  action: OperationAction,
+  role: OperationRole,
   endpointId?: string,
 ): string | undefined {
   for (const id of Object.keys(project.pendingOperations)) {
     const operation = project.operations[id];
     if (
-      operation?.action === action &&
+      operation !== undefined &&
+      operationKind(operation.action)[role] &&
       (endpointId === undefined || operation.endpointId === endpointId)
     )
       return id;
@@ -216,13 +246,14 @@ function unfinished(
  * reattach, itself behind the detach if that is still unfinished. Work never runs without storage.
  */
 function withReattach(
+  draft: CommandDraft,
   project: ProjectState,
   plan: readonly PlannedOperation[],
-  prior: Pending,
 ): { steps: readonly PlannedOperation[]; after?: string } {
-  const detaching = unfinished(project, 'tenant_detach');
+  const detaching = unfinished(project, 'detachesStorage');
   if (!project.detached && detaching === undefined) return { steps: plan };
-  const reattaching = unfinished(project, 'tenant_reattach') ?? decidedReattach(prior);
+  const reattaching =
+    unfinished(project, 'reattachesStorage') ?? draft.recordedOperation('reattachesStorage');
   if (reattaching !== undefined) return { steps: plan, after: reattaching };
   const reattach: PlannedOperation = {
     action: 'tenant_reattach',
@@ -233,12 +264,4 @@ function withReattach(
   return detaching === undefined
     ? { steps: [reattach, ...plan] }
     : { steps: [reattach, ...plan], after: detaching };
-}
-
-/** The id of a `tenant_reattach` recorded by the events decided so far in this command. */
-function decidedReattach(prior: Pending): string | undefined {
-  for (const event of prior)
-    if (event.type === 'OperationCreated' && event.action === 'tenant_reattach')
-      return event.operationId;
-  return undefined;
 }

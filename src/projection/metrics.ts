@@ -8,6 +8,7 @@ import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import { DEFAULT_PROFILE, type ColdCacheProfile } from '../domain/profile.js';
 import type { SimEvent } from '../model/events.js';
+import { ComputeActivity } from './computeActivity.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 
 /** Settings of a metrics projection. */
@@ -78,20 +79,8 @@ export const DEFAULT_PRICE_PER_CU_HOUR = 0.16;
 
 const HOUR_MS = 3_600_000;
 
-interface ComputeTally {
-  endpointId: string;
-  projectId: string;
-  minCu: number;
-  activeSince: number | undefined;
-  /** When it last became active (cache warm-up starts there). */
-  startedAt: number | undefined;
-  cu: number;
-  /** CU × ms and ms, accumulated. */
-  cuMs: number;
-  activeMs: number;
-  starts: number;
-  suspends: number;
-  resizes: number;
+/** What metrics count per compute beyond its activity (see computeActivity.ts). */
+interface SessionTally {
   sessions: number;
   coldStarts: number;
   lockedRequests: number;
@@ -99,7 +88,8 @@ interface ComputeTally {
 
 /** Computes the metrics of a log (its header first). */
 export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {}): Metrics {
-  const computes = new Map<string, ComputeTally>();
+  const activity = new ComputeActivity();
+  const computes = new Map<string, SessionTally>();
   const waiting = new Map<string, { at: number; endpointId: string }>();
   const actions = new Map<string, OperationAction>();
   const finalStatus = new Map<string, string>();
@@ -116,82 +106,16 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
   const count = (table: Record<string, number>, key: string, n = 1) => {
     table[key] = (table[key] ?? 0) + n;
   };
-  const close = (tally: ComputeTally, at: number) => {
-    if (tally.activeSince === undefined) return;
-    const span = Math.max(0, at - tally.activeSince);
-    tally.activeMs += span;
-    tally.cuMs += span * tally.cu;
-    tally.activeSince = at;
-  };
 
   for (const event of log) {
     from ??= event.at;
     if (event.type === 'SimulationStarted') coldCache = coldCacheOf(event.config);
     last = Math.max(last, event.at);
+    activity.apply(event);
     switch (event.type) {
       case 'EndpointCreated':
-        computes.set(event.endpointId, {
-          endpointId: event.endpointId,
-          projectId: event.projectId,
-          minCu: event.minCu,
-          activeSince: undefined,
-          startedAt: undefined,
-          cu: event.minCu,
-          cuMs: 0,
-          activeMs: 0,
-          starts: 0,
-          suspends: 0,
-          resizes: 0,
-          sessions: 0,
-          coldStarts: 0,
-          lockedRequests: 0,
-        });
+        computes.set(event.endpointId, { sessions: 0, coldStarts: 0, lockedRequests: 0 });
         break;
-      case 'EndpointUpdated': {
-        const tally = computes.get(event.endpointId);
-        if (tally !== undefined && event.changes.minCu !== undefined)
-          tally.minCu = event.changes.minCu;
-        break;
-      }
-      case 'EndpointDeleted': {
-        const tally = computes.get(event.endpointId);
-        if (tally !== undefined) {
-          close(tally, event.at);
-          tally.activeSince = undefined;
-        }
-        break;
-      }
-      case 'ProjectDeleted':
-        for (const tally of computes.values())
-          if (tally.projectId === event.projectId) {
-            close(tally, event.at);
-            tally.activeSince = undefined;
-          }
-        break;
-      case 'ComputeStateChanged': {
-        const tally = computes.get(event.endpointId);
-        if (tally === undefined) break;
-        const active = tally.activeSince !== undefined;
-        if (event.currentState === 'active' && !active) {
-          tally.activeSince = event.at;
-          tally.startedAt = event.at;
-          tally.cu = tally.minCu;
-          tally.starts++;
-        } else if (event.currentState !== 'active' && active) {
-          close(tally, event.at);
-          tally.activeSince = undefined;
-          tally.suspends++;
-        }
-        break;
-      }
-      case 'ComputeResized': {
-        const tally = computes.get(event.endpointId);
-        if (tally === undefined) break;
-        close(tally, event.at);
-        tally.cu = event.toCu;
-        tally.resizes++;
-        break;
-      }
       case 'ConnectionRequested':
         if (event.holdMs !== undefined)
           waiting.set(event.connectionId, { at: event.at, endpointId: event.endpointId });
@@ -200,7 +124,11 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
         const waited = waiting.get(event.connectionId);
         const tally = computes.get(event.endpointId);
         if (waited !== undefined || event.holdMs !== undefined) {
-          const delay = coldCachePenaltyMs(tally?.startedAt, event.at, coldCache);
+          const delay = coldCachePenaltyMs(
+            activity.get(event.endpointId)?.startedAt,
+            event.at,
+            coldCache,
+          );
           if (delay > 0) cacheDelays.push(delay);
         }
         if (waited !== undefined) {
@@ -255,16 +183,17 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
   const start = from ?? until;
   const price = options.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR;
   const perCompute: ComputeMetrics[] = [];
-  for (const tally of computes.values()) {
-    close(tally, until);
+  activity.finish(until);
+  for (const compute of activity.computes()) {
+    const tally = computes.get(compute.endpointId) as SessionTally;
     perCompute.push({
-      endpointId: tally.endpointId,
-      projectId: tally.projectId,
-      cuHours: tally.cuMs / HOUR_MS,
-      activeHours: tally.activeMs / HOUR_MS,
-      starts: tally.starts,
-      suspends: tally.suspends,
-      resizes: tally.resizes,
+      endpointId: compute.endpointId,
+      projectId: compute.projectId,
+      cuHours: compute.cuMs / HOUR_MS,
+      activeHours: compute.activeMs / HOUR_MS,
+      starts: compute.starts,
+      suspends: compute.suspends,
+      resizes: compute.resizes,
       sessions: tally.sessions,
       coldStarts: tally.coldStarts,
       lockedRequests: tally.lockedRequests,

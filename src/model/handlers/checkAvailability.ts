@@ -8,6 +8,7 @@
  */
 import { isDown } from '../../domain/computeState.js';
 import { ok } from '../../core/result.js';
+import { CommandDraft } from '../commandDraft.js';
 import type { Handler, Pending } from '../decideContext.js';
 import {
   hasUnfinished,
@@ -42,16 +43,15 @@ export const checkAvailability: Handler<CheckAvailability> = (state, command, co
   const intervalMs = branch.usedSinceCheck
     ? settings.intervalMs
     : Math.min(settings.maxIntervalMs, Math.round(previous * settings.backoff));
-  const events: Pending = [
-    {
-      type: 'AvailabilityCheckScheduled',
-      projectId: project.id,
-      branchId: branch.id,
-      dueAt: context.now + intervalMs,
-      intervalMs,
-    },
-  ];
-  if (project.detached || hasUnfinished(project, 'tenant_detach')) return ok(events);
+  const draft = new CommandDraft(state, context);
+  draft.push({
+    type: 'AvailabilityCheckScheduled',
+    projectId: project.id,
+    branchId: branch.id,
+    dueAt: context.now + intervalMs,
+    intervalMs,
+  });
+  if (project.detached || hasUnfinished(project, 'detachesStorage')) return ok(draft.events);
   const plan: PlannedOperation[] = [
     {
       action: 'check_availability',
@@ -62,11 +62,11 @@ export const checkAvailability: Handler<CheckAvailability> = (state, command, co
   ];
   if (
     isDown(subject.currentState, subject.pendingState) &&
-    !hasUnfinished(project, 'start_compute', subject.id)
+    !hasUnfinished(project, 'startsCompute', subject.id)
   ) {
     plan.push(startPlan(branch.id, subject.id, 'wake_compute'));
     if (subject.disabled) plan.push(suspendPlan(branch.id, subject.id));
   }
-  events.push(...recordOperations(state, project.id, plan, context, events).events);
-  return ok(events);
+  recordOperations(draft, project.id, plan);
+  return ok(draft.events);
 };

@@ -6,9 +6,10 @@
  */
 import { ok } from '../../core/result.js';
 import { faultFor } from '../../domain/profile.js';
+import { CommandDraft } from '../commandDraft.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { giveUp, startFollowers } from '../operationChains.js';
-import { effectEvents } from '../operationEffects.js';
+import { carryOut } from '../operationPlanner.js';
 import type { CompleteOperation } from '../timers.js';
 
 /** Decides the end of a running operation's attempt. */
@@ -32,12 +33,13 @@ export const completeOperation: Handler<CompleteOperation> = (state, command, co
         },
       ]);
     }
-    return ok(giveUp(state, project, operation, error, context));
+    const draft = new CommandDraft(state, context);
+    giveUp(draft, project, operation, error);
+    return ok(draft.events);
   }
-  const events: Pending = [
-    { type: 'OperationFinished', projectId: project.id, operationId: operation.id },
-  ];
-  events.push(...effectEvents(state, operation, operation.effects.finished, context));
-  events.push(...startFollowers(state, project, operation, context, events));
-  return ok(events);
+  const draft = new CommandDraft(state, context);
+  draft.push({ type: 'OperationFinished', projectId: project.id, operationId: operation.id });
+  carryOut(draft, operation, operation.effects.finished);
+  startFollowers(draft, project, operation);
+  return ok(draft.events);
 };

@@ -10,6 +10,7 @@ import { maxConnections } from '../../domain/computeSize.js';
 import { reject } from '../../domain/rejection.js';
 import { SQL_STATES, type SqlError } from '../../domain/sqlState.js';
 import type { CloseConnection, OpenConnection } from '../commands.js';
+import { CommandDraft } from '../commandDraft.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { isDown } from '../../domain/computeState.js';
 import { hasUnfinished, recordOperations, startPlan } from '../operationPlanner.js';
@@ -47,14 +48,15 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
   if (endpoint.currentState === 'active' && endpoint.pendingState === undefined) {
     return ok<Pending>([{ type: 'ConnectionOpened', ...connection, branchId: endpoint.branchId }]);
   }
-  const events: Pending = [{ type: 'ConnectionRequested', ...connection }];
+  const draft = new CommandDraft(state, context);
+  draft.push({ type: 'ConnectionRequested', ...connection });
   const project = state.projects[projectId];
-  const starting = project !== undefined && hasUnfinished(project, 'start_compute', endpoint.id);
+  const starting = project !== undefined && hasUnfinished(project, 'startsCompute', endpoint.id);
   if (isDown(endpoint.currentState, endpoint.pendingState) && !starting) {
     const wake = startPlan(endpoint.branchId, endpoint.id, 'wake_compute');
-    events.push(...recordOperations(state, projectId, [wake], context).events);
+    recordOperations(draft, projectId, [wake]);
   }
-  return ok(events);
+  return ok(draft.events);
 };
 
 /** Decides a client closing its connection (closing an ended one changes nothing). */

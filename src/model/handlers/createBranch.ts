@@ -7,7 +7,8 @@ import { drawUniqueId, newId } from '../../core/ids.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
 import type { CreateBranch } from '../commands.js';
-import type { Handler, Pending } from '../decideContext.js';
+import { CommandDraft } from '../commandDraft.js';
+import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findProject, lockedBy } from '../lookups.js';
 import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
@@ -44,17 +45,16 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     context.random('ids'),
     (id) => id in project.branches,
   );
-  const events: Pending = [
-    {
-      type: 'BranchCreated',
-      projectId: project.id,
-      branchId,
-      name: command.name ?? branchId,
-      parentId,
-      isDefault: false,
-      currentState: 'init',
-    },
-  ];
+  const draft = new CommandDraft(state, context);
+  draft.push({
+    type: 'BranchCreated',
+    projectId: project.id,
+    branchId,
+    name: command.name ?? branchId,
+    parentId,
+    isDefault: false,
+    currentState: 'init',
+  });
   const plan: PlannedOperation[] = [
     {
       action: 'create_branch',
@@ -75,13 +75,12 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
       drawn,
     );
     drawn.add(created.endpointId);
-    events.push(created);
+    draft.push(created);
     const next = startOrPark(created);
-    events.push(...next.parked);
+    draft.push(...next.parked);
     if (next.start !== undefined) plan.push(next.start);
   }
-  events.push(...recordOperations(state, project.id, plan, context).events);
-  if (command.endpoints.length > 0)
-    events.push(...firstCheck(state, project.id, branchId, context, events));
-  return ok(events);
+  recordOperations(draft, project.id, plan);
+  if (command.endpoints.length > 0) firstCheck(draft, project.id, branchId);
+  return ok(draft.events);
 };

@@ -5,7 +5,8 @@
  */
 import { err, ok } from '../../core/result.js';
 import type { CreateEndpoint } from '../commands.js';
-import type { Handler, Pending } from '../decideContext.js';
+import { CommandDraft } from '../commandDraft.js';
+import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findBranch, lockedBy } from '../lookups.js';
 import { endpointCreated, secondReadWrite, settingsProblem, startOrPark } from '../newEndpoint.js';
@@ -25,11 +26,11 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
   if (problem !== undefined) return err(problem);
 
   const created = endpointCreated(state, project.id, project.regionId, branch.id, command, context);
-  const events: Pending = [created];
-  events.push(...firstCheck(state, project.id, branch.id, context, events));
+  const draft = new CommandDraft(state, context);
+  draft.push(created);
+  firstCheck(draft, project.id, branch.id);
   const next = startOrPark(created);
-  events.push(...next.parked);
-  if (next.start !== undefined)
-    events.push(...recordOperations(state, project.id, [next.start], context).events);
-  return ok(events);
+  draft.push(...next.parked);
+  if (next.start !== undefined) recordOperations(draft, project.id, [next.start]);
+  return ok(draft.events);
 };

@@ -5,7 +5,8 @@
 import { drawUniqueId, newId } from '../../core/ids.js';
 import { err, ok } from '../../core/result.js';
 import type { CreateProject } from '../commands.js';
-import type { Handler, Pending } from '../decideContext.js';
+import { CommandDraft } from '../commandDraft.js';
+import type { Handler } from '../decideContext.js';
 import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
 import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
 import { firstCheck } from '../availabilityChecks.js';
@@ -26,7 +27,8 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
     { endpointType: 'read_write', settings: command.endpoint },
     context,
   );
-  const events: Pending = [
+  const draft = new CommandDraft(state, context);
+  draft.push(
     {
       type: 'ProjectCreated',
       projectId,
@@ -46,7 +48,7 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
       currentState: 'init',
     },
     created,
-  ];
+  );
   const plan: PlannedOperation[] = [
     {
       action: 'create_timeline' as const,
@@ -56,9 +58,9 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
     },
   ];
   const next = startOrPark(created);
-  events.push(...next.parked);
+  draft.push(...next.parked);
   if (next.start !== undefined) plan.push(next.start);
-  events.push(...recordOperations(state, projectId, plan, context).events);
-  events.push(...firstCheck(state, projectId, branchId, context, events));
-  return ok(events);
+  recordOperations(draft, projectId, plan);
+  firstCheck(draft, projectId, branchId);
+  return ok(draft.events);
 };

@@ -8,7 +8,8 @@ import { reject } from '../../domain/rejection.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import { cancelOperations } from '../operationChains.js';
 import type { DeleteBranch } from '../commands.js';
-import type { Handler, Pending } from '../decideContext.js';
+import { CommandDraft } from '../commandDraft.js';
+import type { Handler } from '../decideContext.js';
 import { findBranch, lockedBy } from '../lookups.js';
 import { recordOperations } from '../operationPlanner.js';
 import { dropConnections } from '../connectionEvents.js';
@@ -36,23 +37,18 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
   const locked = lockedBy(project, { branchId: branch.id });
   if (locked !== undefined) return err(locked);
 
-  const events: Pending = [];
+  const draft = new CommandDraft(state, context);
   for (const endpoint of Object.values(project.endpoints)) {
     if (endpoint.branchId !== branch.id) continue;
-    events.push(
+    draft.push(
       ...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
     );
-    events.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
+    draft.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
   }
-  events.push(...cancelOperations(state, project, (o) => o.branchId === branch.id, context));
-  events.push({ type: 'BranchDeleted', projectId: project.id, branchId: branch.id });
-  events.push(
-    ...recordOperations(
-      state,
-      project.id,
-      [{ action: 'delete_timeline', branchId: branch.id, latency: 'apply_config' }],
-      context,
-    ).events,
-  );
-  return ok(events);
+  cancelOperations(draft, project, (o) => o.branchId === branch.id);
+  draft.push({ type: 'BranchDeleted', projectId: project.id, branchId: branch.id });
+  recordOperations(draft, project.id, [
+    { action: 'delete_timeline', branchId: branch.id, latency: 'apply_config' },
+  ]);
+  return ok(draft.events);
 };

@@ -6,7 +6,8 @@ import { ok } from '../../core/result.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import { cancelOperations } from '../operationChains.js';
 import type { DeleteEndpoint } from '../commands.js';
-import type { Handler, Pending } from '../decideContext.js';
+import { CommandDraft } from '../commandDraft.js';
+import type { Handler } from '../decideContext.js';
 import { findEndpoint } from '../lookups.js';
 import { dropConnections } from '../connectionEvents.js';
 
@@ -15,10 +16,11 @@ export const deleteEndpoint: Handler<DeleteEndpoint> = (state, command, context)
   const found = findEndpoint(state, command.projectId, command.endpointId);
   if (!found.ok) return found;
   const { project, endpoint } = found.value;
-  const events: Pending = [
+  const draft = new CommandDraft(state, context);
+  draft.push(
     ...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
-    ...cancelOperations(state, project, (o) => o.endpointId === endpoint.id, context),
-    { type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id },
-  ];
-  return ok(events);
+  );
+  cancelOperations(draft, project, (o) => o.endpointId === endpoint.id);
+  draft.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
+  return ok(draft.events);
 };

@@ -4,6 +4,7 @@
  * (`tenant_detach`). The next operation it needs is preceded by a `tenant_reattach`.
  */
 import { ok } from '../../core/result.js';
+import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { recordOperations } from '../operationPlanner.js';
 import type { DetachIdleTenant } from '../timers.js';
@@ -35,5 +36,7 @@ export const detachIdleTenant: Handler<DetachIdleTenant> = (state, command, cont
       finished: [{ kind: 'tenantAttached' as const, attached: false }],
     },
   ];
-  return ok(recordOperations(state, project.id, plan, context).events);
+  const draft = new CommandDraft(state, context);
+  recordOperations(draft, project.id, plan);
+  return ok(draft.events);
 };

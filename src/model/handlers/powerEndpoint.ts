@@ -8,6 +8,7 @@ import { err, ok } from '../../core/result.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
 import type { Result } from '../../core/result.js';
 import type { RestartEndpoint, StartEndpoint, SuspendEndpoint } from '../commands.js';
+import { CommandDraft } from '../commandDraft.js';
 import type { Handler, ModelContext } from '../decideContext.js';
 import { findEndpoint, lockedBy } from '../lookups.js';
 import {
@@ -47,7 +48,9 @@ function record(
   plan: readonly PlannedOperation[],
   context: ModelContext,
 ) {
-  return ok(recordOperations(state, target.project.id, plan, context).events);
+  const draft = new CommandDraft(state, context);
+  recordOperations(draft, target.project.id, plan);
+  return ok(draft.events);
 }
 
 /** Decides a restart. */

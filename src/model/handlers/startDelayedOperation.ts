@@ -3,6 +3,7 @@
  * fault) starts now, with its running-phase effects. Stale once it is no longer `scheduling`.
  */
 import { ok } from '../../core/result.js';
+import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { startNext } from '../operationChains.js';
 import type { StartDelayedOperation } from '../timers.js';
@@ -11,5 +12,7 @@ import type { StartDelayedOperation } from '../timers.js';
 export const startDelayedOperation: Handler<StartDelayedOperation> = (state, command, context) => {
   const operation = state.projects[command.projectId]?.operations[command.operationId];
   if (operation === undefined || operation.status !== 'scheduling') return ok([]);
-  return ok(startNext(state, operation, context, []));
+  const draft = new CommandDraft(state, context);
+  startNext(draft, operation);
+  return ok(draft.events);
 };

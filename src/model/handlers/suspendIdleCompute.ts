@@ -6,6 +6,7 @@
  */
 import { ok } from '../../core/result.js';
 import { scaleToZeroDelayMs, suspendTimeoutMs } from '../../domain/suspendTimeout.js';
+import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { lockedBy } from '../lookups.js';
 import { recordOperations, suspendPlan } from '../operationPlanner.js';
@@ -22,8 +23,7 @@ export const suspendIdleCompute: Handler<SuspendIdleCompute> = (state, command, 
   if (context.now < endpoint.idleSince + scaleToZeroDelayMs(timeout, endpoint.failedSuspends))
     return ok([]);
   if (lockedBy(project, { endpointId: endpoint.id }) !== undefined) return ok([]);
-  return ok(
-    recordOperations(state, project.id, [suspendPlan(endpoint.branchId, endpoint.id)], context)
-      .events,
-  );
+  const draft = new CommandDraft(state, context);
+  recordOperations(draft, project.id, [suspendPlan(endpoint.branchId, endpoint.id)]);
+  return ok(draft.events);
 };

@@ -16,7 +16,8 @@ import { RESTARTING_FIELDS } from '../../domain/endpointChanges.js';
 import { reject } from '../../domain/rejection.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import type { UpdateEndpoint } from '../commands.js';
-import type { Handler, Pending } from '../decideContext.js';
+import { CommandDraft } from '../commandDraft.js';
+import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findEndpoint, lockedBy } from '../lookups.js';
 import { secondReadWrite, settingsProblem } from '../newEndpoint.js';
@@ -53,9 +54,8 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   const locked = lockedBy(project, { endpointId: endpoint.id });
   if (locked !== undefined) return err(locked);
 
-  const events: Pending = [
-    { type: 'EndpointUpdated', projectId: project.id, endpointId: endpoint.id, changes },
-  ];
+  const draft = new CommandDraft(state, context);
+  draft.push({ type: 'EndpointUpdated', projectId: project.id, endpointId: endpoint.id, changes });
   const branchId = newBranchId ?? endpoint.branchId;
   const applyConfig: PlannedOperation = {
     action: 'apply_config',
@@ -65,8 +65,8 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   };
   let plan: PlannedOperation[];
   if (newBranchId !== undefined) {
-    events.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated, 'open'));
-    events.push({
+    draft.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated, 'open'));
+    draft.push({
       type: 'ComputeStateChanged',
       projectId: project.id,
       endpointId: endpoint.id,
@@ -99,10 +99,9 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   } else {
     plan = [applyConfig];
   }
-  events.push(...recordOperations(state, project.id, plan, context, events).events);
-  if (newBranchId !== undefined)
-    events.push(...firstCheck(state, project.id, newBranchId, context, events));
-  return ok(events);
+  recordOperations(draft, project.id, plan);
+  if (newBranchId !== undefined) firstCheck(draft, project.id, newBranchId);
+  return ok(draft.events);
 };
 
 /** The requested changes that differ from the compute's current settings. */
