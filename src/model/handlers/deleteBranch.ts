@@ -10,6 +10,7 @@ import { cancelOperations } from '../operationChains.js';
 import type { DeleteBranch } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { findBranch, lockedBy } from '../lookups.js';
+import { lockedRefusal } from '../lockedRefusal.js';
 import { recordOperations } from '../operationPlanner.js';
 import { dropConnections } from '../connectionEvents.js';
 
@@ -34,7 +35,7 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
       ),
     );
   const locked = lockedBy(project, { branchId: branch.id });
-  if (locked !== undefined) return err(locked);
+  if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.branchId });
 
   const events: Pending = [];
   for (const endpoint of Object.values(project.endpoints)) {

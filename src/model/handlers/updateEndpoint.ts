@@ -19,6 +19,7 @@ import type { UpdateEndpoint } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findEndpoint, lockedBy } from '../lookups.js';
+import { lockedRefusal } from '../lockedRefusal.js';
 import { secondReadWrite, settingsProblem } from '../newEndpoint.js';
 import {
   recordOperations,
@@ -51,7 +52,11 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
     if (taken !== undefined) return err(taken);
   }
   const locked = lockedBy(project, { endpointId: endpoint.id });
-  if (locked !== undefined) return err(locked);
+  if (locked !== undefined)
+    return lockedRefusal(locked, command, {
+      endpointId: command.endpointId,
+      branchId: newBranchId,
+    });
 
   const events: Pending = [
     { type: 'EndpointUpdated', projectId: project.id, endpointId: endpoint.id, changes },
