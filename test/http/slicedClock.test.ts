@@ -80,7 +80,7 @@ describe('a long move that cannot go on', () => {
       memoryFull: () =>
         ++slices < 5
           ? undefined
-          : { status: 507, code: 'insufficient_storage', message: 'memory is 90% full' },
+          : { code: 'insufficient_storage', message: 'memory is 90% full' },
     });
     const start = server.sim.now();
     const stopped = await call('POST', '/_sim/advance', { by: '3650d' });
