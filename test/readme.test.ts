@@ -14,11 +14,12 @@ const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = /<!-- example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const workloadExample =
   /<!-- workload-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const fetchExample = /<!-- fetch-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const srcIndex = fileURLToPath(new URL('../src/index.js', import.meta.url));
 
 /** TypeScript's complaints about `code` under the strict settings users have (none is good). */
-function strictDiagnostics(code: string): string[] {
-  const file = join(mkdtempSync(join(tmpdir(), 'computesim-readme-')), 'example.ts');
+function strictDiagnostics(code: string, name = 'example.ts'): string[] {
+  const file = join(mkdtempSync(join(tmpdir(), 'computesim-readme-')), name);
   writeFileSync(file, code.replace("from 'computesim'", `from ${JSON.stringify(srcIndex)}`));
   {
     const program = ts.createProgram([file], {
@@ -89,6 +90,26 @@ describe('README', () => {
     expect(lines[0]).toMatch(/^201 [a-z]+-[a-z]+-\d{6} init$/);
     expect(lines.slice(1)).toEqual(['active', 'idle', 'true']);
   });
+
+  it('has a sim.fetch example that typechecks and prints what its comment says', async () => {
+    expect(strictDiagnostics(fetchExample, 'example.mts')).toEqual([]);
+    const js = ts.transpileModule(fetchExample.replace(/^import .*$/m, ''), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    }).outputText;
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      lines.push(args.join(' '));
+    });
+    try {
+      const AsyncFunction = (async () => {}).constructor as new (
+        ...args: string[]
+      ) => (...values: unknown[]) => Promise<void>;
+      await new AsyncFunction('Simulation', js)(Simulation);
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines).toEqual(['201 demo']);
+  }, 60_000);
 
   it('shows the quickstart output exactly as it prints', () => {
     const shown = /What `npm start` prints[^\n]*\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];

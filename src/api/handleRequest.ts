@@ -3,9 +3,11 @@
  * turns every outcome, even a bug, into an HTTP-style response. It never throws for bad input.
  */
 import { reject } from '../domain/rejection.js';
+import type { RequestCommand } from '../model/commands.js';
 import { keyProblem } from './apiKey.js';
 import { errorResponse, type ApiResponse } from './apiResponse.js';
 import type { RequestTarget } from './requestTarget.js';
+import type { Route } from './route.js';
 import { ROUTES } from './routeTable.js';
 import { Router } from './router.js';
 
@@ -51,11 +53,9 @@ export function handleRequest(
       params,
       query,
       body,
-      target,
+      target: route.method === 'GET' ? target : issuedBy(target, route),
       ...(onlyProject === undefined ? {} : { onlyProject }),
     });
-    if (response.status === 423)
-      recordLocked(target, route.method, route.pattern, { ...bodyBranch(body), ...params });
     if (response.status >= 400 && requestId !== undefined) {
       return {
         status: response.status,
@@ -75,35 +75,20 @@ export function handleRequest(
   }
 }
 
-/** Logs a 423 so reports can count it (the refusal itself changed nothing). */
-function recordLocked(
-  target: RequestTarget,
-  method: string,
-  route: string,
-  params: Readonly<Record<string, string>>,
-): void {
-  const projectId = params['project_id'];
-  if (projectId === undefined) return;
-  const endpointId = params['endpoint_id'];
-  const branchId = params['branch_id'];
-  target.execute({
-    type: 'RecordLockedRequest',
-    projectId,
-    method,
-    route,
-    ...(endpointId === undefined ? {} : { endpointId }),
-    ...(branchId === undefined ? {} : { branchId }),
-  });
-}
-
-/** The branch a request body names (a compute's `branch_id`, a new branch's `parent_id`), if any. */
-function bodyBranch(body: unknown): { branch_id?: string } {
-  const record = (body ?? {}) as {
-    endpoint?: { branch_id?: unknown };
-    branch?: { parent_id?: unknown };
+/**
+ * `target`, with every command it executes marked as issued by this request (its method and route
+ * pattern), so a refusal with 423 records which request was turned away.
+ */
+function issuedBy(target: RequestTarget, route: Route): RequestTarget {
+  const request = { method: route.method, route: route.pattern };
+  return {
+    get state() {
+      return target.state;
+    },
+    profile: target.profile,
+    apiKeys: target.apiKeys,
+    execute: (command) => target.execute({ ...command, request } as RequestCommand),
   };
-  const branchId = record.endpoint?.branch_id ?? record.branch?.parent_id;
-  return typeof branchId === 'string' ? { branch_id: branchId } : {};
 }
 
 function splitPath(path: string): { pathname: string; query: URLSearchParams } {

@@ -6,22 +6,28 @@ import { err, ok, type Result } from '../core/result.js';
 import { reject, type Rejection } from '../domain/rejection.js';
 import type { Route } from './route.js';
 
+/** What a router needs of a route: its method and its pattern with `{param}` segments. */
+export interface RoutePattern {
+  readonly method: string;
+  readonly pattern: string;
+}
+
 /** A matched route with its decoded path parameters. */
-export interface RouteMatch {
-  readonly route: Route;
+export interface RouteMatch<R extends RoutePattern = Route> {
+  readonly route: R;
   readonly params: Readonly<Record<string, string>>;
 }
 
-interface CompiledRoute {
-  readonly route: Route;
+interface CompiledRoute<R extends RoutePattern> {
+  readonly route: R;
   readonly segments: readonly { readonly literal?: string; readonly param?: string }[];
 }
 
-/** A router over a fixed list of routes. */
-export class Router {
-  readonly #routes: readonly CompiledRoute[];
+/** A router over a fixed list of routes (the REST table, or any table of method and pattern). */
+export class Router<R extends RoutePattern = Route> {
+  readonly #routes: readonly CompiledRoute<R>[];
 
-  constructor(routes: readonly Route[]) {
+  constructor(routes: readonly R[]) {
     this.#routes = routes.map((route) => ({
       route,
       segments: split(route.pattern).map((segment) => {
@@ -32,7 +38,7 @@ export class Router {
   }
 
   /** Finds the route for `method` and `pathname` (no query string, relative to `/api/v2`). */
-  match(method: string, pathname: string): Result<RouteMatch, Rejection> {
+  match(method: string, pathname: string): Result<RouteMatch<R>, Rejection> {
     const parts = split(pathname);
     let pathKnown = false;
     for (const compiled of this.#routes) {
@@ -52,13 +58,13 @@ function split(path: string): string[] {
 }
 
 function matchSegments(
-  segments: CompiledRoute['segments'],
+  segments: CompiledRoute<RoutePattern>['segments'],
   parts: readonly string[],
 ): Record<string, string> | undefined {
   if (segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as CompiledRoute['segments'][number];
+    const segment = segments[i] as CompiledRoute<RoutePattern>['segments'][number];
     const part = parts[i] as string;
     if (segment.literal !== undefined) {
       if (segment.literal !== part) return undefined;

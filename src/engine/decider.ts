@@ -3,7 +3,6 @@
  * rejection), evolve (event → state change on an immer draft) and the timers an event arms.
  */
 import type { Draft } from 'immer';
-import type { Result } from '../core/result.js';
 import type { RandomSource } from '../core/randomSource.js';
 import type { Touch } from './dirtyPaths.js';
 import type { LoggedEvent, Unstamped } from './loggedEvent.js';
@@ -35,6 +34,15 @@ export interface DecideContext {
 export type Arm<T> = (due: number, timer: T, background?: boolean) => void;
 
 /**
+ * What `decide` returns: the events of an accepted command, or why it is refused. A refusal may
+ * still carry `records`: record-only events (see `isRecordOnly`) that say what was refused, such as
+ * a request turned away for metrics to count. The engine appends them; they change no state.
+ */
+export type Decided<E, R> =
+  | { readonly ok: true; readonly value: E[] }
+  | { readonly ok: false; readonly error: R; readonly records?: readonly E[] };
+
+/**
  * A domain model the engine can run. `S` state, `C` commands, `E` events, `T` timers, `R` rejections.
  * All functions are pure apart from `evolve`, which mutates only the draft it is given.
  *
@@ -45,8 +53,11 @@ export type Arm<T> = (due: number, timer: T, background?: boolean) => void;
 export interface Decider<S, C, E extends LoggedEvent, T, R> {
   /** State before any event. */
   initialState(): S;
-  /** Validates `command` against `state`; returns the events it causes or why it is refused. */
-  decide(state: S, command: C, context: DecideContext): Result<Unstamped<E>[], R>;
+  /**
+   * Validates `command` against `state`; returns the events it causes, or why it is refused (with
+   * the record-only events the refusal leaves in the log, if any).
+   */
+  decide(state: S, command: C, context: DecideContext): Decided<Unstamped<E>, R>;
   /** Applies one event to the draft. Total: it never validates and never refuses. */
   evolve(draft: Draft<S>, event: E): void;
   /**

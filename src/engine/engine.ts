@@ -10,7 +10,7 @@ import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import { formatDuration, parseDuration, type Duration } from '../core/duration.js';
 import { LAST_INSTANT } from '../core/instant.js';
 import { RandomSource } from '../core/randomSource.js';
-import type { Result } from '../core/result.js';
+import { err, type Result } from '../core/result.js';
 import { Agenda } from './agenda.js';
 import type { DecideContext, Decider } from './decider.js';
 import { DirtyPaths } from './dirtyPaths.js';
@@ -424,15 +424,26 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   #apply(command: C): Result<readonly E[], R> {
     this.#context.begin(this.#now, this.#log.length, this.#log.length - this.#recordOnly);
     const decided = this.#decider.decide(this.#working, command, this.#context);
-    if (!decided.ok) return decided;
-    const stamped = decided.value as unknown as { at: number; seq: number }[];
-    for (const event of stamped) {
+    if (!decided.ok) {
+      if (decided.records === undefined || decided.records.length === 0) return decided;
+      // A refusal marks the clock like any call that appends nothing, and its records follow the
+      // mark: where they would land if recorded by a call of their own.
+      this.#markClock();
+      this.#stampAll(decided.records);
+      return err(decided.error);
+    }
+    this.#stampAll(decided.value);
+    if (this.#sinceSnapshot >= this.#publishEvery) this.#publish();
+    return decided as unknown as Result<readonly E[], R>;
+  }
+
+  /** Stamps decided events with the current time and their sequence numbers, and records them. */
+  #stampAll(events: readonly unknown[]): void {
+    for (const event of events as { at: number; seq: number }[]) {
       event.at = this.#now;
       event.seq = this.#log.length;
       this.#record(event as unknown as E);
     }
-    if (this.#sinceSnapshot >= this.#publishEvery) this.#publish();
-    return decided as unknown as Result<readonly E[], R>;
   }
 
   #record(event: E): void {

@@ -1,76 +1,73 @@
 /**
- * Reads a request body: at most 1 MiB (413 beyond, without reading the rest), parsed as JSON (400
- * when it is not). An empty body is `undefined`.
+ * Reads the body of a Web `Request` (or a `RequestLike`): at most 1 MiB (413 beyond, without reading the rest: a declared
+ * length over the limit is refused before reading anything), parsed as JSON (400 when it is not).
+ * An empty body is `undefined`. Runtime-neutral: the node adapter hands over the socket's stream.
  */
-import type { IncomingMessage } from 'node:http';
 import { err, ok, type Result } from '../core/result.js';
+import { errorAnswer, type Answer } from './errorTable.js';
+import type { RequestLike } from './requestLike.js';
 
 /** The largest body a request may carry. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Why a body was refused: an HTTP status with an error code and message. */
-export interface BodyProblem {
-  readonly status: 400 | 413;
-  readonly code: string;
-  readonly message: string;
-}
-
-/** Reads and parses the body of `request`. */
-export function readBody(request: IncomingMessage): Promise<Result<unknown, BodyProblem>> {
-  return new Promise((resolve) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      request.resume();
-      resolve(err(tooLarge()));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    request.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
+/** Reads and parses the body of `request`; a refusal is the answer to send. */
+export async function readBody(request: RequestLike): Promise<Result<unknown, Answer>> {
+  const body = request.body;
+  if (body === null) return ok(undefined);
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    await body.cancel().catch(() => undefined);
+    return err(tooLarge());
+  }
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      size += next.value.byteLength;
       if (size > MAX_BODY_BYTES) {
-        refused = true;
-        resolve(err(tooLarge()));
-        return;
+        await reader.cancel().catch(() => undefined);
+        return err(tooLarge());
       }
-      chunks.push(chunk);
-    });
-    request.on('error', () => {
-      if (!refused)
-        resolve(
-          err({
-            status: 400,
-            code: 'invalid_input',
-            message: 'the request body could not be read',
-          }),
-        );
-      refused = true;
-    });
-    request.on('end', () => {
-      if (refused) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve(ok(undefined));
-      try {
-        resolve(ok(JSON.parse(text)));
-      } catch (error) {
-        resolve(
-          err({
-            status: 400,
-            code: 'invalid_input',
-            message: `the request body is not valid JSON: ${(error as Error).message}`,
-          }),
-        );
-      }
-    });
-  });
+      chunks.push(next.value);
+    }
+  } catch {
+    return err(errorAnswer('invalid_input', 'the request body could not be read'));
+  }
+  const text = decode(chunks, size);
+  if (text.trim() === '') return ok(undefined);
+  try {
+    return ok(JSON.parse(text));
+  } catch (error) {
+    return err(
+      errorAnswer(
+        'invalid_input',
+        `the request body is not valid JSON: ${(error as Error).message}`,
+      ),
+    );
+  }
 }
 
-function tooLarge(): BodyProblem {
-  return {
-    status: 413,
-    code: 'payload_too_large',
-    message: `the request body is larger than ${MAX_BODY_BYTES} bytes`,
-  };
+function decode(chunks: readonly Uint8Array[], size: number): string {
+  if (chunks.length === 1) return DECODER.decode(chunks[0]);
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return DECODER.decode(whole);
+}
+
+const DECODER = new TextDecoder();
+
+/** The rest of an oversized body is not read: the connection cannot carry another request. */
+function tooLarge(): Answer {
+  return errorAnswer(
+    'payload_too_large',
+    `the request body is larger than ${MAX_BODY_BYTES} bytes`,
+    { connection: 'close' },
+  );
 }

@@ -20,12 +20,10 @@ import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Simulation } from '../simulation/simulation.js';
 import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
+import { StateFileError } from './stateFileError.js';
 import { StateFileLock } from './stateFileLock.js';
 
-/** A state file could not be written: the change it was to hold is not durable. */
-export class StateFileError extends Error {
-  override readonly name = 'StateFileError';
-}
+export { StateFileError };
 
 /** What opening a state file found and did. */
 export interface StateFileRecovery {

@@ -9,6 +9,20 @@ import type { ComputeType } from '../domain/computeState.js';
 import type { EndpointSettings } from './state.js';
 import type { TimerCommand } from './timers.js';
 
+/**
+ * The API request that issued a command: its method and route pattern (e.g.
+ * `/projects/{project_id}/endpoints/{endpoint_id}/start`). A refusal with 423 records it.
+ */
+export interface RequestOrigin {
+  readonly method: string;
+  readonly route: string;
+}
+
+/** A command an API request may issue, which remembers the request (absent for other callers). */
+export interface Requested {
+  readonly request?: RequestOrigin;
+}
+
 /** A compute to create: its type and settings (defaults already filled in). */
 export interface NewEndpoint {
   readonly endpointType: ComputeType;
@@ -16,7 +30,7 @@ export interface NewEndpoint {
 }
 
 /** Create a project with its default branch and a primary read-write compute. */
-export interface CreateProject {
+export interface CreateProject extends Requested {
   readonly type: 'CreateProject';
   readonly name?: string;
   readonly regionId?: string;
@@ -27,13 +41,13 @@ export interface CreateProject {
 }
 
 /** Delete a project and everything in it. */
-export interface DeleteProject {
+export interface DeleteProject extends Requested {
   readonly type: 'DeleteProject';
   readonly projectId: string;
 }
 
 /** Create a branch from a parent (the default branch when absent), with computes or without. */
-export interface CreateBranch {
+export interface CreateBranch extends Requested {
   readonly type: 'CreateBranch';
   readonly projectId: string;
   readonly name?: string;
@@ -42,21 +56,21 @@ export interface CreateBranch {
 }
 
 /** Delete a branch that is not the default one, with its computes. */
-export interface DeleteBranch {
+export interface DeleteBranch extends Requested {
   readonly type: 'DeleteBranch';
   readonly projectId: string;
   readonly branchId: string;
 }
 
 /** Create a compute on a branch. */
-export interface CreateEndpoint extends NewEndpoint {
+export interface CreateEndpoint extends NewEndpoint, Requested {
   readonly type: 'CreateEndpoint';
   readonly projectId: string;
   readonly branchId: string;
 }
 
 /** Change a compute's settings, or move it to another branch. */
-export interface UpdateEndpoint {
+export interface UpdateEndpoint extends Requested {
   readonly type: 'UpdateEndpoint';
   readonly projectId: string;
   readonly endpointId: string;
@@ -64,28 +78,28 @@ export interface UpdateEndpoint {
 }
 
 /** Delete a compute. */
-export interface DeleteEndpoint {
+export interface DeleteEndpoint extends Requested {
   readonly type: 'DeleteEndpoint';
   readonly projectId: string;
   readonly endpointId: string;
 }
 
 /** Suspend then start a compute, dropping its connections. */
-export interface RestartEndpoint {
+export interface RestartEndpoint extends Requested {
   readonly type: 'RestartEndpoint';
   readonly projectId: string;
   readonly endpointId: string;
 }
 
 /** Start a compute. */
-export interface StartEndpoint {
+export interface StartEndpoint extends Requested {
   readonly type: 'StartEndpoint';
   readonly projectId: string;
   readonly endpointId: string;
 }
 
 /** Suspend a compute, dropping its connections. */
-export interface SuspendEndpoint {
+export interface SuspendEndpoint extends Requested {
   readonly type: 'SuspendEndpoint';
   readonly projectId: string;
   readonly endpointId: string;
@@ -123,17 +137,6 @@ export interface DropConnections {
   readonly endpointId: string;
 }
 
-/** Record that a request was refused with 423 (state unchanged; the log keeps the fact for metrics). */
-export interface RecordLockedRequest {
-  readonly type: 'RecordLockedRequest';
-  readonly projectId: string;
-  readonly method: string;
-  /** The route's pattern, e.g. `/projects/{project_id}/endpoints/{endpoint_id}/start`. */
-  readonly route: string;
-  readonly endpointId?: string;
-  readonly branchId?: string;
-}
-
 /** Every command a request or client can issue. */
 export type RequestCommand =
   | CreateProject
@@ -149,8 +152,7 @@ export type RequestCommand =
   | OpenConnection
   | CloseConnection
   | DropConnections
-  | AttachWorkload
-  | RecordLockedRequest;
+  | AttachWorkload;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

@@ -27,7 +27,6 @@ import { retryOperation } from './handlers/retryOperation.js';
 import { startDelayedOperation } from './handlers/startDelayedOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
 import { pruneOperations } from './handlers/pruneOperations.js';
-import { recordLockedRequest } from './handlers/recordLockedRequest.js';
 import { endSession } from './handlers/sessions.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { arriveSession, attachWorkload } from './handlers/workloads.js';
@@ -62,7 +61,6 @@ const HANDLERS: HandlerTable = {
   EndSession: endSession,
   Autoscale: autoscale,
   PruneOperations: pruneOperations,
-  RecordLockedRequest: recordLockedRequest,
 };
 
 /** The control-plane Decider for one profile. */

@@ -13,6 +13,7 @@ import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
 import { API_KEY_KINDS, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
+import { HttpCore } from '../http/httpCore.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { Command } from '../model/commands.js';
 import { createControlPlane } from '../model/controlPlane.js';
@@ -54,6 +55,7 @@ export class Simulation {
   readonly #engine: ControlPlaneEngine;
   readonly #target: RequestTarget;
   readonly #apiKeys = new Map<string, ApiKey>();
+  #http: HttpCore | undefined;
   /** The resolved profile in force. */
   readonly profile: Profile;
 
@@ -225,6 +227,17 @@ export class Simulation {
     options?: RequestOptions,
   ): ApiResponse<B> {
     return handleRequest(this.#target, method, path, body, options) as ApiResponse<B>;
+  }
+
+  /**
+   * The REST surface as a Web-standard fetch handler: answers a `Request` (URL path under
+   * `/api/v2`, any origin) exactly as `computesim serve` answers it over a socket, through the same
+   * HTTP core: the same routes, control routes under `/_sim/` (all but `reset`: a simulation cannot
+   * replace itself), JSON errors, `Date` in virtual time. Keys are this simulation's (`addApiKey`).
+   */
+  fetch(request: Request): Promise<Response> {
+    this.#http ??= new HttpCore(this, { keys: this.#apiKeys });
+    return this.#http.fetch(request);
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * The HTTP server under what goes wrong around it: a state file that cannot be written, malformed
- * URLs and requests, internal failures, and shutdown with keep-alive connections open.
+ * URLs, rate limits and internal failures (each through the core's `fetch` and over a socket), and,
+ * socket-only by nature, oversized and malformed HTTP and shutdown with keep-alive connections open.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -11,11 +12,13 @@ import { main } from '../../src/cli/main.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { replayLogFile } from '../../src/files/replayLogFile.js';
 import { SERVED_KEY, serveSim } from '../support/servedSim.js';
+import { serveOver, TRANSPORTS } from '../support/transports.js';
 
 const KEY = SERVED_KEY;
 const serve = serveSim;
 
-describe('a state file that cannot be written', () => {
+describe.each(TRANSPORTS)('a state file that cannot be written (%s)', (transport) => {
+  const serve = (options: Parameters<typeof serveOver>[1]) => serveOver(transport, options);
   it('answers 503, acknowledges nothing, and keeps the state the file holds', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'computesim-broken-')), 'events.jsonl');
     const { call, server } = await serve({ stateFile: StateFile.open(path) });
@@ -108,9 +111,9 @@ describe('a state file taken away or cut short (found by review)', () => {
   });
 });
 
-describe('malformed requests', () => {
+describe.each(TRANSPORTS)('malformed requests (%s)', (transport) => {
   it('answers 400 invalid_input to a malformed percent-encoding in the path', async () => {
-    const { call } = await serve();
+    const { call } = await serveOver(transport);
     for (const path of [
       '/projects/%ZZ',
       '/projects/p-1/branches/%E0%A4%A',
@@ -210,11 +213,13 @@ describe('oversized and malformed HTTP', () => {
   });
 });
 
-describe('rate limits per route', () => {
+describe.each(TRANSPORTS)('rate limits per route (%s)', (transport) => {
   it('counts one route pattern together, whatever ids or extra slashes the path has', async () => {
-    const { base } = await serve({ rateLimits: { perKeyPerMinute: 1_000, perRoutePerSecond: 3 } });
+    const { base, send } = await serveOver(transport, {
+      rateLimits: { perKeyPerMinute: 1_000, perRoutePerSecond: 3 },
+    });
     const get = async (path: string) =>
-      (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${KEY}` } })).status;
+      (await send(`${base}${path}`, { headers: { authorization: `Bearer ${KEY}` } })).status;
     const spellings = [
       (i: number) => `/projects/p-${i}/operations/op-${i}`,
       (i: number) => `/projects/p-1//operations/op-${i}`,
@@ -231,7 +236,8 @@ describe('rate limits per route', () => {
   });
 });
 
-describe('internal failures', () => {
+describe.each(TRANSPORTS)('internal failures (%s)', (transport) => {
+  const serve = (options: Parameters<typeof serveOver>[1] = {}) => serveOver(transport, options);
   it('answers 400 only to the server’s own validation errors', async () => {
     const { call } = await serve();
     const headless = await call('POST', '/_sim/reset', { jsonl: '{"type":"ClockAdvanced"}\n' });

@@ -1,32 +1,34 @@
 /**
- * The key-scope matrix over HTTP: the same answers as in process, never another project's data.
+ * The key-scope matrix over HTTP (the core's `fetch` in process, and a socket): the same answers as
+ * in process, never another project's data.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
-import { SimServer } from '../../src/http/simServer.js';
+import { serveOver, TRANSPORTS } from '../support/transports.js';
 
-let server: SimServer;
-let base: string;
-let a: string;
-let b: string;
+describe.each(TRANSPORTS)('API keys over HTTP (%s)', (transport) => {
+  let send: (url: string, init?: RequestInit) => Promise<Response>;
+  let base: string;
+  let a: string;
+  let b: string;
 
-beforeAll(async () => {
-  const sim = new Simulation({ seed: 8 });
-  a = sim.request('POST', '/projects', { project: { name: 'a' } }).body.project.id;
-  b = sim.request('POST', '/projects', { project: { name: 'b' } }).body.project.id;
-  server = new SimServer(sim, {
-    keys: [
-      { key: 'personal', kind: 'personal' },
-      { key: 'org', kind: 'organization' },
-      { key: 'scoped', kind: 'project', projectId: a },
-    ],
-    clock: { name: 'manual', rate: 0 },
+  beforeEach(async () => {
+    const sim = new Simulation({ seed: 8 });
+    a = sim.request('POST', '/projects', { project: { name: 'a' } }).body.project.id;
+    b = sim.request('POST', '/projects', { project: { name: 'b' } }).body.project.id;
+    ({ send, base } = await serveOver(
+      transport,
+      {
+        keys: [
+          { key: 'personal', kind: 'personal' },
+          { key: 'org', kind: 'organization' },
+          { key: 'scoped', kind: 'project', projectId: a },
+        ],
+      },
+      sim,
+    ));
   });
-  base = await server.listen(0);
-});
-afterAll(() => server.close());
 
-describe('API keys over HTTP', () => {
   it.each([
     [undefined, 'GET', '/projects', 401],
     ['nope', 'GET', '/projects', 401],
@@ -40,7 +42,7 @@ describe('API keys over HTTP', () => {
     ['scoped', 'DELETE', '/projects/A', 403],
     ['scoped', 'POST', '/_sim/advance', 403],
   ])('key %s: %s %s → %d', async (key, method, path, status) => {
-    const response = await fetch(`${base}${path.replace('/A', `/${a}`).replace('/B', `/${b}`)}`, {
+    const response = await send(`${base}${path.replace('/A', `/${a}`).replace('/B', `/${b}`)}`, {
       method,
       headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
     });
@@ -52,7 +54,7 @@ describe('API keys over HTTP', () => {
   });
 
   it('lists only its own project to a project-scoped key', async () => {
-    const response = await fetch(`${base}/projects`, {
+    const response = await send(`${base}/projects`, {
       headers: { authorization: 'Bearer scoped' },
     });
     const { projects } = (await response.json()) as { projects: { id: string }[] };

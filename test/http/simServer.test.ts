@@ -1,22 +1,22 @@
 /**
- * The HTTP facade on an ephemeral loopback port: the same API as in process, JSON errors for
- * everything a client can get wrong, keys, control routes, paced clocks and the state file.
+ * The HTTP facade, one suite run against the HTTP core's `fetch` in process and over a socket on an
+ * ephemeral loopback port: the same API as `sim.request`, JSON errors for everything a client can
+ * get wrong, keys, control routes, paced clocks and the state file.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
 import { parseClockMode, type ClockMode } from '../../src/http/clockMode.js';
-import { SimServer } from '../../src/http/simServer.js';
+import { KEY, serveOver, TRANSPORTS, type Transport } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { replayLogFile } from '../../src/files/replayLogFile.js';
 
-const KEY = 'test-key';
 const MANUAL = parseClockMode('manual');
-const servers: SimServer[] = [];
 
-async function serve(
+function serve(
+  transport: Transport,
   options: {
     sim?: Simulation;
     clock?: ClockMode;
@@ -24,46 +24,20 @@ async function serve(
     wallNow?: () => number;
   } = {},
 ) {
-  const server = new SimServer(options.sim ?? new Simulation({ seed: 3 }), {
-    keys: [{ key: KEY, kind: 'personal' }],
-    clock: options.clock ?? (MANUAL.ok ? MANUAL.value : { name: 'manual', rate: 0 }),
-    ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
-    ...(options.wallNow === undefined ? {} : { wallNow: options.wallNow }),
-  });
-  servers.push(server);
-  const base = await server.listen(0);
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...headers },
-      ...(body === undefined
-        ? {}
-        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    const json =
-      text === ''
-        ? undefined
-        : response.headers.get('content-type')?.startsWith('application/json')
-          ? JSON.parse(text)
-          : text;
-    return { status: response.status, headers: response.headers, body: json };
-  };
-  return { server, base, call };
+  return serveOver(
+    transport,
+    {
+      clock: options.clock ?? (MANUAL.ok ? MANUAL.value : { name: 'manual', rate: 0 }),
+      ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
+      ...(options.wallNow === undefined ? {} : { wallNow: options.wallNow }),
+    },
+    options.sim,
+  );
 }
 
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-describe('the HTTP facade', () => {
+describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
   it('answers exactly what sim.request answers, with Date in virtual time', async () => {
-    const { call, server } = await serve();
+    const { call, server } = await serve(transport);
     const created = await call(
       'POST',
       '/projects',
@@ -81,7 +55,7 @@ describe('the HTTP facade', () => {
   });
 
   it('refuses what a client can get wrong with a JSON error and no stack trace', async () => {
-    const { call, base } = await serve();
+    const { call, base, send } = await serve(transport);
     const cases = [
       [await call('GET', '/projects', undefined, { authorization: '' }), 401, 'unauthorized'],
       [await call('GET', '/nowhere'), 404, 'not_found'],
@@ -95,13 +69,13 @@ describe('the HTTP facade', () => {
       expect(response.body).toMatchObject({ code, message: expect.any(String) });
       expect(JSON.stringify(response.body)).not.toMatch(/\n\s+at /);
     }
-    const outside = await fetch(base.replace('/api/v2', '/other'));
+    const outside = await send(base.replace('/api/v2', '/other'));
     expect(outside.status).toBe(404);
     expect(await outside.json()).toMatchObject({ code: 'not_found' });
   });
 
   it('moves the clock only through control routes in manual mode', async () => {
-    const { call } = await serve();
+    const { call } = await serve(transport);
     const before = (await call('GET', '/_sim/clock')).body;
     const { operations } = (await call('POST', '/projects')).body;
     expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(before.now_ms);
@@ -120,7 +94,7 @@ describe('the HTTP facade', () => {
     let wall = 1_000;
     const mode = parseClockMode('60x');
     if (!mode.ok) throw new Error(mode.error);
-    const { call } = await serve({ clock: mode.value, wallNow: () => wall });
+    const { call } = await serve(transport, { clock: mode.value, wallNow: () => wall });
     const start = (await call('GET', '/_sim/clock')).body.now_ms;
     wall += 2_000;
     expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(start + 120_000);
@@ -135,7 +109,7 @@ describe('the HTTP facade', () => {
   });
 
   it('opens and closes simulated connections, snapshots and resets', async () => {
-    const { call, server } = await serve();
+    const { call, server } = await serve(transport);
     const { endpoints } = (await call('POST', '/projects')).body;
     await call('POST', '/_sim/advance', { by: '30s' });
     const opened = await call('POST', '/_sim/connections', { endpoint_id: endpoints[0].id });
@@ -159,19 +133,18 @@ describe('the HTTP facade', () => {
     const sim = new Simulation({ seed: 3 });
     const mine = sim.request('POST', '/projects').body.project.id;
     const theirs = sim.request('POST', '/projects').body.project.id;
-    const server = new SimServer(sim, {
-      keys: [
-        { key: KEY, kind: 'personal' },
-        { key: 'scoped', kind: 'project', projectId: mine },
-      ],
-      clock: { name: 'manual', rate: 0 },
-    });
-    servers.push(server);
-    const base = await server.listen(0);
+    const { base, send } = await serveOver(
+      transport,
+      {
+        keys: [
+          { key: KEY, kind: 'personal' },
+          { key: 'scoped', kind: 'project', projectId: mine },
+        ],
+      },
+      sim,
+    );
     const get = (path: string) =>
-      fetch(`${base}${path}`, { headers: { authorization: 'Bearer scoped' } }).then(
-        (r) => r.status,
-      );
+      send(`${base}${path}`, { headers: { authorization: 'Bearer scoped' } }).then((r) => r.status);
     expect(await get(`/projects/${mine}`)).toBe(200);
     expect(await get(`/projects/${theirs}`)).toBe(404);
     expect(await get('/_sim/clock')).toBe(403);
@@ -179,16 +152,12 @@ describe('the HTTP facade', () => {
 
   it('rate-limits per route and per key when asked, with Retry-After', async () => {
     let wall = 0;
-    const server = new SimServer(new Simulation({ seed: 3 }), {
-      keys: [{ key: KEY, kind: 'personal' }],
-      clock: { name: 'manual', rate: 0 },
+    const { base, send } = await serveOver(transport, {
       rateLimits: { perKeyPerMinute: 5, perRoutePerSecond: 3 },
       wallNow: () => wall,
     });
-    servers.push(server);
-    const base = await server.listen(0);
     const get = (path: string) =>
-      fetch(`${base}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
+      send(`${base}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await get('/projects')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -205,7 +174,7 @@ describe('the HTTP facade', () => {
 
   it('appends every event to the state file before answering, and replays it', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'computesim-state-')), 'events.jsonl');
-    const { call, server } = await serve({ stateFile: StateFile.open(path) });
+    const { call, server } = await serve(transport, { stateFile: StateFile.open(path) });
     const created = await call('POST', '/projects', { project: { name: 'kept' } });
     const onDisk = readFileSync(path, 'utf8').trim().split('\n');
     const commits = onDisk.filter((line) => line.startsWith('{"commit":'));

@@ -86,9 +86,7 @@ describe('a long move that cannot go on', () => {
     const { server, call } = await serve(withProjects(10), {
       stateFile: StateFile.open(path),
       memoryFull: () =>
-        ++slices < 5
-          ? undefined
-          : { status: 507, code: 'insufficient_storage', message: 'memory is 90% full' },
+        ++slices < 5 ? undefined : { code: 'insufficient_storage', message: 'memory is 90% full' },
     });
     const start = server.sim.now();
     const stopped = await call('POST', '/_sim/advance', { by: '3650d' });

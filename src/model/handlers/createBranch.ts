@@ -11,6 +11,7 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findProject, lockedBy } from '../lookups.js';
+import { lockedRefusal } from '../lockedRefusal.js';
 import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
 import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
 
@@ -38,7 +39,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     if (problem !== undefined) return err(problem);
   }
   const locked = lockedBy(project, { branchId: parentId });
-  if (locked !== undefined) return err(locked);
+  if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.parentId });
 
   const branchId = drawUniqueId(
     newId.branch,

@@ -9,6 +9,7 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findBranch, lockedBy } from '../lookups.js';
+import { lockedRefusal } from '../lockedRefusal.js';
 import { endpointCreated, secondReadWrite, settingsProblem, startOrPark } from '../newEndpoint.js';
 import { recordOperations } from '../operationPlanner.js';
 
@@ -21,9 +22,10 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
     settingsProblem(command.settings, project.plan, context.profile.limits) ??
     (command.endpointType === 'read_write'
       ? secondReadWrite(state, project.id, branch.id)
-      : undefined) ??
-    lockedBy(project, { branchId: branch.id });
+      : undefined);
   if (problem !== undefined) return err(problem);
+  const locked = lockedBy(project, { branchId: branch.id });
+  if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.branchId });
 
   const created = endpointCreated(state, project.id, project.regionId, branch.id, command, context);
   const draft = new CommandDraft(state, context);

@@ -11,6 +11,7 @@ import type { DeleteBranch } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { findBranch, lockedBy } from '../lookups.js';
+import { lockedRefusal } from '../lockedRefusal.js';
 import { recordOperations } from '../operationPlanner.js';
 import { dropConnections } from '../connectionEvents.js';
 
@@ -35,7 +36,7 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
       ),
     );
   const locked = lockedBy(project, { branchId: branch.id });
-  if (locked !== undefined) return err(locked);
+  if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.branchId });
 
   const draft = new CommandDraft(state, context);
   for (const endpoint of Object.values(project.endpoints)) {

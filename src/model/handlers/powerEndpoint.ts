@@ -5,11 +5,11 @@
  */
 import { isDown } from '../../domain/computeState.js';
 import { err, ok } from '../../core/result.js';
-import { reject, type Rejection } from '../../domain/rejection.js';
-import type { Result } from '../../core/result.js';
+import { reject } from '../../domain/rejection.js';
 import type { RestartEndpoint, StartEndpoint, SuspendEndpoint } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
-import type { Handler, ModelContext } from '../decideContext.js';
+import type { Handler, ModelContext, Refusal } from '../decideContext.js';
+import { lockedRefusal } from '../lockedRefusal.js';
 import { findEndpoint, lockedBy } from '../lookups.js';
 import {
   recordOperations,
@@ -24,9 +24,9 @@ type Target = { project: ProjectState; endpoint: EndpointState };
 /** Finds the compute and refuses when it is locked (423) or, for starts, disabled (400). */
 function controllable(
   state: SimState,
-  command: { projectId: string; endpointId: string },
+  command: RestartEndpoint | StartEndpoint | SuspendEndpoint,
   starts: boolean,
-): Result<Target, Rejection> {
+): { readonly ok: true; readonly value: Target } | Refusal {
   const found = findEndpoint(state, command.projectId, command.endpointId);
   if (!found.ok) return found;
   const { project, endpoint } = found.value;
@@ -39,7 +39,9 @@ function controllable(
     );
   }
   const locked = lockedBy(project, { endpointId: endpoint.id });
-  return locked === undefined ? ok(found.value) : err(locked);
+  return locked === undefined
+    ? ok(found.value)
+    : lockedRefusal(locked, command, { endpointId: command.endpointId });
 }
 
 function record(

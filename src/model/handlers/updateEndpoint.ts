@@ -20,6 +20,7 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findEndpoint, lockedBy } from '../lookups.js';
+import { lockedRefusal } from '../lockedRefusal.js';
 import { secondReadWrite, settingsProblem } from '../newEndpoint.js';
 import {
   recordOperations,
@@ -52,7 +53,11 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
     if (taken !== undefined) return err(taken);
   }
   const locked = lockedBy(project, { endpointId: endpoint.id });
-  if (locked !== undefined) return err(locked);
+  if (locked !== undefined)
+    return lockedRefusal(locked, command, {
+      endpointId: command.endpointId,
+      branchId: newBranchId,
+    });
 
   const draft = new CommandDraft(state, context);
   draft.push({ type: 'EndpointUpdated', projectId: project.id, endpointId: endpoint.id, changes });

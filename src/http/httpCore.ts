@@ -1,0 +1,564 @@
+/**
+ * The HTTP core: a Web-standard `fetch(request, context?) → Promise<Response>` over one route table
+ * (the REST routes, answered by `sim.request`, and the `_sim` control routes), one error table, and
+ * what serving adds around them: bearer keys and scopes, rate limits, a paced or manual clock,
+ * sliced clock moves, `Date` in virtual time, and the store written before every response. It uses
+ * nothing of node: `computesim serve` wraps it in node:http and injects the node-only parts (the
+ * state file, the wall clock, the memory check); `sim.fetch` calls it in process.
+ */
+import { ROUTES } from '../api/routeTable.js';
+import { Router } from '../api/router.js';
+import { formatInstant, LAST_INSTANT } from '../core/instant.js';
+import { StepLimitError } from '../engine/errors.js';
+import type { LoggedEvent } from '../engine/loggedEvent.js';
+import type { Simulation } from '../simulation/simulation.js';
+import { ClockDriver, type ClockMode } from './clockMode.js';
+import { errorAnswer, type Answer } from './errorTable.js';
+import { RateLimiter, type RateLimits } from './rateLimiter.js';
+import { readBody } from './readBody.js';
+import type { RequestLike } from './requestLike.js';
+import {
+  CONTROL_PREFIX,
+  CONTROL_ROUTES,
+  controlBody,
+  noControlRoute,
+  type ControlHost,
+  type ControlRoute,
+} from './simControl.js';
+import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
+import { StateFileError } from './stateFileError.js';
+
+export type { RequestLike };
+
+/** What the core knows of the connection a request came on (like hono's env / connection info). */
+export interface HttpContext {
+  /** The client's address: the rate limiter's caller for keys the server does not know. */
+  readonly clientAddress?: string;
+}
+
+/** Where served events are kept (the state file): written before every response. */
+export interface SimStore {
+  /** How many of the log's events the store holds durably. */
+  readonly written: number;
+  /** Appends the events it does not hold yet; throws when it cannot (the change is then undone). */
+  flush(sim: Simulation): void;
+  /** Replaces everything it holds with `sim`'s log (on reset). */
+  rewrite(sim: Simulation): void;
+  /** After a failure: whether a write looks likely to succeed again (default: yes). */
+  looksWritable?(): boolean;
+}
+
+/** How the core makes a new simulation: for `_sim/reset` and to roll back what a store refused. */
+export interface Renewal {
+  fresh(seed: number): Simulation;
+  fromJSONL(text: string): Simulation;
+  replay(events: Iterable<LoggedEvent>): Simulation;
+}
+
+/** A key as the control routes see it: only its kind matters (project keys may not control). */
+export interface ControlKey {
+  readonly kind: 'personal' | 'organization' | 'project';
+}
+
+/** How the core serves. Every field is optional: the defaults are a simulation in process. */
+export interface HttpCoreOptions {
+  /**
+   * The keys and their kinds, for control routes (API routes check the simulation's own keys).
+   * None: every control request is accepted, as every request is by a simulation without keys.
+   */
+  readonly keys?: ReadonlyMap<string, ControlKey>;
+  /** Default manual: virtual time moves only through the control routes. */
+  readonly clock?: ClockMode;
+  /** The wall clock, for a paced clock and rate limits (the node adapter passes `Date.now`). */
+  readonly wallNow?: () => number;
+  /** Where events are written before each response; needs `renew` (to roll back). */
+  readonly store?: SimStore;
+  /** How to make a new simulation; without it `_sim/reset` answers 501. */
+  readonly renew?: Renewal;
+  /** Apply the real service's rate limits (429 with Retry-After); needs `wallNow`. */
+  readonly rateLimits?: RateLimits;
+  /** Told of every error answered as a 500 (the client sees only `internal_error`). */
+  readonly onInternalError?: (error: unknown) => void;
+  /** Says when memory is too full for a long clock move to go on (it then stops with 507). */
+  readonly memoryFull?: () => SliceStop | undefined;
+}
+
+/** The prefix of every route. */
+export const API_PREFIX = '/api/v2';
+
+/** A route of the served table: a REST route or a control route, with who may call it. */
+interface ServedRoute {
+  readonly method: string;
+  readonly pattern: string;
+  readonly scope: 'project' | 'control';
+  readonly control?: ControlRoute;
+}
+
+/** The one table the core routes by: every REST route, then every control route. */
+const SERVED_ROUTES: readonly ServedRoute[] = [
+  ...ROUTES.map((route) => ({
+    method: route.method,
+    pattern: route.pattern,
+    scope: 'project' as const,
+  })),
+  ...CONTROL_ROUTES.map((route) => ({
+    method: route.method,
+    pattern: route.pattern,
+    scope: route.scope,
+    control: route,
+  })),
+];
+const router = new Router(SERVED_ROUTES);
+
+/** Timers one request may fire to catch a paced clock up with the wall. */
+const SYNC_TIMERS = 50_000;
+
+/**
+ * A response before it is a `Response`: what `fetch` wraps in one, and what an adapter writing to
+ * a socket takes as it is (a `Response` with a body costs a stream an adapter would read back).
+ */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A whole text, a stream of bytes, or nothing (204). */
+  readonly body: string | ReadableStream<Uint8Array> | null;
+}
+
+/** The HTTP core of a served simulation. */
+export class HttpCore {
+  #sim: Simulation;
+  #driver: ClockDriver;
+  readonly #clock: ClockMode;
+  readonly #limiter: RateLimiter | undefined;
+  /** The clock move under way (a sliced advance or run until idle), if any. */
+  #moving: string | undefined;
+  #closing = false;
+  /** Since the store last failed a write (cleared by a write that succeeds). */
+  #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
+
+  constructor(
+    sim: Simulation,
+    readonly options: HttpCoreOptions = {},
+  ) {
+    if (options.store !== undefined && options.renew === undefined)
+      throw new RangeError('HttpCore: a store needs renew (to roll back what it refuses)');
+    const needsWall = (options.clock?.rate ?? 0) > 0 || options.rateLimits !== undefined;
+    if (needsWall && options.wallNow === undefined)
+      throw new RangeError('HttpCore: a paced clock or rate limits need wallNow');
+    this.#sim = sim;
+    this.#clock = options.clock ?? { name: 'manual', rate: 0 };
+    this.#driver = this.#newDriver();
+    options.store?.flush(sim);
+    this.#limiter =
+      options.rateLimits === undefined
+        ? undefined
+        : new RateLimiter(options.rateLimits, options.wallNow);
+  }
+
+  /** The simulation being served (it changes on `_sim/reset`). */
+  get sim(): Simulation {
+    return this.#sim;
+  }
+
+  /** Stops clock moves under way at their next slice (503): the server is stopping. */
+  close(): void {
+    this.#closing = true;
+  }
+
+  /**
+   * Answers one request as a Web `Response` (the Web-standard handler: in process, in any runtime
+   * with `fetch`, or behind any server). Never rejects: every failure is a JSON error response.
+   */
+  readonly fetch = async (request: RequestLike, context: HttpContext = {}): Promise<Response> => {
+    const reply = await this.serve(request, context);
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  };
+
+  /**
+   * Answers one request: everything `fetch` does but wrapping the reply in a `Response`. The store
+   * holds the request's events before this resolves. Never rejects.
+   */
+  async serve(request: RequestLike, context: HttpContext = {}): Promise<Reply> {
+    const requestId = request.headers.get('x-request-id') || undefined;
+    let answer: Answer;
+    try {
+      answer = await this.#answer(request, requestId, context);
+      try {
+        const before = this.options.store?.written;
+        this.options.store?.flush(this.#sim);
+        if (this.options.store?.written !== before) this.#writeFailures = undefined;
+      } catch (error) {
+        answer = this.#notDurable(error);
+      }
+      return this.#reply(answer, requestId);
+    } catch (error) {
+      // Outside the route handlers (reading, flushing, building the reply): a bare 500.
+      this.options.onInternalError?.(error);
+      return {
+        status: 500,
+        headers: { 'content-type': JSON_TYPE },
+        body: JSON.stringify(INTERNAL_ERROR),
+      };
+    }
+  }
+
+  async #answer(
+    request: RequestLike,
+    requestId: string | undefined,
+    context: HttpContext,
+  ): Promise<Answer> {
+    const body = await readBody(request);
+    if (!body.ok) return body.error;
+    const method = request.method.toUpperCase();
+    const url = pathOf(request.url);
+    const answer = await this.#route(request, method, url, body.value, requestId, context);
+    this.#keepPace();
+    return answer;
+  }
+
+  async #route(
+    request: RequestLike,
+    method: string,
+    url: string,
+    body: unknown,
+    requestId: string | undefined,
+    context: HttpContext,
+  ): Promise<Answer> {
+    if (!url.startsWith(`${API_PREFIX}/`) && url !== API_PREFIX)
+      return errorAnswer(
+        'not_found',
+        `no route for ${method} ${url.split('?')[0]} (the API is under ${API_PREFIX})`,
+      );
+    const apiKey = bearer(request.headers.get('authorization'));
+    const path = url.slice(API_PREFIX.length);
+    const pathname = path.split('?')[0] ?? '';
+    const malformed = malformedSegment(pathname);
+    if (malformed !== undefined)
+      return errorAnswer(
+        'invalid_input',
+        `the path segment "${malformed}" is not valid percent-encoding`,
+      );
+    const control = isControlPath(path);
+    // REST routes are matched again by `sim.request`: match here only when something needs it.
+    const match =
+      control || this.#limiter !== undefined ? router.match(method, pathname) : undefined;
+    const route = match?.ok === true ? match.value.route : undefined;
+    if (this.#limiter !== undefined) {
+      const caller =
+        apiKey !== undefined && this.#sim.knowsApiKey(apiKey)
+          ? `key ${apiKey}`
+          : `address ${context.clientAddress ?? '?'}`;
+      const wait = this.#limiter.admit(caller, rateRoute(method, pathname, route));
+      if (wait !== undefined)
+        return errorAnswer('rate_limited', `too many requests: retry after ${wait} s`, {
+          'retry-after': String(wait),
+        });
+    }
+    const readOnly = method === 'GET' ? undefined : this.#readOnly();
+    if (readOnly !== undefined) return readOnly;
+    try {
+      this.#sync();
+      if (control) {
+        const denied = this.#controlAccess(apiKey);
+        if (denied !== undefined) return denied;
+        const input = controlBody(route?.control?.bodyKeys, body);
+        if (!input.ok) return input.error;
+        if (match?.ok !== true || route?.control === undefined)
+          return noControlRoute(method, pathname);
+        return await route.control.handle({
+          host: this.#controlHost(),
+          params: match.value.params,
+          body: input.value,
+        });
+      }
+      return this.#sim.request(method, url, body, {
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...(requestId === undefined ? {} : { requestId }),
+      });
+    } catch (error) {
+      const answer = failure(error);
+      if (answer.status === 500) this.options.onInternalError?.(error);
+      return answer;
+    }
+  }
+
+  /** Control routes need a key that is not limited to one project (any, without keys). */
+  #controlAccess(apiKey: string | undefined): Answer | undefined {
+    const keys = this.options.keys;
+    if (keys === undefined || keys.size === 0) return undefined;
+    const key = apiKey === undefined ? undefined : keys.get(apiKey);
+    if (key === undefined)
+      return errorAnswer('unauthorized', 'a valid API key is required (Authorization: Bearer …)');
+    if (key.kind === 'project')
+      return errorAnswer('forbidden', 'a project-scoped key cannot control the simulation');
+    return undefined;
+  }
+
+  /**
+   * The store could not take the events of a change: go back to the simulation it holds, so no
+   * change is acknowledged, or seen, that a restart would lose.
+   */
+  #notDurable(error: unknown): Answer {
+    const store = this.options.store as SimStore;
+    const renew = this.options.renew as Renewal;
+    this.#sim = renew.replay(this.#sim.log.range(0, store.written));
+    // Replaying costs time in proportion to the log: until the store can be written again, writes
+    // are refused before they run, and a store that keeps failing is tried less and less often.
+    const count = (this.#writeFailures?.count ?? 0) + 1;
+    const wait = count === 1 ? 0 : Math.min(60_000, 1_000 * 2 ** (count - 2));
+    this.#writeFailures = { count, reason: firstLine(error), retryAt: this.#wallNow() + wait };
+    return errorAnswer('service_unavailable', `the change was not applied: ${firstLine(error)}`);
+  }
+
+  /**
+   * After the store failed a write: a 503 for a request that may write, unless the store looks
+   * writable again (a state file that opens for appending, on a disk with room) and any back-off
+   * has passed.
+   */
+  #readOnly(): Answer | undefined {
+    const failed = this.#writeFailures;
+    if (failed === undefined) return undefined;
+    const store = this.options.store;
+    if (this.#wallNow() >= failed.retryAt && store?.looksWritable?.() !== false) return undefined;
+    return errorAnswer(
+      'service_unavailable',
+      `the state file cannot be written (${failed.reason}): only reads are served until it can; ` +
+        'nothing was changed',
+    );
+  }
+
+  #wallNow(): number {
+    return (this.options.wallNow ?? (() => 0))();
+  }
+
+  #controlHost(): ControlHost {
+    const current = () => this.#sim;
+    return {
+      get sim() {
+        return current();
+      },
+      clockName: this.#clock.name,
+      advanceTo: (target: number) =>
+        this.#moveClock(`an advance to ${formatInstant(target)}`, (sim, maxTimers) =>
+          sim.advanceToward(target, maxTimers) ? 'done' : 'more',
+        ),
+      runUntilIdle: (within: number) => {
+        const deadline = Math.min(LAST_INSTANT, this.#sim.now() + within);
+        return this.#moveClock('a run until idle', (sim, maxTimers) => {
+          const outcome = sim.runTowardIdle(deadline, maxTimers);
+          return outcome === 'idle' ? 'done' : outcome;
+        });
+      },
+      reset: (from) => {
+        const renew = this.options.renew;
+        if (renew === undefined)
+          return errorAnswer(
+            'not_implemented',
+            'a simulation served in process cannot replace itself: make a new Simulation instead',
+          );
+        if (this.#moving !== undefined) return clockBusy(this.#moving);
+        const next =
+          from.jsonl !== undefined
+            ? renew.fromJSONL(from.jsonl)
+            : renew.fresh(from.seed ?? this.#sim.seed);
+        this.options.store?.rewrite(next);
+        this.#sim = next;
+        this.#driver = this.#newDriver();
+        return undefined;
+      },
+    };
+  }
+
+  /**
+   * Moves the clock in slices (see `runSliced`), flushing each slice to the store, while other
+   * requests are served in between. One move at a time: another gets 409. Resolves to an error
+   * answer if the move stopped short (the clock then stays where the last whole slice left it).
+   */
+  async #moveClock(
+    what: string,
+    slice: (sim: Simulation, maxTimers: number) => SliceResult,
+  ): Promise<Answer | undefined> {
+    if (this.#moving !== undefined) return clockBusy(this.#moving);
+    const sim = this.#sim;
+    this.#moving = what;
+    let ended: SliceResult | SliceStop;
+    try {
+      ended = await runSliced({
+        slice: (maxTimers) => slice(sim, maxTimers),
+        ...(this.options.memoryFull === undefined ? {} : { memoryFull: this.options.memoryFull }),
+        afterSlice: () => {
+          if (this.#sim !== sim)
+            return { code: 'service_unavailable', message: 'the simulation was replaced' };
+          if (this.#closing)
+            return { code: 'service_unavailable', message: 'the server is stopping' };
+          try {
+            this.options.store?.flush(sim);
+          } catch (error) {
+            const failed = this.#notDurable(error);
+            return {
+              code: 'service_unavailable',
+              message: (failed.body as { message: string }).message,
+            };
+          }
+          return undefined;
+        },
+      });
+    } finally {
+      this.#moving = undefined;
+      this.#driver = this.#newDriver();
+    }
+    if (ended === 'done') return undefined;
+    const now = formatInstant(this.#sim.now());
+    if (ended === 'deadline')
+      return errorAnswer(
+        'still_busy',
+        `${what} gave up: work is still pending after the time allowed (within); ` +
+          `the clock moved to ${now}`,
+      );
+    if (ended === 'more') throw new Error('a sliced run ended with work left');
+    return errorAnswer(ended.code, `${what} stopped: ${ended.message}; the clock is at ${now}`);
+  }
+
+  /**
+   * Moves virtual time toward where the wall clock says it is (paced modes), doing at most a
+   * bounded amount of work per request: a simulation slower than its pace lags behind instead of
+   * holding the request. Nothing moves while a clock move is under way.
+   */
+  #sync(): void {
+    if (this.#moving !== undefined || this.#writeFailures !== undefined) return;
+    const target = this.#driver.target();
+    if (target !== undefined && target > this.#sim.now())
+      this.#sim.advanceToward(target, SYNC_TIMERS);
+  }
+
+  /**
+   * After a request that moved virtual time past the wall (`run_until_idle`), pacing goes on from
+   * there instead of freezing the clock until the wall catches up.
+   */
+  #keepPace(): void {
+    const target = this.#driver.target();
+    if (target !== undefined && target < this.#sim.now()) this.#driver = this.#newDriver();
+  }
+
+  #newDriver(): ClockDriver {
+    return new ClockDriver(this.#clock, this.#sim.now(), this.options.wallNow);
+  }
+
+  /** The answer as a reply, with `Date` in virtual time and the request id echoed. */
+  #reply(answer: Answer, requestId: string | undefined): Reply {
+    const headers: Record<string, string> = { date: new Date(this.#sim.now()).toUTCString() };
+    if (requestId !== undefined) headers['x-request-id'] = requestId;
+    if (answer.headers !== undefined) Object.assign(headers, answer.headers);
+    if (answer.stream !== undefined) {
+      headers['content-type'] = answer.contentType ?? 'application/octet-stream';
+      return { status: answer.status, headers, body: streamOf(answer.stream) };
+    }
+    if (answer.status === 204 || answer.body === undefined)
+      return { status: answer.status, headers, body: null };
+    const text =
+      typeof answer.body === 'string' && answer.contentType !== undefined
+        ? answer.body
+        : JSON.stringify(answer.body);
+    headers['content-type'] = answer.contentType ?? JSON_TYPE;
+    return { status: answer.status, headers, body: text };
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const INTERNAL_ERROR = {
+  code: 'internal_error',
+  message: 'the simulator failed on this request',
+} as const;
+
+function isControlPath(path: string): boolean {
+  return (
+    path === CONTROL_PREFIX ||
+    path.startsWith(`${CONTROL_PREFIX}/`) ||
+    path.startsWith(`${CONTROL_PREFIX}?`)
+  );
+}
+
+/** The path and query of an absolute URL (`http://host/api/v2/x?y` → `/api/v2/x?y`). */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const at = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
+  if (at === -1) return '/';
+  const hash = url.indexOf('#', at);
+  return hash === -1 ? url.slice(at) : url.slice(at, hash);
+}
+
+function bearer(authorization: string | null): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/**
+ * The route a request counts against for the per-route limit: the matched route pattern
+ * (`GET /projects/{project_id}/operations/{operation_id}`), however its ids or slashes are spelled;
+ * control routes likewise; every unmatched path of a method together.
+ */
+function rateRoute(method: string, pathname: string, route: ServedRoute | undefined): string {
+  // Unmatched paths of a method count together (control ones too), so made-up paths cost no memory.
+  if (route === undefined)
+    return `${method} ${isControlPath(pathname) ? `${CONTROL_PREFIX}/?` : '?'}`;
+  return `${route.method} ${route.pattern}`;
+}
+
+/** The first segment of `pathname` that does not percent-decode, if any. */
+function malformedSegment(pathname: string): string | undefined {
+  if (!pathname.includes('%')) return undefined;
+  for (const segment of pathname.split('/')) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  }
+  return undefined;
+}
+
+function clockBusy(moving: string): Answer {
+  return errorAnswer(
+    'conflict',
+    `the clock is busy with ${moving}: wait for it to answer, then try again`,
+  );
+}
+
+function firstLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+}
+
+/** An error thrown while answering, as an answer that says what went wrong but never how. */
+function failure(error: unknown): Answer {
+  if (error instanceof StepLimitError) return errorAnswer('conflict', firstLine(error));
+  if (error instanceof StateFileError) return errorAnswer('service_unavailable', firstLine(error));
+  return { status: 500, body: INTERNAL_ERROR };
+}
+
+/** `chunks` as a byte stream, pulled in pieces of about 64 KiB: never joined into one string. */
+function streamOf(chunks: Iterable<string>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.iterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let pending = '';
+      for (;;) {
+        const next = iterator.next();
+        if (next.done === true) {
+          if (pending !== '') controller.enqueue(encoder.encode(pending));
+          controller.close();
+          return;
+        }
+        pending += next.value;
+        if (pending.length >= 65_536) {
+          controller.enqueue(encoder.encode(pending));
+          return;
+        }
+      }
+    },
+    cancel() {
+      iterator.return?.();
+    },
+  });
+}
