@@ -4,7 +4,7 @@
  */
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
-import type { SliceStop } from './slicedRun.js';
+import type { SliceStop } from '../service/slicedRun.js';
 
 /**
  * The share of the heap limit, and of the memory the machine (or its cgroup) has, past which a long

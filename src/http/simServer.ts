@@ -9,13 +9,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
-import type { ClockMode } from './clockMode.js';
-import { ERROR_STATUS } from './errorTable.js';
-import { API_PREFIX, HttpCore, type HttpContext, type Reply } from './httpCore.js';
-import type { RequestLike } from './requestLike.js';
+import type { ClockMode } from '../service/clockMode.js';
+import { ERROR_STATUS } from '../service/errorTable.js';
+import { API_PREFIX, HttpCore, type HttpContext, type Reply } from '../service/httpCore.js';
+import type { RequestLike } from '../service/requestLike.js';
 import { memoryFull } from './memoryFull.js';
-import type { RateLimits } from './rateLimiter.js';
-import type { SliceStop } from './slicedRun.js';
+import type { RateLimits } from '../service/rateLimiter.js';
+import type { SliceStop } from '../service/slicedRun.js';
 import type { StateFile } from './stateFile.js';
 
 /** An API key the server accepts. */
@@ -103,7 +103,8 @@ export class SimServer {
 
   /** The simulation being served (it changes on `_sim/reset`). */
   get sim(): Simulation {
-    return this.core.sim;
+    // The core holds only simulations this server gave it or made through its renewal: Simulations.
+    return this.core.sim as Simulation;
   }
 
   /** Listens on `host:port` (0: any free port); resolves to the API's base URL. */

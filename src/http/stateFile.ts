@@ -20,7 +20,7 @@ import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Simulation } from '../simulation/simulation.js';
 import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
-import { StateFileError } from './stateFileError.js';
+import { StateFileError } from '../service/stateFileError.js';
 import { StateFileLock } from './stateFileLock.js';
 
 export { StateFileError };

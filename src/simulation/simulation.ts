@@ -13,7 +13,7 @@ import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
 import { API_KEY_KINDS, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
-import { HttpCore } from '../http/httpCore.js';
+import { HttpCore } from '../service/httpCore.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { Command } from '../model/commands.js';
 import { createControlPlane } from '../model/controlPlane.js';

@@ -8,7 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/http/rateLimiter.js';
+import { RateLimiter } from '../../src/service/rateLimiter.js';
 import {
   killAllServeProcesses,
   runServeToExit,

@@ -84,7 +84,7 @@ describe('the HTTP core', () => {
           nodeImports.push(`${file}: ${spec}`);
       }
     };
-    visit(join(root, 'http/httpCore.ts'));
+    visit(join(root, 'service/httpCore.ts'));
     expect(seen.size).toBeGreaterThan(20); // the walk follows the route table into the model
     expect(seen.has(join(root, 'http/simServer.ts'))).toBe(false);
     expect(nodeImports.filter((line) => line.includes('node:'))).toEqual([]);

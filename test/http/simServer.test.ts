@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
-import { parseClockMode, type ClockMode } from '../../src/http/clockMode.js';
+import { parseClockMode, type ClockMode } from '../../src/service/clockMode.js';
 import { KEY, serveOver, TRANSPORTS, type Transport } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { replayLogFile } from '../../src/files/replayLogFile.js';

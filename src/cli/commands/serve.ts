@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { Simulation } from '../../simulation/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
-import { parseClockMode, type ClockMode } from '../../http/clockMode.js';
-import { API_RATE_LIMITS } from '../../http/rateLimiter.js';
+import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
+import { API_RATE_LIMITS } from '../../service/rateLimiter.js';
 import { SimServer, type ServedKey } from '../../http/simServer.js';
 import { StateFile } from '../../http/stateFile.js';
 import { StateFileInUseError } from '../../http/stateFileLock.js';

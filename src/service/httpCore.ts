@@ -11,7 +11,7 @@ import { Router } from '../api/router.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
 import { StepLimitError } from '../engine/errors.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
-import type { Simulation } from '../simulation/simulation.js';
+import type { ServedSimulation } from './servedSimulation.js';
 import { ClockDriver, type ClockMode } from './clockMode.js';
 import { errorAnswer, type Answer } from './errorTable.js';
 import { RateLimiter, type RateLimits } from './rateLimiter.js';
@@ -41,18 +41,18 @@ export interface SimStore {
   /** How many of the log's events the store holds durably. */
   readonly written: number;
   /** Appends the events it does not hold yet; throws when it cannot (the change is then undone). */
-  flush(sim: Simulation): void;
+  flush(sim: ServedSimulation): void;
   /** Replaces everything it holds with `sim`'s log (on reset). */
-  rewrite(sim: Simulation): void;
+  rewrite(sim: ServedSimulation): void;
   /** After a failure: whether a write looks likely to succeed again (default: yes). */
   looksWritable?(): boolean;
 }
 
 /** How the core makes a new simulation: for `_sim/reset` and to roll back what a store refused. */
 export interface Renewal {
-  fresh(seed: number): Simulation;
-  fromJSONL(text: string): Simulation;
-  replay(events: Iterable<LoggedEvent>): Simulation;
+  fresh(seed: number): ServedSimulation;
+  fromJSONL(text: string): ServedSimulation;
+  replay(events: Iterable<LoggedEvent>): ServedSimulation;
 }
 
 /** A key as the control routes see it: only its kind matters (project keys may not control). */
@@ -126,7 +126,7 @@ export interface Reply {
 
 /** The HTTP core of a served simulation. */
 export class HttpCore {
-  #sim: Simulation;
+  #sim: ServedSimulation;
   #driver: ClockDriver;
   readonly #clock: ClockMode;
   readonly #limiter: RateLimiter | undefined;
@@ -137,7 +137,7 @@ export class HttpCore {
   #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
 
   constructor(
-    sim: Simulation,
+    sim: ServedSimulation,
     readonly options: HttpCoreOptions = {},
   ) {
     if (options.store !== undefined && options.renew === undefined)
@@ -156,7 +156,7 @@ export class HttpCore {
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
-  get sim(): Simulation {
+  get sim(): ServedSimulation {
     return this.#sim;
   }
 
@@ -376,7 +376,7 @@ export class HttpCore {
    */
   async #moveClock(
     what: string,
-    slice: (sim: Simulation, maxTimers: number) => SliceResult,
+    slice: (sim: ServedSimulation, maxTimers: number) => SliceResult,
   ): Promise<Answer | undefined> {
     if (this.#moving !== undefined) return clockBusy(this.#moving);
     const sim = this.#sim;

@@ -9,14 +9,13 @@ import { parseDuration, tryParseDuration } from '../core/duration.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
 import { err, ok, type Result } from '../core/result.js';
 import { DEFAULT_IDLE_WITHIN } from '../engine/engine.js';
-import type { Connection } from '../simulation/connection.js';
 import { ClockError, LogFormatError } from '../engine/errors.js';
-import type { Simulation } from '../simulation/simulation.js';
+import type { ServedConnection, ServedSimulation } from './servedSimulation.js';
 import { errorAnswer, type Answer } from './errorTable.js';
 
 /** What the control routes work on; `reset` swaps the simulation. */
 export interface ControlHost {
-  readonly sim: Simulation;
+  readonly sim: ServedSimulation;
   readonly clockName: string;
   /**
    * Moves virtual time to `target` (checked: not before now, not past the last instant), in slices
@@ -56,7 +55,7 @@ export interface ControlRoute {
 /** The prefix of every control route, relative to `/api/v2`. */
 export const CONTROL_PREFIX = '/_sim';
 
-const connections = new WeakMap<Simulation, Map<string, Connection>>();
+const connections = new WeakMap<ServedSimulation, Map<string, ServedConnection>>();
 
 function clock(host: ControlHost) {
   return { now: formatInstant(host.sim.now()), now_ms: host.sim.now(), mode: host.clockName };
@@ -194,13 +193,13 @@ export function controlBody(
   return ok(body as Record<string, unknown>);
 }
 
-function handles(sim: Simulation): Map<string, Connection> {
+function handles(sim: ServedSimulation): Map<string, ServedConnection> {
   let map = connections.get(sim);
   if (map === undefined) connections.set(sim, (map = new Map()));
   return map;
 }
 
-function describe(connection: Connection) {
+function describe(connection: ServedConnection) {
   return {
     id: connection.id,
     endpoint_id: connection.endpointId,

@@ -1,0 +1,32 @@
+/**
+ * What the service needs of a simulation, and nothing more: `Simulation` has all of it. Declared
+ * here so the service sits below the simulation (which offers `sim.fetch` through it) without
+ * either importing the other in a circle.
+ */
+import type { ApiResponse } from '../api/apiResponse.js';
+import type { RequestOptions } from '../api/handleRequest.js';
+import type { SqlError } from '../domain/sqlState.js';
+import type { EventLog } from '../engine/eventLog.js';
+import type { LoggedEvent } from '../engine/loggedEvent.js';
+
+/** A simulated client connection as the control routes show it. */
+export interface ServedConnection {
+  readonly id: string;
+  readonly endpointId: string;
+  readonly pooled: boolean;
+  readonly state: string;
+  readonly error: SqlError | undefined;
+  close(): void;
+}
+
+/** A simulation the service can serve. */
+export interface ServedSimulation {
+  readonly seed: number;
+  readonly log: EventLog<LoggedEvent>;
+  now(): number;
+  request(method: string, path: string, body?: unknown, options?: RequestOptions): ApiResponse;
+  connect(endpointId: string, options?: { readonly pooled?: boolean }): ServedConnection;
+  knowsApiKey(key: string): boolean;
+  advanceToward(instant: number, maxTimers: number): boolean;
+  runTowardIdle(deadline: number, maxTimers: number): 'idle' | 'deadline' | 'more';
+}
