@@ -3,7 +3,7 @@
  * simulation's profile (and so into its log); request and connection faults are injected by the
  * harness at the client's edge. The same seed replays the same faults.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FAULTS_SCHEMA } from '../domain/profile.js';
 import { nonNegative, parseInput, strictObject, type Immutable } from '../core/schema.js';
 import type { SimulationOptions } from '../engine/simulation.js';
