@@ -32,8 +32,13 @@ export function strictObject<S extends z.core.$ZodLooseShape>(shape: S, noun = '
 }
 
 /** A value `predicate` accepts, typed `T`; anything else is refused with `message` (`must be …`). */
-export function satisfying<T>(predicate: (value: unknown) => boolean, message: string) {
-  return z.custom<T>((value) => predicate(value), { error: message });
+export function satisfying<T>(
+  predicate: (value: unknown) => boolean,
+  message: string | ((input: unknown) => string),
+) {
+  return z.custom<T>((value) => predicate(value), {
+    error: typeof message === 'string' ? message : (issue) => message(issue.input),
+  });
 }
 
 /** A whole number ≥ `min` (safe integer). */
@@ -86,7 +91,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], root: string
   const where = root + pathText(issue.path);
   const place = where.startsWith('.') ? where.slice(1) : where;
   if (place === '') return issue.message;
-  return /^(must|is) /.test(issue.message)
+  return /^(must|is|may|repeats) /.test(issue.message)
     ? `${place} ${issue.message}`
     : `${place}: ${issue.message}`;
 }
