@@ -185,17 +185,17 @@ const profileSchema = strictObject(
       (n) => Number.isSafeInteger(n) && (n as number) >= 60 && (n as number) <= 604_800,
       'must be a whole number of seconds in 60..604800',
     ).default(300),
-    latency: latencySchema.prefault({}),
+    latency: withDefaults(latencySchema),
     /** Faults per action (and for wake-ups); none by default. */
     faults: faultsSchema.default({}),
-    limits: limitsSchema.prefault({}),
+    limits: withDefaults(limitsSchema),
     /** Compute image releases (weekly), picked up when a compute starts. */
-    releases: releasesSchema.prefault({}),
-    availabilityChecks: availabilityChecksSchema.prefault({}),
+    releases: withDefaults(releasesSchema),
+    availabilityChecks: withDefaults(availabilityChecksSchema),
     /** A project unused this long is detached from storage (`tenant_detach`); 0: never. */
     tenantDetachAfterMs: wholeMs(0, 'whole ms ≥ 0 (0: never)').default(7 * 86_400_000),
-    autoscaling: autoscalingSchema.prefault({}),
-    coldCache: coldCacheSchema.prefault({}),
+    autoscaling: withDefaults(autoscalingSchema),
+    coldCache: withDefaults(coldCacheSchema),
     /**
      * Ended operations older than this are dropped from state (once a day; the log keeps them), so
      * long runs do not grow without bound. 0: keep them all.
@@ -265,6 +265,14 @@ function isEmptyObject(value: unknown): boolean {
     Object.getOwnPropertySymbols(value).length === 0 &&
     Object.getPrototypeOf(value) === Object.prototype
   );
+}
+
+/**
+ * `schema` with every field defaulted when absent: the defaults are parsed once, here, and shared
+ * (frozen), so an override that leaves a nested object out costs no parsing of it.
+ */
+function withDefaults<S extends z.ZodType<object, object>>(schema: S) {
+  return schema.default(deepFreeze(schema.parse({})) as z.util.NoUndefined<z.output<S>>);
 }
 
 function deepFreeze<T>(value: T): T {
