@@ -68,8 +68,8 @@ const faultSpecSchema = strictObject({
   failureRate: rate,
   maxRetries: whole(0, 'must be a whole number ≥ 0'),
   retryDelayMs: whole(0, 'must be whole milliseconds ≥ 0'),
-  delayRate: rate.exactOptional(),
-  delayMs: latencyRange.exactOptional(),
+  delayRate: rate.optional(),
+  delayMs: latencyRange.optional(),
 }).check((context) => {
   const { delayRate, delayMs } = context.value;
   if ((delayRate ?? 0) > 0 && delayMs === undefined)

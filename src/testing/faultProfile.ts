@@ -16,13 +16,13 @@ const faultProfileSchema = strictObject(
      * By operation action (or `wake_compute` for wake-ups): attempts that fail and are retried, end
      * in `error`, or stay `scheduling` for a while (see `FaultSpec`).
      */
-    operations: FAULTS_SCHEMA.exactOptional(),
+    operations: FAULTS_SCHEMA.optional(),
     /** 423 bursts and 429s answered to the client instead of the simulation's answer. */
-    requests: REQUEST_FAULTS_SCHEMA.exactOptional(),
+    requests: REQUEST_FAULTS_SCHEMA.optional(),
     /** Open connections dropped (57P01) at random times, on average this many times an hour. */
     connections: strictObject({
       dropsPerHour: nonNegative('must be a number ≥ 0'),
-    }).exactOptional(),
+    }).optional(),
   },
   'part',
 );

@@ -23,22 +23,22 @@ const lockedSchema = strictObject({
       burst.every((n) => Number.isSafeInteger(n) && (n as number) >= 1) &&
       (burst[0] as number) <= (burst[1] as number),
     'must be [min, max] with 1 ≤ min ≤ max',
-  ).exactOptional(),
+  ).optional(),
 });
 
 /** 429s: any request is refused with probability `rate`, with `Retry-After: retryAfterSeconds`. */
 const rateLimitedSchema = strictObject({
   rate,
   /** Default 1. */
-  retryAfterSeconds: whole(0, 'must be whole seconds ≥ 0').exactOptional(),
+  retryAfterSeconds: whole(0, 'must be whole seconds ≥ 0').optional(),
 });
 
 const ROUTE_KEY = /^(GET|POST|PATCH|DELETE) \/\S*$/;
 
 /** Request faults, for every route or per route. */
 const requestFaultsSchema = strictObject({
-  locked: lockedSchema.exactOptional(),
-  rateLimited: rateLimitedSchema.exactOptional(),
+  locked: lockedSchema.optional(),
+  rateLimited: rateLimitedSchema.optional(),
   /**
    * Per route, keyed `METHOD /pattern` as in the route table (`POST /projects/{project_id}/branches`);
    * a route listed here uses only its own settings.
@@ -47,8 +47,8 @@ const requestFaultsSchema = strictObject({
     .record(
       z.string(),
       strictObject({
-        locked: lockedSchema.exactOptional(),
-        rateLimited: rateLimitedSchema.exactOptional(),
+        locked: lockedSchema.optional(),
+        rateLimited: rateLimitedSchema.optional(),
       }),
     )
     .check((context) => {
@@ -60,7 +60,7 @@ const requestFaultsSchema = strictObject({
           input: context.value,
         });
     })
-    .exactOptional(),
+    .optional(),
 });
 
 /** 423 bursts: a mutating request starts a burst with probability `rate`; `burst` is its length. */

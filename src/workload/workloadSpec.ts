@@ -57,9 +57,9 @@ const sessionSchema = strictObject({
 const generatorBase = {
   endpointId,
   /** Start this long after being attached (default 0). */
-  after: durationMs.exactOptional(),
+  after: durationMs.optional(),
   /** Stop generating this long after being attached (default: never). */
-  for: durationMs.exactOptional(),
+  for: durationMs.optional(),
 };
 
 /** Sessions arriving as a Poisson process whose rate follows the hour of day and day of week. */
