@@ -1,40 +1,61 @@
 /**
  * The profile: every number of the control plane that a user may override (latencies, timeouts,
- * region, host names), in one object, with validated deep overrides.
+ * region, host names), in one object. Declared once as a schema: the types, the defaults and the
+ * checks of overrides (strict at every depth, merged key by key onto the defaults) all come from it.
  */
-import { err, ok, type Result } from '../core/result.js';
+import { z } from 'zod';
+import type { Result } from '../core/result.js';
+import { parseInput, satisfying, strictObject, whole, type Immutable } from '../core/schema.js';
 import { OPERATION_ACTIONS, type OperationAction } from './operationAction.js';
-import type { ReleaseSchedule } from './computeRelease.js';
-import { PLANS, type Plan } from './plan.js';
+import { PLANS } from './plan.js';
 
 /** A duration range `[min, max]` in milliseconds; a draw is uniform in it. */
 export type LatencyRange = readonly [minMs: number, maxMs: number];
 
-/** Latency of each kind of control-plane work, as a uniform range. */
-export interface LatencyProfile {
-  readonly create_timeline: LatencyRange;
-  /** The first start of a newly created compute. */
-  readonly start_compute: LatencyRange;
-  /** Waking an idle compute ("a few hundred milliseconds"). */
-  readonly wake_compute: LatencyRange;
-  readonly suspend_compute: LatencyRange;
-  readonly apply_config: LatencyRange;
-  readonly create_branch: LatencyRange;
-  readonly check_availability: LatencyRange;
-  readonly tenant_detach: LatencyRange;
-  readonly tenant_reattach: LatencyRange;
-}
+const RANGE_PROBLEM = 'must be [minMs, maxMs] with 0 ≤ min ≤ max, whole milliseconds';
 
-/**
- * Periodic availability checks of branches with a compute: the first `intervalMs` after the branch
- * gets one, then each interval `backoff` times the one before while the branch gets no connection
- * (back to `intervalMs` when it does), at most `maxIntervalMs`. `intervalMs: 0` turns them off.
- */
-export interface AvailabilityChecksProfile {
-  readonly intervalMs: number;
-  readonly backoff: number;
-  readonly maxIntervalMs: number;
-}
+/** `[min, max]`, whole ms, 0 ≤ min ≤ max. */
+const latencyRange = satisfying<LatencyRange>(
+  (value) =>
+    Array.isArray(value) &&
+    value.length === 2 &&
+    value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) &&
+    (value[0] as number) <= (value[1] as number),
+  RANGE_PROBLEM,
+);
+
+const range = (min: number, max: number) => latencyRange.default([min, max]);
+const wholeMs = (min: number, what = `whole ms ≥ ${min}`) => whole(min, `must be ${what}`);
+const rate = satisfying<number>(
+  (n) => typeof n === 'number' && n >= 0 && n <= 1,
+  'must be in 0..1',
+);
+const fraction = satisfying<number>(
+  (n) => typeof n === 'number' && n > 0 && n <= 1,
+  'must be in (0, 1]',
+);
+const positive = satisfying<number>(
+  (n) => typeof n === 'number' && n > 0 && Number.isFinite(n),
+  'must be a positive number',
+);
+
+/** Latency of each kind of control-plane work, as a uniform range. */
+const latencySchema = strictObject(
+  {
+    create_timeline: range(2_000, 4_000),
+    /** The first start of a newly created compute. */
+    start_compute: range(1_000, 5_000),
+    /** Waking an idle compute ("a few hundred milliseconds"). */
+    wake_compute: range(200, 600),
+    suspend_compute: range(100, 400),
+    apply_config: range(50, 100),
+    create_branch: range(100, 200),
+    check_availability: range(2_000, 5_000),
+    tenant_detach: range(1_000, 3_000),
+    tenant_reattach: range(1_000, 3_000),
+  },
+  'kind',
+);
 
 /**
  * Fault injection for one action: each attempt fails with probability `failureRate`; a failed
@@ -43,19 +64,174 @@ export interface AvailabilityChecksProfile {
  * would run at once first stays `scheduling` for a time drawn from `delayMs` (the control plane is
  * slow to pick it up).
  */
-export interface FaultSpec {
-  readonly failureRate: number;
-  readonly maxRetries: number;
-  readonly retryDelayMs: number;
-  readonly delayRate?: number;
-  readonly delayMs?: LatencyRange;
-}
+const faultSpecSchema = strictObject({
+  failureRate: rate,
+  maxRetries: whole(0, 'must be a whole number ≥ 0'),
+  retryDelayMs: whole(0, 'must be whole milliseconds ≥ 0'),
+  delayRate: rate.optional(),
+  delayMs: latencyRange.optional(),
+}).check((context) => {
+  const { delayRate, delayMs } = context.value;
+  if ((delayRate ?? 0) > 0 && delayMs === undefined)
+    context.issues.push({
+      code: 'custom',
+      message: 'delayRate needs delayMs',
+      input: context.value,
+    });
+});
 
 /**
  * What faults are keyed by: an operation action, or `wake_compute` for the starts that wake an idle
  * compute (they take precedence over `start_compute` for those).
  */
-export type FaultTarget = OperationAction | 'wake_compute';
+const FAULT_TARGETS = [...OPERATION_ACTIONS, 'wake_compute'] as const;
+
+const faultsSchema = z.partialRecord(z.enum(FAULT_TARGETS), faultSpecSchema, {
+  // An unknown action is reported by the record as `unrecognized_keys` (with `keys`).
+  error: (issue: { readonly code?: string; readonly keys?: readonly string[] }) =>
+    issue.code === 'unrecognized_keys' || issue.code === 'invalid_key'
+      ? `unknown action ${JSON.stringify(issue.keys?.[0])} (an operation action or wake_compute)`
+      : issue.code === 'invalid_type'
+        ? 'must be an object of action → fault spec'
+        : undefined,
+});
+
+/** Limits from the spec, overridable for what-if studies and fast tests. */
+const limitsSchema = strictObject(
+  {
+    /** Largest size that can autoscale; bigger computes are fixed and always on (spec: 16 CU). */
+    autoscalingMaxCu: positive.default(16),
+    /** Widest autoscaling range, max − min (public docs: 8 CU). */
+    autoscalingMaxSpreadCu: positive.default(8),
+    /** Concurrent client connections through the pooler per compute (spec: 10,000). */
+    pooledConnections: positive.default(10_000),
+    /** Local temporary disk per compute, GB: a statement needing more fails with 53100 (spec: ~20). */
+    tempDiskGb: positive.default(20),
+  },
+  'limit',
+);
+
+/** Compute image releases (weekly), picked up when a compute starts. */
+const releasesSchema = strictObject({
+  epochMs: whole(Number.MIN_SAFE_INTEGER, 'must be whole ms').default(Date.UTC(2026, 0, 1)),
+  first: whole(Number.MIN_SAFE_INTEGER, 'must be a whole number').default(9000),
+  intervalMs: wholeMs(1, 'whole ms > 0').default(7 * 86_400_000),
+});
+
+/**
+ * Periodic availability checks of branches with a compute: the first `intervalMs` after the branch
+ * gets one, then each interval `backoff` times the one before while the branch gets no connection
+ * (back to `intervalMs` when it does), at most `maxIntervalMs`. `intervalMs: 0` turns them off.
+ */
+const availabilityChecksSchema = strictObject({
+  intervalMs: wholeMs(0, 'whole ms ≥ 0 (0: off)').default(6 * 3_600_000),
+  backoff: satisfying<number>(
+    (n) => typeof n === 'number' && Number.isFinite(n) && n >= 1,
+    'must be a number ≥ 1',
+  ).default(2),
+  maxIntervalMs: wholeMs(0).default(7 * 86_400_000),
+}).check((context) => {
+  if (context.value.maxIntervalMs < context.value.intervalMs)
+    context.issues.push({
+      code: 'custom',
+      message: 'maxIntervalMs must be ≥ intervalMs',
+      input: context.value,
+    });
+});
+
+/**
+ * Autoscaling (fidelity.md): demand is sampled every `sampleMs`; the target size keeps CPU load at
+ * most `cpuGoal` of the vCPUs and memory at most `memoryGoal` of the RAM. A compute scales up at the
+ * next sample after demand rises, and down once demand has stayed lower for `scaleDownAfterMs` (the
+ * one-minute load average, modelled as a hold).
+ */
+const autoscalingSchema = strictObject({
+  sampleMs: wholeMs(1, 'whole ms > 0').default(5_000),
+  scaleDownAfterMs: wholeMs(0).default(60_000),
+  cpuGoal: fraction.default(0.9),
+  memoryGoal: fraction.default(0.75),
+});
+
+/**
+ * Cold caches: right after a start the Local File Cache is empty and a session's first queries are
+ * slower. A session opening `t` ms after the start holds its connection `penaltyMs × (1 − t /
+ * warmupMs)` longer (nothing once the cache is warm).
+ */
+const coldCacheSchema = strictObject({
+  warmupMs: wholeMs(0).default(60_000),
+  penaltyMs: wholeMs(0).default(250),
+});
+
+/**
+ * The profile as overrides are checked and resolved: every field has its default, nested objects
+ * are merged key by key, and an unknown key at any depth is refused.
+ */
+const profileSchema = strictObject(
+  {
+    /** What the account's plan allows (sizes, autoscaling, timeouts). */
+    plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(', ')}` }).default('paid'),
+    /** Region of new projects, e.g. `aws-us-east-2`. */
+    regionId: satisfying<string>(
+      (s) => typeof s === 'string' && /^[a-z0-9-]{1,60}$/.test(s),
+      'must match ^[a-z0-9-]{1,60}$',
+    ).default('aws-us-east-2'),
+    /** Domain under which compute hosts are named: `<endpoint>.<region>.<hostDomain>`. */
+    hostDomain: satisfying<string>(
+      (s) => typeof s === 'string' && /^[a-z0-9.-]{1,200}$/.test(s),
+      'must be a host name (letters, digits, dots, dashes)',
+    ).default('aws.computesim.local'),
+    /** Scale-to-zero timeout used when a compute says 0 ("default"), in seconds. */
+    defaultSuspendTimeoutSeconds: satisfying<number>(
+      (n) => Number.isSafeInteger(n) && (n as number) >= 60 && (n as number) <= 604_800,
+      'must be a whole number of seconds in 60..604800',
+    ).default(300),
+    latency: withDefaults(latencySchema),
+    /** Faults per action (and for wake-ups); none by default. */
+    faults: faultsSchema.default({}),
+    limits: withDefaults(limitsSchema),
+    /** Compute image releases (weekly), picked up when a compute starts. */
+    releases: withDefaults(releasesSchema),
+    availabilityChecks: withDefaults(availabilityChecksSchema),
+    /** A project unused this long is detached from storage (`tenant_detach`); 0: never. */
+    tenantDetachAfterMs: wholeMs(0, 'whole ms ≥ 0 (0: never)').default(7 * 86_400_000),
+    autoscaling: withDefaults(autoscalingSchema),
+    coldCache: withDefaults(coldCacheSchema),
+    /**
+     * Ended operations older than this are dropped from state (once a day; the log keeps them), so
+     * long runs do not grow without bound. 0: keep them all.
+     */
+    operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(86_400_000),
+  },
+  'setting',
+);
+
+/** All tunable numbers of the simulated control plane. */
+export type Profile = Immutable<z.output<typeof profileSchema>>;
+/** Profile overrides: any subset of the profile, nested objects merged key by key. */
+export type ProfileOverrides = Immutable<z.input<typeof profileSchema>>;
+/** Latency of each kind of control-plane work, as a uniform range. */
+export type LatencyProfile = Profile['latency'];
+/** Fault injection for one action (see `faults` in the profile). */
+export type FaultSpec = Immutable<z.output<typeof faultSpecSchema>>;
+/** What faults are keyed by: an operation action, or `wake_compute` for wake-ups. */
+export type FaultTarget = (typeof FAULT_TARGETS)[number];
+/** Limits from the spec, overridable for what-if studies and fast tests. */
+export type LimitsProfile = Profile['limits'];
+/** Periodic availability checks of branches with a compute. */
+export type AvailabilityChecksProfile = Profile['availabilityChecks'];
+/** Autoscaling: sample period, scale-down hold, CPU and memory goals. */
+export type AutoscalingProfile = Profile['autoscaling'];
+/** Cold caches: warm-up time and the penalty of a session opening right after a start. */
+export type ColdCacheProfile = Profile['coldCache'];
+
+/** The schema of fault specs by action (`faults`), for the testing toolkit's fault profiles. */
+export const FAULTS_SCHEMA = faultsSchema;
+
+/** The schema of profile overrides, for definitions that embed a profile (studies, scenarios). */
+export const PROFILE_SCHEMA = profileSchema;
+
+/** The defaults, from the spec and the typical durations seen on the real service. */
+export const DEFAULT_PROFILE: Profile = deepFreeze(profileSchema.parse({}));
 
 /** The fault spec that applies to an operation (its wake-up spec first, for a wake-up). */
 export function faultFor(
@@ -68,266 +244,41 @@ export function faultFor(
   );
 }
 
-/** Limits from the spec, overridable for what-if studies and fast tests. */
-export interface LimitsProfile {
-  /** Largest size that can autoscale; bigger computes are fixed and always on (spec: 16 CU). */
-  readonly autoscalingMaxCu: number;
-  /** Widest autoscaling range, max − min (public docs: 8 CU). */
-  readonly autoscalingMaxSpreadCu: number;
-  /** Concurrent client connections through the pooler per compute (spec: 10,000). */
-  readonly pooledConnections: number;
-  /** Local temporary disk per compute, GB: a statement needing more fails with 53100 (spec: ~20). */
-  readonly tempDiskGb: number;
-}
-
 /**
- * Autoscaling (fidelity.md): demand is sampled every `sampleMs`; the target size keeps CPU load at
- * most `cpuGoal` of the vCPUs and memory at most `memoryGoal` of the RAM. A compute scales up at the
- * next sample after demand rises, and down once demand has stayed lower for `scaleDownAfterMs` (the
- * one-minute load average, modelled as a hold).
+ * Merges overrides onto the defaults and validates the result; errors name the offending key by
+ * its full path (`profile.autoscaling: unknown field "minCu" (known: …)`). Parses once per
+ * simulation; no overrides (`{}`) is the shared default profile, with no parsing at all.
  */
-export interface AutoscalingProfile {
-  readonly sampleMs: number;
-  readonly scaleDownAfterMs: number;
-  readonly cpuGoal: number;
-  readonly memoryGoal: number;
-}
-
-/**
- * Cold caches: right after a start the Local File Cache is empty and a session's first queries are
- * slower. A session opening `t` ms after the start holds its connection `penaltyMs × (1 − t /
- * warmupMs)` longer (nothing once the cache is warm).
- */
-export interface ColdCacheProfile {
-  readonly warmupMs: number;
-  readonly penaltyMs: number;
-}
-
-/** All tunable numbers of the simulated control plane. */
-export interface Profile {
-  /** What the account's plan allows (sizes, autoscaling, timeouts). */
-  readonly plan: Plan;
-  /** Region of new projects, e.g. `aws-us-east-2`. */
-  readonly regionId: string;
-  /** Domain under which compute hosts are named: `<endpoint>.<region>.<hostDomain>`. */
-  readonly hostDomain: string;
-  /** Scale-to-zero timeout used when a compute says 0 ("default"), in seconds. */
-  readonly defaultSuspendTimeoutSeconds: number;
-  readonly latency: LatencyProfile;
-  /** Faults per action (and for wake-ups); none by default. */
-  readonly faults: Readonly<Partial<Record<FaultTarget, FaultSpec>>>;
-  readonly limits: LimitsProfile;
-  /** Compute image releases (weekly), picked up when a compute starts. */
-  readonly releases: ReleaseSchedule;
-  readonly availabilityChecks: AvailabilityChecksProfile;
-  /** A project unused this long is detached from storage (`tenant_detach`); 0: never. */
-  readonly tenantDetachAfterMs: number;
-  readonly autoscaling: AutoscalingProfile;
-  readonly coldCache: ColdCacheProfile;
-  /**
-   * Ended operations older than this are dropped from state (once a day; the log keeps them), so
-   * long runs do not grow without bound. 0: keep them all.
-   */
-  readonly operationRetentionMs: number;
-}
-
-/** The defaults, from the spec and the typical durations seen on the real service. */
-export const DEFAULT_PROFILE: Profile = {
-  plan: 'paid',
-  regionId: 'aws-us-east-2',
-  hostDomain: 'aws.computesim.local',
-  defaultSuspendTimeoutSeconds: 300,
-  latency: {
-    create_timeline: [2_000, 4_000],
-    start_compute: [1_000, 5_000],
-    wake_compute: [200, 600],
-    suspend_compute: [100, 400],
-    apply_config: [50, 100],
-    create_branch: [100, 200],
-    check_availability: [2_000, 5_000],
-    tenant_detach: [1_000, 3_000],
-    tenant_reattach: [1_000, 3_000],
-  },
-  faults: {},
-  limits: {
-    autoscalingMaxCu: 16,
-    autoscalingMaxSpreadCu: 8,
-    pooledConnections: 10_000,
-    tempDiskGb: 20,
-  },
-  releases: { epochMs: Date.UTC(2026, 0, 1), first: 9000, intervalMs: 7 * 86_400_000 },
-  availabilityChecks: { intervalMs: 6 * 3_600_000, backoff: 2, maxIntervalMs: 7 * 86_400_000 },
-  tenantDetachAfterMs: 7 * 86_400_000,
-  autoscaling: { sampleMs: 5_000, scaleDownAfterMs: 60_000, cpuGoal: 0.9, memoryGoal: 0.75 },
-  coldCache: { warmupMs: 60_000, penaltyMs: 250 },
-  operationRetentionMs: 86_400_000,
-};
-
-/** Profile overrides: any subset of the profile, nested objects merged key by key. */
-export type ProfileOverrides = {
-  readonly [K in keyof Profile]?: Profile[K] extends LatencyProfile
-    ? Partial<LatencyProfile>
-    : Profile[K] extends LimitsProfile
-      ? Partial<LimitsProfile>
-      : Profile[K];
-};
-
-const ACTIONS: ReadonlySet<string> = new Set(OPERATION_ACTIONS);
-
-/** Merges overrides onto the defaults and validates the result; errors name the offending key. */
 export function resolveProfile(overrides: unknown = {}): Result<Profile, string> {
-  if (!isPlainObject(overrides)) return err('profile overrides must be an object');
-  for (const key of Object.keys(overrides)) {
-    if (!(key in DEFAULT_PROFILE))
-      return err(
-        `profile: unknown setting "${key}" (known: ${Object.keys(DEFAULT_PROFILE).join(', ')})`,
-      );
-  }
-  const latencyOverrides = overrides['latency'] ?? {};
-  if (!isPlainObject(latencyOverrides)) return err('profile.latency must be an object');
-  for (const [key, range] of Object.entries(latencyOverrides)) {
-    if (!(key in DEFAULT_PROFILE.latency)) {
-      return err(
-        `profile.latency: unknown kind "${key}" (known: ${Object.keys(DEFAULT_PROFILE.latency).join(', ')})`,
-      );
-    }
-    if (!isRange(range))
-      return err(
-        `profile.latency.${key} must be [minMs, maxMs] with 0 ≤ min ≤ max, whole milliseconds`,
-      );
-  }
-  const faults = overrides['faults'] ?? {};
-  if (!isPlainObject(faults)) return err('profile.faults must be an object of action → fault spec');
-  for (const [action, spec] of Object.entries(faults)) {
-    if (!ACTIONS.has(action) && action !== 'wake_compute')
-      return err(
-        `profile.faults: unknown action "${action}" (an operation action or wake_compute)`,
-      );
-    const problem = faultProblem(spec);
-    if (problem !== undefined) return err(`profile.faults.${action}: ${problem}`);
-  }
-  const limits = overrides['limits'] ?? {};
-  if (!isPlainObject(limits)) return err('profile.limits must be an object');
-  for (const [key, value] of Object.entries(limits)) {
-    if (!(key in DEFAULT_PROFILE.limits)) {
-      return err(
-        `profile.limits: unknown limit "${key}" (known: ${Object.keys(DEFAULT_PROFILE.limits).join(', ')})`,
-      );
-    }
-    if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
-      return err(`profile.limits.${key} must be a positive number`);
-  }
-  const profile = {
-    ...DEFAULT_PROFILE,
-    ...overrides,
-    latency: { ...DEFAULT_PROFILE.latency, ...latencyOverrides },
-    faults: { ...faults },
-    limits: { ...DEFAULT_PROFILE.limits, ...limits },
-  } as Profile;
-  if (!(PLANS as readonly unknown[]).includes(profile.plan))
-    return err(`profile.plan must be one of ${PLANS.join(', ')}`);
-  const nested = nestedProblem(profile);
-  if (nested !== undefined) return err(nested);
-  if (typeof profile.regionId !== 'string' || !/^[a-z0-9-]{1,60}$/.test(profile.regionId)) {
-    return err('profile.regionId must match ^[a-z0-9-]{1,60}$');
-  }
-  if (typeof profile.hostDomain !== 'string' || !/^[a-z0-9.-]{1,200}$/.test(profile.hostDomain)) {
-    return err('profile.hostDomain must be a host name (letters, digits, dots, dashes)');
-  }
-  const timeout = profile.defaultSuspendTimeoutSeconds;
-  if (!Number.isSafeInteger(timeout) || timeout < 60 || timeout > 604_800) {
-    return err(
-      'profile.defaultSuspendTimeoutSeconds must be a whole number of seconds in 60..604800',
-    );
-  }
-  return ok(profile);
+  if (isEmptyObject(overrides)) return DEFAULT_RESULT;
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    return { ok: false, error: 'profile overrides must be an object' };
+  return parseInput(profileSchema, overrides, 'profile');
 }
 
-/** Checks the nested settings that are replaced as a whole (releases, availability checks). */
-function nestedProblem(profile: Profile): string | undefined {
-  const { releases, availabilityChecks: checks, tenantDetachAfterMs } = profile;
-  const whole = (n: unknown) => Number.isSafeInteger(n);
-  if (
-    !isPlainObject(releases) ||
-    !whole(releases.epochMs) ||
-    !whole(releases.first) ||
-    !whole(releases.intervalMs) ||
-    releases.intervalMs <= 0
-  ) {
-    return 'profile.releases must be { epochMs, first, intervalMs > 0 }, whole numbers';
-  }
-  if (
-    !isPlainObject(checks) ||
-    !whole(checks.intervalMs) ||
-    !whole(checks.maxIntervalMs) ||
-    checks.intervalMs < 0 ||
-    checks.maxIntervalMs < checks.intervalMs ||
-    !Number.isFinite(checks.backoff) ||
-    checks.backoff < 1
-  ) {
-    return 'profile.availabilityChecks must be { intervalMs ≥ 0 (0: off), backoff ≥ 1, maxIntervalMs ≥ intervalMs }, whole ms';
-  }
-  if (!whole(tenantDetachAfterMs) || tenantDetachAfterMs < 0)
-    return 'profile.tenantDetachAfterMs must be whole ms ≥ 0 (0: never)';
-  if (!whole(profile.operationRetentionMs) || profile.operationRetentionMs < 0)
-    return 'profile.operationRetentionMs must be whole ms ≥ 0 (0: keep all)';
-  const scaling = profile.autoscaling;
-  const fraction = (n: unknown) => typeof n === 'number' && n > 0 && n <= 1;
-  if (
-    !isPlainObject(scaling) ||
-    !whole(scaling.sampleMs) ||
-    scaling.sampleMs <= 0 ||
-    !whole(scaling.scaleDownAfterMs) ||
-    scaling.scaleDownAfterMs < 0 ||
-    !fraction(scaling.cpuGoal) ||
-    !fraction(scaling.memoryGoal)
-  )
-    return 'profile.autoscaling must be { sampleMs > 0, scaleDownAfterMs ≥ 0 (whole ms), cpuGoal and memoryGoal in (0, 1] }';
-  const cache = profile.coldCache;
-  if (
-    !isPlainObject(cache) ||
-    !whole(cache.warmupMs) ||
-    cache.warmupMs < 0 ||
-    !whole(cache.penaltyMs) ||
-    cache.penaltyMs < 0
-  )
-    return 'profile.coldCache must be { warmupMs ≥ 0, penaltyMs ≥ 0 }, whole ms';
-  return undefined;
-}
+const DEFAULT_RESULT: Result<Profile, string> = Object.freeze({ ok: true, value: DEFAULT_PROFILE });
 
-function faultProblem(spec: unknown): string | undefined {
-  if (!isPlainObject(spec)) return 'must be { failureRate, maxRetries, retryDelayMs }';
-  const { failureRate, maxRetries, retryDelayMs } = spec;
-  if (typeof failureRate !== 'number' || !(failureRate >= 0 && failureRate <= 1))
-    return 'failureRate must be in 0..1';
-  if (!Number.isSafeInteger(maxRetries) || (maxRetries as number) < 0)
-    return 'maxRetries must be a whole number ≥ 0';
-  if (!Number.isSafeInteger(retryDelayMs) || (retryDelayMs as number) < 0)
-    return 'retryDelayMs must be whole milliseconds ≥ 0';
-  const { delayRate, delayMs } = spec;
-  if (
-    delayRate !== undefined &&
-    !(typeof delayRate === 'number' && delayRate >= 0 && delayRate <= 1)
-  )
-    return 'delayRate must be in 0..1';
-  if (delayMs !== undefined && !isRange(delayMs))
-    return 'delayMs must be [minMs, maxMs] with 0 ≤ min ≤ max, whole milliseconds';
-  if ((delayRate ?? 0) > 0 && delayMs === undefined) return 'delayRate needs delayMs';
-  const extra = Object.keys(spec).filter(
-    (k) => !['failureRate', 'maxRetries', 'retryDelayMs', 'delayRate', 'delayMs'].includes(k),
-  );
-  return extra.length > 0 ? `unknown field "${extra[0]}"` : undefined;
-}
-
-function isRange(value: unknown): value is LatencyRange {
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
   return (
-    Array.isArray(value) &&
-    value.length === 2 &&
-    value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) &&
-    (value[0] as number) <= (value[1] as number)
+    Object.getOwnPropertySymbols(value).length === 0 &&
+    Object.getPrototypeOf(value) === Object.prototype
   );
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * `schema` with every field defaulted when absent: the defaults are parsed once, here, and shared
+ * (frozen), so an override that leaves a nested object out costs no parsing of it.
+ */
+function withDefaults<S extends z.ZodType<object, object>>(schema: S) {
+  return schema.default(deepFreeze(schema.parse({})) as z.util.NoUndefined<z.output<S>>);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -2,9 +2,22 @@
  * Checks the settings scenario and study definitions share (seed, start, duration, profile), so a
  * mistake in a file is reported when it loads, naming the setting, rather than as a crash mid-run.
  */
-import { tryParseDuration } from '../core/duration.js';
-import { tryParseInstant } from '../core/instant.js';
-import { resolveProfile } from '../domain/profile.js';
+import { z } from 'zod';
+import { durationMs, instantMs, parseInput, satisfying } from '../core/schema.js';
+import { PROFILE_SCHEMA } from '../domain/profile.js';
+
+/** The shared settings of a definition: one schema for scenarios and studies. */
+export const RUN_SETTINGS_SHAPE = {
+  seed: satisfying<number>(
+    (seed) => Number.isSafeInteger(seed),
+    (seed) => `must be a whole number, got ${JSON.stringify(seed)}`,
+  ).optional(),
+  start: instantMs.optional(),
+  duration: durationMs.optional(),
+  profile: PROFILE_SCHEMA.optional(),
+};
+
+const runSettingsSchema = z.looseObject(RUN_SETTINGS_SHAPE);
 
 /** The shared settings of a definition, as found in a file (unchecked). */
 export interface RunSettings {
@@ -14,21 +27,8 @@ export interface RunSettings {
   readonly profile?: unknown;
 }
 
-/** What is wrong with the settings, or `undefined`. */
+/** What is wrong with the settings, or `undefined` (one line naming the setting's path). */
 export function settingsProblem(settings: RunSettings): string | undefined {
-  if (settings.seed !== undefined && !Number.isSafeInteger(settings.seed))
-    return `seed must be a whole number, got ${JSON.stringify(settings.seed)}`;
-  if (settings.start !== undefined) {
-    const start = tryParseInstant(settings.start as string | number);
-    if (!start.ok) return `start: ${start.error}`;
-  }
-  if (settings.duration !== undefined) {
-    const duration = tryParseDuration(settings.duration as string | number);
-    if (!duration.ok) return `duration: ${duration.error}`;
-  }
-  if (settings.profile !== undefined) {
-    const profile = resolveProfile(settings.profile);
-    if (!profile.ok) return profile.error;
-  }
-  return undefined;
+  const parsed = parseInput(runSettingsSchema, settings, '');
+  return parsed.ok ? undefined : parsed.error;
 }

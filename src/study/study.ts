@@ -6,10 +6,12 @@
  */
 import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
-import type { ProfileOverrides } from '../domain/profile.js';
+import { PROFILE_SCHEMA, type ProfileOverrides } from '../domain/profile.js';
 import type { Simulation } from '../simulation/simulation.js';
 import type { DefinitionKind } from '../files/loadDefinition.js';
-import { settingsProblem } from '../files/settingsProblem.js';
+import { z } from 'zod';
+import { nonNegative, parseInput, satisfying, strictObject } from '../core/schema.js';
+import { RUN_SETTINGS_SHAPE } from '../files/settingsProblem.js';
 
 /** One configuration of a study: a name, profile overrides, and anything the study reads. */
 export interface Configuration<P = unknown> {
@@ -54,6 +56,72 @@ export interface StudyDefinition<P = unknown> extends Study<P> {
   readonly grid?: { readonly [K in keyof P]?: readonly P[K][] };
 }
 
+const isFunction = (value: unknown) => typeof value === 'function';
+
+/** A study definition as checked when it is declared or loaded: strict at every depth but params. */
+const studySchema = strictObject({
+  name: satisfying<string>(
+    (name) => typeof name === 'string' && /^[\w-]+$/.test(name),
+    (name) => `must be letters, digits, "-" or "_", got ${JSON.stringify(name)}`,
+  ),
+  description: z.string().optional(),
+  setup: satisfying<unknown>(isFunction, 'must be a function (sim, configuration)'),
+  duration: RUN_SETTINGS_SHAPE.duration.refine((d) => d !== undefined, {
+    error: 'is required (a duration like "7d")',
+    when: () => true,
+  }),
+  seed: RUN_SETTINGS_SHAPE.seed,
+  start: RUN_SETTINGS_SHAPE.start,
+  pricePerCuHour: nonNegative('must be a number ≥ 0').optional(),
+  profileFor: satisfying<unknown>(isFunction, 'must be a function (params) => profile').optional(),
+  configurations: z
+    .array(
+      strictObject({
+        name: satisfying<string>(
+          (name) => typeof name === 'string' && name !== '',
+          'must be a non-empty string',
+        ),
+        profile: PROFILE_SCHEMA.optional(),
+        /** Study-specific: checked by the study itself. */
+        params: z.unknown().optional(),
+      }),
+      { error: 'must list at least one { name, params?, profile? }' },
+    )
+    .min(1, { error: 'must list at least one { name, params?, profile? }' })
+    .check((context) => {
+      const names = context.value.map((c) => c.name);
+      if (new Set(names).size !== names.length)
+        context.issues.push({
+          code: 'custom',
+          message: 'must have unique names',
+          input: context.value,
+        });
+    }),
+  grid: z
+    .record(
+      z.string(),
+      z
+        .array(
+          satisfying<ParamValue>(
+            isParamValue,
+            (value) => `may hold numbers, strings and booleans only, got ${JSON.stringify(value)}`,
+          ),
+          { error: 'must be a non-empty list of values' },
+        )
+        .min(1, { error: 'must be a non-empty list of values' })
+        .check((context) => {
+          if (new Set(context.value).size !== context.value.length)
+            context.issues.push({
+              code: 'custom',
+              message: 'repeats a value',
+              input: context.value,
+            });
+        }),
+      { error: 'must map parameter names to lists of values' },
+    )
+    .optional(),
+});
+
 /** Declares a study (checks it, so a mistake shows when the file loads, not halfway through a sweep). */
 export function defineStudy<P>(definition: StudyDefinition<P>): StudyDefinition<P> {
   const problem = studyProblem(definition);
@@ -61,47 +129,14 @@ export function defineStudy<P>(definition: StudyDefinition<P>): StudyDefinition<
   return definition;
 }
 
-/** What is wrong with a value meant to be a study definition, or `undefined`. */
+/**
+ * What is wrong with a value meant to be a study definition, or `undefined`: one line naming the
+ * path (`configurations[1].profile.autoscaling: unknown field "minCu" (known: …)`).
+ */
 export function studyProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'a study must be an object';
-  const study = value as Partial<StudyDefinition<unknown>>;
-  if (typeof study.name !== 'string' || !/^[\w-]+$/.test(study.name))
-    return `name must be letters, digits, "-" or "_", got ${JSON.stringify(study.name)}`;
-  if (typeof study.setup !== 'function') return 'setup must be a function (sim, configuration)';
-  if (study.duration === undefined) return 'duration is required (a duration like "7d")';
-  const settings = settingsProblem(study);
-  if (settings !== undefined) return settings;
-  if (
-    study.pricePerCuHour !== undefined &&
-    !(Number.isFinite(study.pricePerCuHour) && study.pricePerCuHour >= 0)
-  )
-    return `pricePerCuHour must be a number ≥ 0, got ${JSON.stringify(study.pricePerCuHour)}`;
-  if (!Array.isArray(study.configurations) || study.configurations.length === 0)
-    return 'configurations must list at least one { name, params?, profile? }';
-  const names = study.configurations.map((c: Configuration<unknown>) => c?.name);
-  if (names.some((n) => typeof n !== 'string' || n === ''))
-    return 'every configuration needs a name';
-  if (new Set(names).size !== names.length) return 'configuration names must be unique';
-  for (const configuration of study.configurations) {
-    const profile = settingsProblem({ profile: configuration.profile });
-    if (profile !== undefined) return `configuration "${configuration.name}": ${profile}`;
-  }
-  if (study.grid !== undefined) return gridProblem(study.grid);
-  return undefined;
-}
-
-function gridProblem(grid: unknown): string | undefined {
-  if (typeof grid !== 'object' || grid === null || Array.isArray(grid))
-    return 'grid must map parameter names to lists of values';
-  for (const [name, values] of Object.entries(grid)) {
-    if (!Array.isArray(values) || values.length === 0)
-      return `grid.${name} must be a non-empty list of values`;
-    const bad = values.find((v: unknown) => !isParamValue(v));
-    if (bad !== undefined || values.some((v: unknown) => !isParamValue(v)))
-      return `grid.${name} may hold numbers, strings and booleans only, got ${JSON.stringify(bad)}`;
-    if (new Set(values).size !== values.length) return `grid.${name} repeats a value`;
-  }
-  return undefined;
+  const parsed = parseInput(studySchema, value, '');
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /** A finite number, a string or a boolean. */

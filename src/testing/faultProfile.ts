@@ -3,45 +3,41 @@
  * simulation's profile (and so into its log); request and connection faults are injected by the
  * harness at the client's edge. The same seed replays the same faults.
  */
-import { resolveProfile, type FaultSpec, type FaultTarget } from '../domain/profile.js';
+import type { z } from 'zod';
+import { FAULTS_SCHEMA } from '../domain/profile.js';
+import { nonNegative, parseInput, strictObject, type Immutable } from '../core/schema.js';
 import type { SimulationOptions } from '../simulation/simulation.js';
-import { requestFaultsProblem, type RequestFaults } from './requestFaults.js';
+import { REQUEST_FAULTS_SCHEMA } from './requestFaults.js';
 
 /** Faults to run a client under; every part is optional and off when absent. */
-export interface FaultProfile {
-  /**
-   * By operation action (or `wake_compute` for wake-ups): attempts that fail and are retried, end in
-   * `error`, or stay `scheduling` for a while (see `FaultSpec`).
-   */
-  readonly operations?: Readonly<Partial<Record<FaultTarget, FaultSpec>>>;
-  /** 423 bursts and 429s answered to the client instead of the simulation's answer. */
-  readonly requests?: RequestFaults;
-  /** Open connections dropped (57P01) at random times, on average this many times an hour. */
-  readonly connections?: { readonly dropsPerHour: number };
-}
+const faultProfileSchema = strictObject(
+  {
+    /**
+     * By operation action (or `wake_compute` for wake-ups): attempts that fail and are retried, end
+     * in `error`, or stay `scheduling` for a while (see `FaultSpec`).
+     */
+    operations: FAULTS_SCHEMA.optional(),
+    /** 423 bursts and 429s answered to the client instead of the simulation's answer. */
+    requests: REQUEST_FAULTS_SCHEMA.optional(),
+    /** Open connections dropped (57P01) at random times, on average this many times an hour. */
+    connections: strictObject({
+      dropsPerHour: nonNegative('must be a number ≥ 0'),
+    }).optional(),
+  },
+  'part',
+);
 
-/** What is wrong with a fault profile, or undefined when it is valid. */
+/** Faults to run a client under; every part is optional and off when absent. */
+export type FaultProfile = Immutable<z.input<typeof faultProfileSchema>>;
+
+/**
+ * What is wrong with a fault profile, or undefined when it is valid: one line naming the path
+ * (`faults.operations.start_compute: unknown field "failRate" (known: …)`).
+ */
 export function faultProfileProblem(faults: FaultProfile): string | undefined {
   if (typeof faults !== 'object' || faults === null) return 'faults must be an object';
-  const unknown = Object.keys(faults).filter(
-    (k) => !['operations', 'requests', 'connections'].includes(k),
-  );
-  if (unknown.length > 0)
-    return `faults: unknown part "${unknown[0]}" (known: operations, requests, connections)`;
-  if (faults.operations !== undefined) {
-    const resolved = resolveProfile({ faults: faults.operations });
-    if (!resolved.ok) return resolved.error.replace('profile.faults', 'faults.operations');
-  }
-  if (faults.requests !== undefined) {
-    const problem = requestFaultsProblem(faults.requests);
-    if (problem !== undefined) return `faults.requests: ${problem}`;
-  }
-  if (faults.connections !== undefined) {
-    const rate = faults.connections.dropsPerHour;
-    if (typeof rate !== 'number' || !(rate >= 0) || !Number.isFinite(rate))
-      return 'faults.connections.dropsPerHour must be a number ≥ 0';
-  }
-  return undefined;
+  const parsed = parseInput(faultProfileSchema, faults, 'faults');
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /**

@@ -3,76 +3,85 @@
  * requests and 429s (rate limited, with `Retry-After`), overall or per route. Decisions are drawn in
  * request order from the seed, so the same client under the same seed meets the same faults.
  */
+import { z } from 'zod';
 import { RandomSource } from '../core/randomSource.js';
+import { parseInput, satisfying, strictObject, whole, type Immutable } from '../core/schema.js';
+
+const rate = satisfying<number>(
+  (n) => typeof n === 'number' && n >= 0 && n <= 1,
+  'must be in 0..1',
+);
 
 /** 423 bursts: a mutating request starts a burst with probability `rate`; `burst` is its length. */
-export interface LockedFaults {
-  readonly rate: number;
+const lockedSchema = strictObject({
+  rate,
   /** How many mutating requests of the project a burst refuses, drawn in [min, max]. Default [1, 3]. */
-  readonly burst?: readonly [min: number, max: number];
-}
+  burst: satisfying<readonly [min: number, max: number]>(
+    (burst) =>
+      Array.isArray(burst) &&
+      burst.length === 2 &&
+      burst.every((n) => Number.isSafeInteger(n) && (n as number) >= 1) &&
+      (burst[0] as number) <= (burst[1] as number),
+    'must be [min, max] with 1 ≤ min ≤ max',
+  ).optional(),
+});
 
 /** 429s: any request is refused with probability `rate`, with `Retry-After: retryAfterSeconds`. */
-export interface RateLimitedFaults {
-  readonly rate: number;
+const rateLimitedSchema = strictObject({
+  rate,
   /** Default 1. */
-  readonly retryAfterSeconds?: number;
-}
+  retryAfterSeconds: whole(0, 'must be whole seconds ≥ 0').optional(),
+});
+
+const ROUTE_KEY = /^(GET|POST|PATCH|DELETE) \/\S*$/;
 
 /** Request faults, for every route or per route. */
-export interface RequestFaults {
-  readonly locked?: LockedFaults;
-  readonly rateLimited?: RateLimitedFaults;
+const requestFaultsSchema = strictObject({
+  locked: lockedSchema.optional(),
+  rateLimited: rateLimitedSchema.optional(),
   /**
    * Per route, keyed `METHOD /pattern` as in the route table (`POST /projects/{project_id}/branches`);
    * a route listed here uses only its own settings.
    */
-  readonly routes?: Readonly<
-    Record<string, { readonly locked?: LockedFaults; readonly rateLimited?: RateLimitedFaults }>
-  >;
-}
+  routes: z
+    .record(
+      z.string(),
+      strictObject({
+        locked: lockedSchema.optional(),
+        rateLimited: rateLimitedSchema.optional(),
+      }),
+    )
+    .check((context) => {
+      const route = Object.keys(context.value).find((key) => !ROUTE_KEY.test(key));
+      if (route !== undefined)
+        context.issues.push({
+          code: 'custom',
+          message: `${JSON.stringify(route)} must be "METHOD /pattern", e.g. "POST /projects/{project_id}/branches"`,
+          input: context.value,
+        });
+    })
+    .optional(),
+});
+
+/** 423 bursts: a mutating request starts a burst with probability `rate`; `burst` is its length. */
+export type LockedFaults = Immutable<z.input<typeof lockedSchema>>;
+/** 429s: any request is refused with probability `rate`, with `Retry-After: retryAfterSeconds`. */
+export type RateLimitedFaults = Immutable<z.input<typeof rateLimitedSchema>>;
+/** Request faults, for every route or per route. */
+export type RequestFaults = Immutable<z.input<typeof requestFaultsSchema>>;
+
+/** The schema of request faults, for fault profiles. */
+export const REQUEST_FAULTS_SCHEMA = requestFaultsSchema;
 
 /** What the injector decided for one request. */
 export type InjectedFault =
   | { readonly kind: 'locked' }
   | { readonly kind: 'rate_limited'; readonly retryAfterSeconds: number };
 
-/** What is wrong with request faults, or undefined. */
+/** What is wrong with request faults, or undefined (one line naming the field's path). */
 export function requestFaultsProblem(faults: RequestFaults): string | undefined {
-  const check = (where: string, part: { locked?: unknown; rateLimited?: unknown }) => {
-    const locked = part.locked as LockedFaults | undefined;
-    if (locked !== undefined) {
-      if (!isRate(locked.rate)) return `${where}locked.rate must be in 0..1`;
-      const burst = locked.burst;
-      if (
-        burst !== undefined &&
-        !(
-          Array.isArray(burst) &&
-          burst.length === 2 &&
-          burst.every((n) => Number.isSafeInteger(n) && n >= 1) &&
-          burst[0] <= burst[1]
-        )
-      )
-        return `${where}locked.burst must be [min, max] with 1 ≤ min ≤ max`;
-    }
-    const limited = part.rateLimited as RateLimitedFaults | undefined;
-    if (limited !== undefined) {
-      if (!isRate(limited.rate)) return `${where}rateLimited.rate must be in 0..1`;
-      const after = limited.retryAfterSeconds;
-      if (after !== undefined && !(Number.isSafeInteger(after) && after >= 0))
-        return `${where}rateLimited.retryAfterSeconds must be whole seconds ≥ 0`;
-    }
-    return undefined;
-  };
-  const overall = check('', faults);
-  if (overall !== undefined) return overall;
-  for (const [route, part] of Object.entries(faults.routes ?? {})) {
-    if (!/^(GET|POST|PATCH|DELETE) \/\S*$/.test(route))
-      return `routes: "${route}" must be "METHOD /pattern", e.g. "POST /projects/{project_id}/branches"`;
-    const problem = check(`routes["${route}"].`, part);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
+  const parsed = parseInput(requestFaultsSchema, faults, '');
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /** Decides, request after request, which ones meet an injected fault. */
@@ -111,8 +120,4 @@ export class RequestFaultInjector {
     this.#bursts.set(request.projectId, this.#random.int(min, max) - 1);
     return { kind: 'locked' };
   }
-}
-
-function isRate(value: unknown): boolean {
-  return typeof value === 'number' && value >= 0 && value <= 1;
 }

@@ -2,7 +2,8 @@
  * Arrival rates that follow the clock: sessions per hour for each hour of the day, on weekdays and on
  * weekends, and the next arrival of the (non-homogeneous) Poisson process they define.
  */
-import { err, ok, type Result } from '../core/result.js';
+import { z } from 'zod';
+import { nonNegative, satisfying, strictObject } from '../core/schema.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -39,29 +40,25 @@ export function officeHours(options: {
   };
 }
 
-/** Checks and normalises rates: 24 finite, non-negative numbers per day kind. */
-export function resolveRates(input: RatesInput, what: string): Result<DailyRates, string> {
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input) || input < 0)
-      return err(`${what} must be a finite number of sessions per hour ≥ 0, got ${String(input)}`);
-    const all = Array.from({ length: 24 }, () => input);
-    return ok({ weekday: all, weekend: all });
-  }
-  if (typeof input !== 'object' || input === null)
-    return err(
-      `${what} must be sessions per hour, or { weekday: [24 rates], weekend: [24 rates] }`,
-    );
-  for (const kind of ['weekday', 'weekend'] as const) {
-    const rates: unknown = input[kind];
-    if (
-      !Array.isArray(rates) ||
-      rates.length !== 24 ||
-      rates.some((r) => typeof r !== 'number' || !Number.isFinite(r) || r < 0)
-    )
-      return err(`${what}.${kind} must list 24 finite rates ≥ 0 (sessions per hour, hour 0 first)`);
-  }
-  return ok({ weekday: [...input.weekday], weekend: [...input.weekend] });
-}
+const hourly = satisfying<readonly number[]>(
+  (rates) =>
+    Array.isArray(rates) &&
+    rates.length === 24 &&
+    rates.every((r) => typeof r === 'number' && Number.isFinite(r) && r >= 0),
+  'must list 24 finite rates ≥ 0 (sessions per hour, hour 0 first)',
+);
+
+/** Rates checked and normalised: 24 finite, non-negative numbers per day kind. */
+export const RATES_SCHEMA = z.union([
+  nonNegative('must be a finite number of sessions per hour ≥ 0').transform((rate): DailyRates => {
+    const all = Array.from({ length: 24 }, () => rate);
+    return { weekday: all, weekend: all };
+  }),
+  strictObject({ weekday: hourly, weekend: hourly }).transform((rates): DailyRates => ({
+    weekday: [...rates.weekday],
+    weekend: [...rates.weekend],
+  })),
+]);
 
 /** Sessions per hour at `t` (epoch ms, shifted by `utcOffsetMs` to local time). */
 export function rateAt(rates: DailyRates, t: number, utcOffsetMs = 0): number {

@@ -2,7 +2,8 @@
  * Random quantities of a workload (session lengths, CPU demand): a fixed value or a distribution,
  * written by users in their units and sampled from a seeded stream.
  */
-import { err, ok, type Result } from '../core/result.js';
+import { z } from 'zod';
+import { nonNegative, strictObject } from '../core/schema.js';
 import type { RandomSource } from '../core/randomSource.js';
 
 /**
@@ -23,55 +24,41 @@ export type Distribution =
   | { readonly dist: 'exponential'; readonly mean: number }
   | { readonly dist: 'lognormal'; readonly median: number; readonly sigma: number };
 
+const DISTS = 'fixed, uniform, exponential or lognormal';
+
 /**
- * Resolves a user's quantity with `parse` (for example a duration parser), checking that every value
- * is finite and not negative. The error names `what`.
+ * The schema of a quantity as users write it, each value checked by `value` (for example a
+ * duration parsed to ms): a plain value is a fixed distribution. Distribution objects are strict.
  */
-export function resolveDistribution<V>(
-  input: DistributionInput<V>,
-  parse: (value: V) => Result<number, string>,
-  what: string,
-): Result<Distribution, string> {
-  const value = (v: V, field: string): Result<number, string> => {
-    const parsed = parse(v);
-    if (!parsed.ok) return err(`${what}${field}: ${parsed.error}`);
-    if (!Number.isFinite(parsed.value) || parsed.value < 0)
-      return err(`${what}${field} must be a finite number ≥ 0, got ${String(v)}`);
-    return parsed;
-  };
-  if (typeof input !== 'object' || input === null || !('dist' in input)) {
-    const fixed = value(input as V, '');
-    return fixed.ok ? ok({ dist: 'fixed', value: fixed.value }) : fixed;
-  }
-  switch (input.dist) {
-    case 'fixed': {
-      const v = value(input.value, '.value');
-      return v.ok ? ok({ dist: 'fixed', value: v.value }) : v;
-    }
-    case 'uniform': {
-      const min = value(input.min, '.min');
-      if (!min.ok) return min;
-      const max = value(input.max, '.max');
-      if (!max.ok) return max;
-      if (min.value > max.value) return err(`${what}: uniform min must not exceed max`);
-      return ok({ dist: 'uniform', min: min.value, max: max.value });
-    }
-    case 'exponential': {
-      const mean = value(input.mean, '.mean');
-      return mean.ok ? ok({ dist: 'exponential', mean: mean.value }) : mean;
-    }
-    case 'lognormal': {
-      const median = value(input.median, '.median');
-      if (!median.ok) return median;
-      if (typeof input.sigma !== 'number' || !Number.isFinite(input.sigma) || input.sigma < 0)
-        return err(`${what}.sigma must be a finite number ≥ 0`);
-      return ok({ dist: 'lognormal', median: median.value, sigma: input.sigma });
-    }
-    default:
-      return err(
-        `${what}: unknown dist ${JSON.stringify((input as { dist: unknown }).dist)} (fixed, uniform, exponential or lognormal)`,
-      );
-  }
+export function distributionSchema<V>(value: z.ZodType<number, V>) {
+  const byDist = z.discriminatedUnion(
+    'dist',
+    [
+      strictObject({ dist: z.literal('fixed'), value }),
+      strictObject({ dist: z.literal('uniform'), min: value, max: value }).check((context) => {
+        if (context.value.min > context.value.max)
+          context.issues.push({
+            code: 'custom',
+            message: 'uniform min must not exceed max',
+            input: context.value,
+          });
+      }),
+      strictObject({ dist: z.literal('exponential'), mean: value }),
+      strictObject({
+        dist: z.literal('lognormal'),
+        median: value,
+        sigma: nonNegative(),
+      }),
+    ],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `unknown dist ${JSON.stringify((issue.input as { dist?: unknown }).dist)} (${DISTS})`
+          : undefined,
+    },
+  );
+  // The object form first: for an object, its problem is the one to report (see describeIssues).
+  return z.union([byDist, value.transform((v) => ({ dist: 'fixed' as const, value: v }))]);
 }
 
 /** One draw of `distribution` from `random`. */

@@ -516,7 +516,10 @@ describe('run loops', () => {
       { availabilityChecks: { intervalMs: 1000, backoff: Number.NaN, maxIntervalMs: 5000 } },
       /backoff/,
     ],
-    [{ releases: { epochMs: 0, first: 1, intervalMs: 0.5 } }, /whole numbers/],
+    [
+      { releases: { epochMs: 0, first: 1, intervalMs: 0.5 } },
+      /releases\.intervalMs must be whole ms/,
+    ],
     [{ tenantDetachAfterMs: -1 }, /tenantDetachAfterMs/],
   ])('the profile refuses %j, whose log could not be replayed', (profile, message) => {
     expect(() => new Simulation({ profile: profile as never })).toThrow(message);

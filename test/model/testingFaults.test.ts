@@ -50,7 +50,7 @@ describe('operations slow to be picked up (delayRate / delayMs)', () => {
         new Simulation({
           profile: { faults: { start_compute: { ...spec, delayRate: 1, delayMs: [5, 1] } } },
         }),
-    ).toThrow(/profile\.faults\.start_compute: delayMs must be/);
+    ).toThrow(/profile\.faults\.start_compute\.delayMs must be/);
   });
 });
 

@@ -135,7 +135,7 @@ describe('the client edge', () => {
 
   it('refuses a malformed fault profile with a message naming the field', () => {
     expect(() => new SimHarness({ faults: { requests: { locked: { rate: 2 } } } })).toThrow(
-      /faults\.requests: locked\.rate must be in 0\.\.1/,
+      /faults\.requests\.locked\.rate must be in 0\.\.1/,
     );
     expect(() => new SimHarness({ faults: { operations: { nope: {} } as never } })).toThrow(
       /faults\.operations: unknown action "nope"/,
