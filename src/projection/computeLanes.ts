@@ -4,6 +4,7 @@
  */
 import type { SimEvent } from '../model/events.js';
 import { ComputeActivity, type StateSpan } from './computeActivity.js';
+import { OperationOutcomes } from './operationOutcomes.js';
 
 export type { StateSpan } from './computeActivity.js';
 
@@ -28,11 +29,12 @@ export interface ComputeLane {
 export function computeLanes(log: Iterable<SimEvent>, until?: number): ComputeLane[] {
   const activity = new ComputeActivity({ spans: true });
   const operations = new Map<string, { at: number; action: string; id: string }[]>();
-  const finalStatus = new Map<string, string>();
+  const outcomes = new OperationOutcomes();
   let last = 0;
   for (const event of log) {
     last = Math.max(last, event.at);
     activity.apply(event);
+    outcomes.apply(event);
     switch (event.type) {
       case 'EndpointCreated':
         operations.set(event.endpointId, []);
@@ -44,16 +46,6 @@ export function computeLanes(log: Iterable<SimEvent>, until?: number): ComputeLa
             action: event.action,
             id: event.operationId,
           });
-        finalStatus.set(event.operationId, 'unfinished');
-        break;
-      case 'OperationFinished':
-        finalStatus.set(event.operationId, 'finished');
-        break;
-      case 'OperationErrored':
-        finalStatus.set(event.operationId, 'error');
-        break;
-      case 'OperationCancelled':
-        finalStatus.set(event.operationId, 'cancelled');
         break;
       default:
         break;
@@ -68,7 +60,7 @@ export function computeLanes(log: Iterable<SimEvent>, until?: number): ComputeLa
     operations: (operations.get(lane.endpointId) ?? []).map((o) => ({
       at: o.at,
       action: o.action,
-      status: finalStatus.get(o.id) ?? 'unfinished',
+      status: outcomes.of(o.id),
     })),
   }));
 }

@@ -9,6 +9,7 @@ import type { OperationAction } from '../domain/operationAction.js';
 import { DEFAULT_PROFILE, type ColdCacheProfile } from '../domain/profile.js';
 import type { SimEvent } from '../model/events.js';
 import { ComputeActivity } from './computeActivity.js';
+import { OperationOutcomes } from './operationOutcomes.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 
 /** Settings of a metrics projection. */
@@ -92,7 +93,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
   const computes = new Map<string, SessionTally>();
   const waiting = new Map<string, { at: number; endpointId: string }>();
   const actions = new Map<string, OperationAction>();
-  const finalStatus = new Map<string, string>();
+  const outcomes = new OperationOutcomes();
   const refused: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const failedStatements: Record<string, number> = {};
@@ -112,6 +113,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
     if (event.type === 'SimulationStarted') coldCache = coldCacheOf(event.config);
     last = Math.max(last, event.at);
     activity.apply(event);
+    outcomes.apply(event);
     switch (event.type) {
       case 'EndpointCreated':
         computes.set(event.endpointId, { sessions: 0, coldStarts: 0, lockedRequests: 0 });
@@ -154,16 +156,6 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
         break;
       case 'OperationCreated':
         actions.set(event.operationId, event.action);
-        finalStatus.set(event.operationId, 'unfinished');
-        break;
-      case 'OperationFinished':
-        finalStatus.set(event.operationId, 'finished');
-        break;
-      case 'OperationErrored':
-        finalStatus.set(event.operationId, 'error');
-        break;
-      case 'OperationCancelled':
-        finalStatus.set(event.operationId, 'cancelled');
         break;
       case 'OperationFailed':
         retries++;
@@ -200,7 +192,7 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
     });
   }
   const operations: Record<string, Record<string, number>> = {};
-  for (const [id, status] of finalStatus)
+  for (const [id, status] of outcomes.entries())
     count((operations[actions.get(id) as string] ??= {}), status);
   const sum = (pick: (c: ComputeMetrics) => number) => perCompute.reduce((s, c) => s + pick(c), 0);
   const cuHours = sum((c) => c.cuHours);
