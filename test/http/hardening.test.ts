@@ -11,11 +11,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { replayLogFile } from '../../src/files/replayLogFile.js';
-import { SERVED_KEY, serveSim } from '../support/servedSim.js';
-import { serveOver, TRANSPORTS } from '../support/transports.js';
+import type { SimServerOptions } from '../../src/http/simServer.js';
+import { KEY, serveOver, TRANSPORTS } from '../support/transports.js';
 
-const KEY = SERVED_KEY;
-const serve = serveSim;
+/** The socket-only cases: a served simulation on a free loopback port. */
+const serve = (options: Partial<SimServerOptions> = {}) => serveOver('socket', options);
 
 describe.each(TRANSPORTS)('a state file that cannot be written (%s)', (transport) => {
   const serve = (options: Parameters<typeof serveOver>[1]) => serveOver(transport, options);

@@ -10,12 +10,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replayLogFile } from '../../src/files/replayLogFile.js';
 import type { SimServerOptions } from '../../src/http/simServer.js';
-import { serveSim } from '../support/servedSim.js';
+import { serveOver } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
 
 async function serve(sim: Simulation, options: Partial<SimServerOptions> = {}) {
-  const served = await serveSim(options, sim);
+  const served = await serveOver('socket', options, sim);
   const call = async (method: string, path: string, body?: unknown) => {
     const answer = await served.call(method, path, body);
     return { status: answer.status, body: answer.body ?? {} };

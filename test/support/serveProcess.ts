@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { callJson } from './callJson.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -83,16 +84,8 @@ export function startServe(args: readonly string[]): Promise<ServeProcess> {
         base,
         stderr: () => err,
         call: async (method, path, body) => {
-          const response = await fetch(`${base}${path}`, {
-            method,
-            headers: { authorization: `Bearer ${SERVE_KEY}`, 'content-type': 'application/json' },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          });
-          const text = await response.text();
-          return {
-            status: response.status,
-            body: text === '' ? undefined : (JSON.parse(text) as JsonBody),
-          };
+          const answer = await callJson(fetch, base, SERVE_KEY, method, path, body);
+          return { status: answer.status, body: answer.body as JsonBody | undefined };
         },
         kill: async () => {
           child.kill('SIGKILL');

@@ -6,6 +6,7 @@
 import { afterEach } from 'vitest';
 import { SimServer, type SimServerOptions } from '../../src/http/simServer.js';
 import { Simulation } from '../../src/index.js';
+import { callJson } from './callJson.js';
 
 /** How a test reaches the server. */
 export type Transport = 'fetch' | 'socket';
@@ -40,27 +41,11 @@ export async function serveOver(
       ? fetch(url, init)
       : server.core.fetch(new Request(url, init), { clientAddress: '127.0.0.1' });
   /** Sends one request with the key and parses the answer (JSON, or text for other types). */
-  const call = async (
+  const call = (
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ) => {
-    const response = await send(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...headers },
-      ...(body === undefined
-        ? {}
-        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    const json =
-      text === ''
-        ? undefined
-        : response.headers.get('content-type')?.startsWith('application/json')
-          ? JSON.parse(text)
-          : text;
-    return { status: response.status, headers: response.headers, body: json };
-  };
+  ) => callJson(send, base, KEY, method, path, body, headers);
   return { server, base, send, call };
 }
