@@ -73,19 +73,8 @@ describe('README', () => {
     expect(p95).toBeGreaterThanOrEqual(200);
   }, 60_000);
 
-  it('has an example that runs and prints what its comments say', () => {
-    const js = ts.transpileModule(example.replace(/^import .*$/m, ''), {
-      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
-    }).outputText;
-    const lines: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(args.join(' '));
-    });
-    try {
-      new Function('Simulation', js)(Simulation);
-    } finally {
-      log.mockRestore();
-    }
+  it('has an example that runs and prints what its comments say', async () => {
+    const lines = await runExample(example);
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^201 [a-z]+-[a-z]+-\d{6} init$/);
     expect(lines.slice(1)).toEqual(['active', 'idle', 'true']);
@@ -93,22 +82,7 @@ describe('README', () => {
 
   it('has a sim.fetch example that typechecks and prints what its comment says', async () => {
     expect(strictDiagnostics(fetchExample, 'example.mts')).toEqual([]);
-    const js = ts.transpileModule(fetchExample.replace(/^import .*$/m, ''), {
-      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
-    }).outputText;
-    const lines: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(args.join(' '));
-    });
-    try {
-      const AsyncFunction = (async () => {}).constructor as new (
-        ...args: string[]
-      ) => (...values: unknown[]) => Promise<void>;
-      await new AsyncFunction('Simulation', js)(Simulation);
-    } finally {
-      log.mockRestore();
-    }
-    expect(lines).toEqual(['201 demo']);
+    expect(await runExample(fetchExample)).toEqual(['201 demo']);
   }, 60_000);
 
   it('shows the quickstart output exactly as it prints', () => {
@@ -123,3 +97,23 @@ describe('README worked example', () => {
     expect(shown).toBe(`${runText(runScenario(resizeRestart)).join('\n')}\n`);
   });
 });
+
+/** Runs a README example (its import line dropped, `Simulation` given) and returns what it logged. */
+async function runExample(code: string): Promise<string[]> {
+  const js = ts.transpileModule(code.replace(/^import .*$/m, ''), {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    lines.push(args.join(' '));
+  });
+  try {
+    const AsyncFunction = (async () => {}).constructor as new (
+      ...args: string[]
+    ) => (...values: unknown[]) => Promise<void>;
+    await new AsyncFunction('Simulation', js)(Simulation);
+  } finally {
+    log.mockRestore();
+  }
+  return lines;
+}
