@@ -2,7 +2,8 @@
  * Process entry of the CLI: wires `main` to argv, stdout, stderr, the file system and the exit code.
  * With no arguments under `npm start`, it runs the demo.
  */
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { writeLines } from '../files/writeLines.js';
 import { main } from './main.js';
 
 // A reader that stops early (`| head`) is not an error: stop quietly.
@@ -24,24 +25,12 @@ process.exitCode = await main(argv.length === 0 && startedByNpmStart ? ['demo'] 
   ...(process.stderr.isTTY ? { progressStream: process.stderr } : {}),
 });
 
-/** Writes `pieces` to `path` in writes of about 1 MiB. */
+/** Writes `pieces` to `path` in writes of about 1 MiB, never as one string. */
 function writePieces(path: string, pieces: Iterable<string>): void {
   const fd = openSync(path, 'w');
   try {
-    let pending = '';
-    for (const piece of pieces) {
-      pending += piece;
-      if (pending.length < 1 << 20) continue;
-      writeAll(fd, Buffer.from(pending));
-      pending = '';
-    }
-    writeAll(fd, Buffer.from(pending));
+    writeLines(fd, pieces);
   } finally {
     closeSync(fd);
   }
-}
-
-function writeAll(fd: number, data: Buffer): void {
-  for (let offset = 0; offset < data.length;)
-    offset += writeSync(fd, data, offset, data.length - offset);
 }

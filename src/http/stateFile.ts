@@ -14,13 +14,12 @@ import {
   renameSync,
   statfsSync,
   statSync,
-  writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { Simulation } from '../simulation/simulation.js';
 import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
 import { StateFileError } from '../service/stateFileError.js';
+import { writeAll, writeLines } from '../files/writeLines.js';
 import { StateFileLock } from './stateFileLock.js';
 
 export { StateFileError };
@@ -34,9 +33,6 @@ export interface StateFileRecovery {
   /** The process whose stale lock was taken over. */
   readonly staleLockOf?: number;
 }
-
-/** Bytes of JSON Lines gathered before one write. */
-const WRITE_CHUNK = 1 << 20;
 
 /** An open, locked state file. */
 export class StateFile {
@@ -108,26 +104,18 @@ export class StateFile {
     const length = sim.log.length;
     if (length <= this.#written) return;
     let fd: number | undefined;
-    let added = 0;
+    let added: number;
     try {
       // Never created here: a state file removed under a running server is a failure to report,
       // not a new file to start (it would begin in the middle of the log).
       fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND);
       if (this.#dirty) ftruncateSync(fd, this.#bytes);
       this.#dirty = true;
-      let crc = 0;
-      let pending = '';
-      for (const line of sim.log.jsonLines(this.#written, length)) {
-        pending += line;
-        if (pending.length < WRITE_CHUNK) continue;
-        const chunk = Buffer.from(pending);
-        crc = crc32(chunk, crc);
-        added += writeAll(fd, chunk);
-        pending = '';
-      }
-      const last = Buffer.from(pending);
-      crc = crc32(last, crc);
-      added += writeAll(fd, Buffer.concat([last, Buffer.from(`${commitLine(length, crc)}\n`)]));
+      added = writeLines(
+        fd,
+        sim.log.jsonLines(this.#written, length),
+        (crc) => `${commitLine(length, crc)}\n`,
+      );
       this.#dirty = false;
     } catch (error) {
       if (fd !== undefined && cutBack(fd, this.#bytes)) this.#dirty = false;
@@ -184,22 +172,8 @@ function writeWhole(path: string, sim: Simulation | undefined): void {
   const fd = openSync(next, 'w');
   try {
     writeAll(fd, Buffer.from(`${STATE_FILE_FIRST_LINE}\n`));
-    if (sim !== undefined) {
-      let crc = 0;
-      let pending = '';
-      const flush = () => {
-        const chunk = Buffer.from(pending);
-        crc = crc32(chunk, crc);
-        writeAll(fd, chunk);
-        pending = '';
-      };
-      for (const line of sim.log.jsonLines()) {
-        pending += line;
-        if (pending.length >= WRITE_CHUNK) flush();
-      }
-      flush();
-      writeAll(fd, Buffer.from(`${commitLine(sim.log.length, crc)}\n`));
-    }
+    if (sim !== undefined)
+      writeLines(fd, sim.log.jsonLines(), (crc) => `${commitLine(sim.log.length, crc)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -227,13 +201,6 @@ function truncateTo(path: string, bytes: number): void {
   } finally {
     closeSync(fd);
   }
-}
-
-/** Writes all of `data` (a write may take only part of it); returns its length. */
-function writeAll(fd: number, data: Buffer): number {
-  for (let offset = 0; offset < data.length;)
-    offset += writeSync(fd, data, offset, data.length - offset);
-  return data.length;
 }
 
 function reason(error: unknown): string {
