@@ -44,8 +44,8 @@ export class RateLimiter {
       return Math.max(1, Math.ceil(((byCaller[0] as number) + 60_000 - now) / 1_000));
     if (byRoute.length >= this.limits.perRoutePerSecond)
       return Math.max(1, Math.ceil(((byRoute[0] as number) + 1_000 - now) / 1_000));
-    this.#callers.count(caller, byCaller, now);
-    this.#routes.count(`${caller} ${route}`, byRoute, now);
+    this.#callers.count(caller, now);
+    this.#routes.count(`${caller} ${route}`, now);
     return undefined;
   }
 }
@@ -76,12 +76,12 @@ class Windows {
     return times;
   }
 
-  /** Counts a request of `name` at `now` (`times`: what `recent` gave), most recently used last. */
-  count(name: string, times: readonly number[], now: number): void {
-    const kept = this.#times.get(name) ?? [...times];
+  /** Counts a request of `name` at `now`; its window becomes the most recently used. */
+  count(name: string, now: number): void {
+    const times = this.#times.get(name) ?? [];
     this.#times.delete(name);
-    kept.push(now);
-    this.#times.set(name, kept);
+    times.push(now);
+    this.#times.set(name, times);
   }
 
   /** Once per window length: drops every window whose times have all expired; caps the count. */
