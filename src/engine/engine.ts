@@ -198,12 +198,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     this.#checkTarget(t, 'advanceTo');
     this.#publicCall(() => {
       const limit = options?.stepLimit ?? this.#stepLimit;
-      let steps = 0;
-      while (this.#agenda.peekDue() <= t) {
-        if (++steps > limit) throw this.#stepLimitError('advance', limit);
-        this.#fireNext();
-      }
-      this.#now = t;
+      if (!this.#fireToward(t, limit)) throw this.#stepLimitError('advance', limit);
     });
   }
 
@@ -217,14 +212,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     this.#checkTarget(t, 'advanceToward');
     let reached = false;
     this.#publicCall(
-      () => {
-        for (let steps = 0; this.#agenda.peekDue() <= t; steps++) {
-          if (steps >= maxSteps) return;
-          this.#fireNext();
-        }
-        this.#now = t;
-        reached = true;
-      },
+      () => void (reached = this.#fireToward(t, maxSteps)),
       () => reached,
     );
     return reached;
@@ -238,14 +226,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   runTowardIdle(deadline: number, maxSteps: number): 'idle' | 'deadline' | 'more' {
     let outcome: 'idle' | 'deadline' | 'more' = 'more';
     this.#publicCall(
-      () => {
-        for (let steps = 0; steps < maxSteps; steps++) {
-          if (this.#agenda.foregroundCount === 0) return void (outcome = 'idle');
-          if (this.#agenda.peekDue() > deadline) return void (outcome = 'deadline');
-          this.#fireNext();
-        }
-        if (this.#agenda.foregroundCount === 0) outcome = 'idle';
-      },
+      () => void (outcome = this.#fireTowardIdle(deadline, maxSteps)),
       // Like a slice of an advance, a slice that stops short records no clock mark: the log is
       // the same however the run was sliced.
       () => outcome !== 'more',
@@ -288,20 +269,16 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     const within = parseDuration(options?.within ?? DEFAULT_IDLE_WITHIN);
     this.#publicCall(() => {
       const limit = options?.stepLimit ?? this.#stepLimit;
-      const deadline = this.#now + within;
-      let steps = 0;
-      while (this.#agenda.foregroundCount > 0) {
-        if (this.#agenda.peekDue() > deadline)
-          throw new StepLimitError(
-            `runUntilIdle: still busy after ${formatDuration(within)} of virtual time ` +
-              `(now ${iso(this.#now)}, ${this.#agenda.foregroundCount} foreground timers pending): ` +
-              'work that never settles, such as availability checks waking computes more often ' +
-              'than they suspend or an operation that keeps failing. Use advance() for a fixed ' +
-              'span, or pass { within } to wait longer.',
-          );
-        if (++steps > limit) throw this.#stepLimitError('runUntilIdle', limit);
-        this.#fireNext();
-      }
+      const outcome = this.#fireTowardIdle(this.#now + within, limit);
+      if (outcome === 'deadline')
+        throw new StepLimitError(
+          `runUntilIdle: still busy after ${formatDuration(within)} of virtual time ` +
+            `(now ${iso(this.#now)}, ${this.#agenda.foregroundCount} foreground timers pending): ` +
+            'work that never settles, such as availability checks waking computes more often ' +
+            'than they suspend or an operation that keeps failing. Use advance() for a fixed ' +
+            'span, or pass { within } to wait longer.',
+        );
+      if (outcome === 'more') throw this.#stepLimitError('runUntilIdle', limit);
     });
   }
 
@@ -410,6 +387,32 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       this.#busy = false;
       if (this.#state$.observed) this.#state$.next(this.state);
       else if (this.#sinceSnapshot >= this.#publishEvery) this.#publish();
+    }
+  }
+
+  /**
+   * Fires at most `maxSteps` of the timers due up to `t`, then, if none is left, sets the clock to
+   * `t`; returns whether it got there. The loop of `advanceTo` and of its slices.
+   */
+  #fireToward(t: number, maxSteps: number): boolean {
+    for (let steps = 0; this.#agenda.peekDue() <= t; steps++) {
+      if (steps >= maxSteps) return false;
+      this.#fireNext();
+    }
+    this.#now = t;
+    return true;
+  }
+
+  /**
+   * Fires at most `maxSteps` timers while foreground work is pending and due by `deadline`: the loop
+   * of `runUntilIdle` and of its slices.
+   */
+  #fireTowardIdle(deadline: number, maxSteps: number): 'idle' | 'deadline' | 'more' {
+    for (let steps = 0; ; steps++) {
+      if (this.#agenda.foregroundCount === 0) return 'idle';
+      if (this.#agenda.peekDue() > deadline) return 'deadline';
+      if (steps >= maxSteps) return 'more';
+      this.#fireNext();
     }
   }
 
