@@ -14,6 +14,7 @@ import {
   renameSync,
   statfsSync,
   statSync,
+  truncateSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { Simulation } from '../simulation/simulation.js';
@@ -82,7 +83,7 @@ export class StateFile {
           lock,
         );
       }
-      if (file.scan.dropped !== undefined) truncateTo(path, file.scan.keptBytes);
+      if (file.scan.dropped !== undefined) truncateSync(path, file.scan.keptBytes);
       return new StateFile(path, simulation, { ...dropped, ...staleLockOf }, lock);
     } catch (error) {
       lock.release();
@@ -191,15 +192,6 @@ function cutBack(fd: number, bytes: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function truncateTo(path: string, bytes: number): void {
-  const fd = openSync(path, 'r+');
-  try {
-    ftruncateSync(fd, bytes);
-  } finally {
-    closeSync(fd);
   }
 }
 
