@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogFile } from '../../src/files/logFile.js';
+import { LogFile, STATE_FILE_FIRST_LINE } from '../../src/files/logFile.js';
 import { SimServer } from '../../src/http/simServer.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
@@ -114,5 +114,38 @@ describe('the state file format', () => {
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('reading a state file that is not as the server left it', () => {
+  const withText = (text: string) => {
+    const path = newPath();
+    writeFileSync(path, text);
+    return path;
+  };
+  const written = async () => {
+    const path = newPath();
+    await served(path, new Simulation({ seed: 2 }), [
+      ['POST', '/projects', { project: { name: 'a' } }],
+    ]);
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+    return readFileSync(path, 'utf8');
+  };
+
+  it('refuses Windows line endings with how to convert them back', async () => {
+    const path = withText((await written()).replaceAll('\n', '\r\n'));
+    expect(() => LogFile.open(path)).toThrow(/line 1: .*Windows line endings \(CRLF\).*sed -i/);
+  });
+
+  it('cuts blank lines after the last commit without calling them a request', async () => {
+    const text = await written();
+    const scan = LogFile.open(withText(`${text}\n  \n\n`)).scan;
+    expect(scan).toMatchObject({ kind: 'state-file', keptBytes: Buffer.byteLength(text) });
+    expect(scan.dropped).toMatchObject({ events: 0, reason: 'blank lines after the last commit' });
+  });
+
+  it('takes a file holding only its first line for an empty one', () => {
+    const scan = LogFile.open(withText(`${STATE_FILE_FIRST_LINE}\n`)).scan;
+    expect(scan.kind).toBe('empty');
   });
 });
