@@ -80,15 +80,31 @@ export function handleRequest(
  * pattern), so a refusal with 423 records which request was turned away.
  */
 function issuedBy(target: RequestTarget, route: Route): RequestTarget {
-  const request = { method: route.method, route: route.pattern };
-  return {
-    get state() {
-      return target.state;
-    },
-    profile: target.profile,
-    apiKeys: target.apiKeys,
-    execute: (command) => target.execute({ ...command, request } as RequestCommand),
-  };
+  return new IssuedTarget(target, { method: route.method, route: route.pattern });
+}
+
+/** A class rather than an object literal per request: no getter or closure is built per call. */
+class IssuedTarget implements RequestTarget {
+  constructor(
+    readonly target: RequestTarget,
+    readonly request: { readonly method: string; readonly route: string },
+  ) {}
+
+  get state(): RequestTarget['state'] {
+    return this.target.state;
+  }
+
+  get profile(): RequestTarget['profile'] {
+    return this.target.profile;
+  }
+
+  get apiKeys(): RequestTarget['apiKeys'] {
+    return this.target.apiKeys;
+  }
+
+  execute(command: Parameters<RequestTarget['execute']>[0]): ReturnType<RequestTarget['execute']> {
+    return this.target.execute({ ...command, request: this.request } as RequestCommand);
+  }
 }
 
 function splitPath(path: string): { pathname: string; query: URLSearchParams } {

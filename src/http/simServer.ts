@@ -12,7 +12,7 @@ import { Simulation, type SimulationOptions } from '../simulation/simulation.js'
 import type { ClockMode } from '../service/clockMode.js';
 import { ERROR_STATUS } from '../service/errorTable.js';
 import { API_PREFIX, HttpCore, type HttpContext, type Reply } from '../service/httpCore.js';
-import type { RequestLike } from '../service/requestLike.js';
+import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import { memoryFull } from './memoryFull.js';
 import type { RateLimits } from '../service/rateLimiter.js';
 import type { SliceStop } from '../service/slicedRun.js';
@@ -148,7 +148,7 @@ export class SimServer {
 
 /**
  * A node request as the core reads a `Request` (method, URL, headers, body), without building one:
- * a Web `Request` costs more than the rest of a GET. Its body streams from the socket as read.
+ * a Web `Request` costs more than the rest of a GET. Its body is collected from the socket's events.
  */
 function toRequest(incoming: IncomingMessage): RequestLike {
   const method = incoming.method ?? 'GET';
@@ -168,7 +168,7 @@ function toRequest(incoming: IncomingMessage): RequestLike {
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     },
-    body: hasBody ? bodyStream(incoming) : null,
+    body: hasBody ? bodyOf(incoming) : null,
   };
 }
 
@@ -186,37 +186,35 @@ function urlOf(incoming: IncomingMessage): string {
 }
 
 /**
- * The body of `incoming` as a byte stream. Cancelling it (a body over the limit) discards the rest
- * instead of destroying the socket, so the refusal can still be written.
+ * The body of `incoming`, collected from its events (no Web stream: building one per request cost
+ * more than the rest of a small POST). Past the limit the rest is discarded instead of destroying
+ * the socket, so the refusal can still be written.
  */
-function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      incoming.on('data', (chunk: Buffer) => {
-        if (done) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
-      });
-      incoming.on('end', () => {
-        if (done) return;
-        done = true;
-        controller.close();
-      });
-      incoming.on('error', (error) => {
-        if (done) return;
-        done = true;
-        controller.error(error);
-      });
-    },
-    pull() {
-      incoming.resume();
-    },
-    cancel() {
-      done = true;
-      incoming.resume();
-    },
-  });
+function bodyOf(incoming: IncomingMessage): CollectableBody {
+  return {
+    collect: (limit) =>
+      new Promise((resolve) => {
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        const stop = (collected: CollectedBody) => {
+          incoming.off('data', onData).off('end', onEnd).off('error', onError);
+          resolve(collected);
+        };
+        const onData = (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > limit) {
+            stop({ ok: false, reason: 'too_large' });
+            incoming.resume();
+            return;
+          }
+          chunks.push(chunk);
+        };
+        const onEnd = () => stop({ ok: true, chunks, size });
+        const onError = () => stop({ ok: false, reason: 'unreadable' });
+        incoming.on('data', onData).on('end', onEnd).on('error', onError);
+      }),
+    discard: () => incoming.resume(),
+  };
 }
 
 /** Writes `reply` to `outgoing`: a whole text at once, a stream chunk by chunk (backpressure). */

@@ -11,5 +11,22 @@ export interface RequestLike {
   /** Absolute (`http://host/api/v2/…`); only its path and query are read. */
   readonly url: string;
   readonly headers: { get(name: string): string | null };
-  readonly body: ReadableStream<Uint8Array> | null;
+  /** A Web stream (a `Request`'s), or a body the adapter collects itself (cheaper per request). */
+  readonly body: ReadableStream<Uint8Array> | CollectableBody | null;
 }
+
+/**
+ * A body its adapter reads without a Web stream (building one costs more than the rest of a small
+ * POST): `collect` gathers its chunks, or stops at `limit` bytes and discards the rest unread, so
+ * the connection can still carry the refusal.
+ */
+export interface CollectableBody {
+  collect(limit: number): Promise<CollectedBody>;
+  /** Drops the body unread (a declared length over the limit is refused before reading). */
+  discard(): void;
+}
+
+/** A collected body: its chunks in order, or why there are none. */
+export type CollectedBody =
+  | { readonly ok: true; readonly chunks: readonly Uint8Array[]; readonly size: number }
+  | { readonly ok: false; readonly reason: 'too_large' | 'unreadable' };
