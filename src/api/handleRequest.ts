@@ -4,7 +4,7 @@
  */
 import { reject } from '../domain/rejection.js';
 import type { RequestCommand } from '../model/commands.js';
-import { keyProblem } from './apiKey.js';
+import { keyProblem, keyRingOf } from './apiKey.js';
 import { errorResponse, type ApiResponse } from './apiResponse.js';
 import type { RequestTarget } from './requestTarget.js';
 import type { Route } from './route.js';
@@ -38,15 +38,16 @@ export function handleRequest(
   const match = router.match(method.toUpperCase(), pathname);
   if (!match.ok) return errorResponse(match.error, requestId);
   const { route, params } = match.value;
+  const keys = keyRingOf(target.apiKeys, target.state);
   const denied = keyProblem(
-    target.apiKeys,
+    keys,
     options.apiKey,
     route.method,
     route.pattern,
     params['project_id'],
   );
   if (denied !== undefined) return errorResponse(denied, requestId);
-  const key = options.apiKey === undefined ? undefined : target.apiKeys.get(options.apiKey);
+  const key = options.apiKey === undefined ? undefined : keys.find(options.apiKey);
   const onlyProject = key?.kind === 'project' ? key.projectId : undefined;
   try {
     const response = route.handle({
@@ -104,6 +105,18 @@ class IssuedTarget implements RequestTarget {
 
   execute(command: Parameters<RequestTarget['execute']>[0]): ReturnType<RequestTarget['execute']> {
     return this.target.execute({ ...command, request: this.request } as RequestCommand);
+  }
+
+  get now(): number {
+    return this.target.now;
+  }
+
+  get start(): number {
+    return this.target.start;
+  }
+
+  stateAt(t: number): RequestTarget['state'] {
+    return this.target.stateAt(t);
   }
 }
 

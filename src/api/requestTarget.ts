@@ -17,4 +17,10 @@ export interface RequestTarget {
   /** Accepted API keys by key; empty means no authentication. */
   readonly apiKeys: ReadonlyMap<string, ApiKey>;
   execute(command: RequestCommand): Result<readonly DomainEvent[], Rejection>;
+  /** The virtual time now, epoch ms (usage of computes still active is counted up to it). */
+  readonly now: number;
+  /** The state as it stood at a past instant (`start` ≤ `t` ≤ `now`). */
+  stateAt(t: number): SimState;
+  /** When the simulation started, epoch ms. */
+  readonly start: number;
 }

@@ -26,6 +26,8 @@ import {
   getProjectRoute,
   listProjectsRoute,
 } from './routes/projectRoutes.js';
+import { currentUserOrganizationsRoute, currentUserRoute } from './routes/userRoutes.js';
+import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './routes/apiKeyRoutes.js';
 
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
@@ -47,4 +49,9 @@ export const ROUTES: readonly Route[] = [
   restartEndpointRoute,
   listOperationsRoute,
   getOperationRoute,
+  currentUserRoute,
+  currentUserOrganizationsRoute,
+  createApiKeyRoute,
+  listApiKeysRoute,
+  revokeApiKeyRoute,
 ];

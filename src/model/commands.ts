@@ -137,6 +137,18 @@ export interface DropConnections {
   readonly endpointId: string;
 }
 
+/** Create a personal API key named `name` (the API answers with its secret, once). */
+export interface CreateApiKey extends Requested {
+  readonly type: 'CreateApiKey';
+  readonly name: string;
+}
+
+/** Revoke the API key `keyId`; refused with 404 when there is no such key, or it is revoked. */
+export interface RevokeApiKey extends Requested {
+  readonly type: 'RevokeApiKey';
+  readonly keyId: number;
+}
+
 /** Every command a request or client can issue. */
 export type RequestCommand =
   | CreateProject
@@ -152,7 +164,9 @@ export type RequestCommand =
   | OpenConnection
   | CloseConnection
   | DropConnections
-  | AttachWorkload;
+  | AttachWorkload
+  | CreateApiKey
+  | RevokeApiKey;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

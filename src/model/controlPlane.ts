@@ -11,6 +11,7 @@ import type { Handler, ModelContext } from './decideContext.js';
 import type { DomainEvent } from './events.js';
 import { evolve } from './evolve.js';
 import { autoscale } from './handlers/autoscale.js';
+import { createApiKey, revokeApiKey } from './handlers/apiKeys.js';
 import { checkAvailability } from './handlers/checkAvailability.js';
 import { completeOperation } from './handlers/completeOperation.js';
 import { detachIdleTenant } from './handlers/detachIdleTenant.js';
@@ -61,6 +62,8 @@ const HANDLERS: HandlerTable = {
   EndSession: endSession,
   Autoscale: autoscale,
   PruneOperations: pruneOperations,
+  CreateApiKey: createApiKey,
+  RevokeApiKey: revokeApiKey,
 };
 
 /** The control-plane Decider for one profile. */

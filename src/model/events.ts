@@ -305,6 +305,21 @@ export interface OperationsPruned extends Stamp {
   readonly nextAt: number;
 }
 
+/** A personal API key was created through the API (its secret drawn from the seed, shown once). */
+export interface ApiKeyCreated extends Stamp {
+  readonly type: 'ApiKeyCreated';
+  readonly keyId: number;
+  readonly name: string;
+  /** The secret a client sends as `Authorization: Bearer <key>`. */
+  readonly key: string;
+}
+
+/** An API key was revoked: from now on it is refused with 401. */
+export interface ApiKeyRevoked extends Stamp {
+  readonly type: 'ApiKeyRevoked';
+  readonly keyId: number;
+}
+
 /** Every domain event. */
 export type DomainEvent =
   | ProjectCreated
@@ -334,7 +349,9 @@ export type DomainEvent =
   | ComputeResized
   | WorkloadAttached
   | SessionArrived
-  | OperationsPruned;
+  | OperationsPruned
+  | ApiKeyCreated
+  | ApiKeyRevoked;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
@@ -372,6 +389,8 @@ const EVENT_TYPE_KEYS: Readonly<Record<DomainEvent['type'], true>> = {
   WorkloadAttached: true,
   SessionArrived: true,
   OperationsPruned: true,
+  ApiKeyCreated: true,
+  ApiKeyRevoked: true,
 };
 
 /** The domain event type names, for validating logs read from outside. */

@@ -9,7 +9,13 @@ import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
-import type { ConnectionState, EndpointState, OperationState, SimState } from './state.js';
+import type {
+  ConnectionState,
+  EndpointState,
+  OperationState,
+  ProjectState,
+  SimState,
+} from './state.js';
 
 type S = Draft<SimState>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -117,6 +123,8 @@ const HANDLERS: EventHandlers = {
   },
 
   EndpointDeleted(draft, e) {
+    const deleted = projectOf(draft, e.projectId).endpoints[e.endpointId];
+    if (deleted !== undefined) countUsage(projectOf(draft, e.projectId), deleted, e.at);
     delete projectOf(draft, e.projectId).endpoints[e.endpointId];
     delete draft.endpointOwners[e.endpointId];
     delete draft.liveConnections[e.endpointId];
@@ -200,7 +208,10 @@ const HANDLERS: EventHandlers = {
       endpoint.startedAt = e.at;
       endpoint.lastActive = e.at;
       endpoint.allocatedCu = endpoint.minCu;
+      endpoint.usageCountedTo = e.at;
     } else if (e.currentState !== 'active' && wasActive) {
+      countUsage(projectOf(draft, e.projectId), endpoint, e.at);
+      delete endpoint.usageCountedTo;
       endpoint.suspendedAt = e.at;
       delete endpoint.allocatedCu;
     }
@@ -288,6 +299,7 @@ const HANDLERS: EventHandlers = {
 
   ComputeResized(draft, e) {
     const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+    countUsage(projectOf(draft, e.projectId), endpoint, e.at);
     endpoint.allocatedCu = e.toCu;
   },
 
@@ -317,7 +329,42 @@ const HANDLERS: EventHandlers = {
     workload.nextIndex = e.index + 1;
     workload.nextAt = e.nextAt;
   },
+
+  ApiKeyCreated(draft, e) {
+    draft.apiKeys ??= {};
+    draft.apiKeys[String(e.keyId)] = {
+      id: e.keyId,
+      name: e.name,
+      key: e.key,
+      createdAt: e.at,
+      revoked: false,
+    };
+  },
+
+  ApiKeyRevoked(draft, e) {
+    const key = draft.apiKeys?.[String(e.keyId)];
+    if (key === undefined) return;
+    key.revoked = true;
+    key.revokedAt = e.at;
+  },
 };
+
+/**
+ * Adds an active compute's usage since its `usageCountedTo` (at its current size) to its project's
+ * totals, and moves the mark to `at`. Nothing for a compute that is not active.
+ */
+function countUsage(
+  project: Draft<ProjectState>,
+  endpoint: Draft<EndpointState>,
+  at: number,
+): void {
+  const from = endpoint.usageCountedTo;
+  if (from === undefined) return;
+  const span = Math.max(0, at - from);
+  project.usedActiveMs = (project.usedActiveMs ?? 0) + span;
+  project.usedCuMs = (project.usedCuMs ?? 0) + span * (endpoint.allocatedCu ?? endpoint.minCu);
+  endpoint.usageCountedTo = at;
+}
 
 /** Applies `event` to `draft`. */
 export function evolve(draft: S, event: DomainEvent): void {

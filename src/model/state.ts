@@ -66,6 +66,8 @@ export interface EndpointState extends EndpointSettings {
   readonly loadCacheMb: number;
   /** When the demand last changed (autoscaling waits a minute of lower demand to scale down). */
   readonly loadChangedAt?: number;
+  /** While active: up to when its usage is counted in its project's `usedActiveMs` and `usedCuMs`. */
+  readonly usageCountedTo?: number;
 }
 
 /** An operation the control plane recorded. */
@@ -145,6 +147,13 @@ export interface ProjectState {
   readonly operations: Readonly<Record<string, OperationState>>;
   /** Ids of the operations not yet in a terminal status (for conflict checks). */
   readonly pendingOperations: Readonly<Record<string, true>>;
+  /**
+   * Active time of its computes counted so far, ms (absent: none yet). A compute still active adds
+   * the time since its `usageCountedTo` (see `projectUsageAt`).
+   */
+  readonly usedActiveMs?: number;
+  /** CU × active time of its computes counted so far, CU·ms (absent: none yet). */
+  readonly usedCuMs?: number;
 }
 
 /** Connection states of `sim.connect` handles. */
@@ -191,6 +200,19 @@ export interface SimState {
   readonly liveConnections: Readonly<Record<string, Readonly<Record<string, true>>>>;
   /** Attached workloads by id (`w1`, `w2`, … in the order they were attached). */
   readonly workloads: Readonly<Record<string, WorkloadState>>;
+  /** API keys created through the API, by id (absent: none yet). Revoked ones stay, marked. */
+  readonly apiKeys?: Readonly<Record<string, ApiKeyState>>;
+}
+
+/** A personal API key created through the API. */
+export interface ApiKeyState {
+  readonly id: number;
+  readonly name: string;
+  /** The secret (the `Bearer` value). */
+  readonly key: string;
+  readonly createdAt: number;
+  readonly revoked: boolean;
+  readonly revokedAt?: number;
 }
 
 /** The state before any event. */

@@ -52,6 +52,7 @@ const TOUCHES: TouchTable = {
   EndpointUpdated: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
   EndpointDeleted: (e, touch) => {
     endpoint(touch, e.projectId, e.endpointId);
+    projectFields(touch, e.projectId);
     touch('endpointOwners', e.endpointId);
     touch('liveConnections', e.endpointId);
   },
@@ -68,7 +69,10 @@ const TOUCHES: TouchTable = {
     if (e.endpointId !== undefined) endpoint(touch, e.projectId, e.endpointId);
   },
   OperationCancelled: (e, touch) => operation(touch, e.projectId, e.operationId),
-  ComputeStateChanged: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
+  ComputeStateChanged: (e, touch) => {
+    endpoint(touch, e.projectId, e.endpointId);
+    projectFields(touch, e.projectId);
+  },
   AvailabilityCheckScheduled: (e, touch) => branch(touch, e.projectId, e.branchId),
   TenantAttachmentChanged: (e, touch) => projectFields(touch, e.projectId),
   ConnectionRequested: (e, touch) => connection(touch, e),
@@ -84,10 +88,15 @@ const TOUCHES: TouchTable = {
   },
   StatementFailed: () => undefined,
   RequestLocked: () => undefined,
-  ComputeResized: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
+  ComputeResized: (e, touch) => {
+    endpoint(touch, e.projectId, e.endpointId);
+    projectFields(touch, e.projectId);
+  },
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),
   OperationsPruned: (e, touch) => touch('projects', e.projectId, 'operations'),
+  ApiKeyCreated: (_e, touch) => touch('apiKeys'),
+  ApiKeyRevoked: (_e, touch) => touch('apiKeys'),
 };
 
 /** Names the paths `event` changes. */

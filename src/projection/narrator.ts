@@ -80,6 +80,10 @@ export function createNarrator(): Narrator {
       case 'SessionArrived':
       case 'OperationsPruned':
         return undefined;
+      case 'ApiKeyCreated':
+        return `API key ${event.keyId} (${event.name}) created`;
+      case 'ApiKeyRevoked':
+        return `API key ${event.keyId} revoked`;
       default:
         return unreachable(event);
     }

@@ -10,7 +10,7 @@ import { parseInstant, type Instant } from '../core/instant.js';
 import { resolveProfile, type Profile, type ProfileOverrides } from '../domain/profile.js';
 import type { ApiResponse } from '../api/apiResponse.js';
 import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
-import { API_KEY_KINDS, type ApiKey } from '../api/apiKey.js';
+import { API_KEY_KINDS, keyRingOf, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
 import { HttpCore } from '../service/httpCore.js';
@@ -332,7 +332,7 @@ export class Simulation {
 
   /** Whether `key` is one of this simulation's API keys. */
   knowsApiKey(key: string): boolean {
-    return this.#apiKeys.has(key);
+    return keyRingOf(this.#apiKeys, this.state).find(key) !== undefined;
   }
 
   /** State as it stood at a past instant. */
@@ -389,5 +389,12 @@ function targetOf(
     profile,
     apiKeys,
     execute: (command) => engine.execute(command),
+    get now() {
+      return engine.now;
+    },
+    get start() {
+      return engine.start;
+    },
+    stateAt: (t) => engine.stateAt(t),
   };
 }
