@@ -3,7 +3,9 @@
  * live here and nowhere else.
  */
 import { formatInstant } from '../core/instant.js';
+import { SIMULATED_USER } from '../domain/simulatedAccount.js';
 import type { BranchState, EndpointState, OperationState, ProjectState } from '../model/state.js';
+import { projectUsageAt } from '../model/usage.js';
 
 /** Compute record as the API returns it. */
 export function endpointDto(e: EndpointState): Record<string, unknown> {
@@ -92,32 +94,66 @@ function projectBase(p: ProjectState, proxyHost: string): Record<string, unknown
     branch_logical_size_limit: 0,
     branch_logical_size_limit_bytes: 0,
     store_passwords: true,
-    cpu_used_sec: 0,
     creation_source: 'console',
     history_retention_seconds: p.historyRetentionSeconds,
     created_at: formatInstant(p.createdAt),
     updated_at: formatInstant(p.updatedAt),
-    owner_id: 'computesim-user',
+    owner_id: SIMULATED_USER.id,
   };
 }
 
-/** Project record as the API returns it (create, get, delete). */
-export function projectDto(p: ProjectState, proxyHost: string): Record<string, unknown> {
+/**
+ * The usage counters of a project record, whole seconds: active time and CU-seconds (which the API
+ * reports both as `compute_time_seconds` and `cpu_used_sec`), counted up to `now` for computes still
+ * active (without `now`, up to their last start, resize or stop). They count from the project's
+ * creation and do not reset per billing period. Nothing in the model writes data, so
+ * `written_data_bytes` stays 0.
+ */
+function usageCounters(p: ProjectState, now: number | undefined): Record<string, number> {
+  const usage = projectUsageAt(p, now ?? 0);
+  const cuSeconds = Math.floor(usage.cuMs / 1000);
+  return {
+    active_time_seconds: Math.floor(usage.activeMs / 1000),
+    compute_time_seconds: cuSeconds,
+    cpu_used_sec: cuSeconds,
+  };
+}
+
+/**
+ * Project record as the API returns it (create, get, delete), its usage counted up to `now` (the
+ * virtual time of the request: pass it, or computes still active are counted only to their last
+ * change).
+ */
+export function projectDto(
+  p: ProjectState,
+  proxyHost: string,
+  now?: number,
+): Record<string, unknown> {
+  const { active_time_seconds, compute_time_seconds, cpu_used_sec } = usageCounters(p, now);
   return {
     ...projectBase(p, proxyHost),
+    cpu_used_sec,
     consumption_period_start: formatInstant(p.createdAt),
     consumption_period_end: formatInstant(p.createdAt + 30 * 86_400_000),
-    active_time_seconds: 0,
-    compute_time_seconds: 0,
+    active_time_seconds,
+    compute_time_seconds,
     written_data_bytes: 0,
     data_transfer_bytes: 0,
     data_storage_bytes_hour: 0,
   };
 }
 
-/** Project record as `GET /projects` lists it (the schema's ProjectListItem: fewer fields). */
-export function projectListItemDto(p: ProjectState, proxyHost: string): Record<string, unknown> {
-  return { ...projectBase(p, proxyHost), active_time: 0 };
+/**
+ * Project record as `GET /projects` lists it (the schema's ProjectListItem: fewer fields), usage
+ * counted up to `now` as in `projectDto`.
+ */
+export function projectListItemDto(
+  p: ProjectState,
+  proxyHost: string,
+  now?: number,
+): Record<string, unknown> {
+  const { active_time_seconds, cpu_used_sec } = usageCounters(p, now);
+  return { ...projectBase(p, proxyHost), cpu_used_sec, active_time: active_time_seconds };
 }
 
 /** The annotation the API attaches to a branch (none set in the simulator: an empty value). */

@@ -28,6 +28,7 @@ import {
 } from './routes/projectRoutes.js';
 import { currentUserOrganizationsRoute, currentUserRoute } from './routes/userRoutes.js';
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './routes/apiKeyRoutes.js';
+import { projectConsumptionRoute } from './routes/consumptionRoutes.js';
 
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
@@ -54,4 +55,5 @@ export const ROUTES: readonly Route[] = [
   createApiKeyRoute,
   listApiKeysRoute,
   revokeApiKeyRoute,
+  projectConsumptionRoute,
 ];

@@ -64,7 +64,7 @@ export const createProjectRoute: Route = {
       return {
         status: 201,
         body: {
-          project: projectDto(created, proxyHostOf(created, target.profile.hostDomain)),
+          project: projectDto(created, proxyHostOf(created, target.profile.hostDomain), target.now),
           connection_uris: [],
           roles: [],
           databases: [],
@@ -109,7 +109,9 @@ export const listProjectsRoute: Route = {
     return {
       status: 200,
       body: {
-        projects: page.map((p) => projectListItemDto(p, proxyHostOf(p, target.profile.hostDomain))),
+        projects: page.map((p) =>
+          projectListItemDto(p, proxyHostOf(p, target.profile.hostDomain), target.now),
+        ),
         ...(last === undefined ? {} : { pagination: { cursor: last.id } }),
         applications: {},
         integrations: {},
@@ -128,7 +130,11 @@ export const getProjectRoute: Route = {
     return {
       status: 200,
       body: {
-        project: projectDto(project.value, proxyHostOf(project.value, target.profile.hostDomain)),
+        project: projectDto(
+          project.value,
+          proxyHostOf(project.value, target.profile.hostDomain),
+          target.now,
+        ),
       },
     };
   },
@@ -141,7 +147,11 @@ export const deleteProjectRoute: Route = {
   handle({ params, target }) {
     const project = findProject(target, params);
     if (!project.ok) return errorResponse(project.error);
-    const record = projectDto(project.value, proxyHostOf(project.value, target.profile.hostDomain));
+    const record = projectDto(
+      project.value,
+      proxyHostOf(project.value, target.profile.hostDomain),
+      target.now,
+    );
     return executed(target.execute({ type: 'DeleteProject', projectId: project.value.id }), () => ({
       status: 200,
       body: { project: record },
