@@ -88,4 +88,53 @@ describe('schema conformance of in-process responses', () => {
     checked(sim, 'GET', `/projects/${p}/endpoints/ep-none-none-000000`); // 404
     checked(sim, 'DELETE', `/projects/${p}`);
   });
+
+  it('validates the user, API key and consumption responses', () => {
+    const sim = new Simulation({ seed: 4 });
+    const created = checked(sim, 'POST', '/projects', { project: { name: 'usage' } });
+    const p = created.body.project.id as string;
+    sim.runUntilIdle();
+    sim.advance('2h');
+    checked(sim, 'GET', `/projects/${p}`);
+    checked(sim, 'GET', '/projects');
+    checked(sim, 'GET', '/users/me');
+    checked(sim, 'GET', '/users/me/organizations');
+    const key = checked(sim, 'POST', '/api_keys', { key_name: 'conformance' });
+    const as = { apiKey: key.body.key as string };
+    const send = (method: string, path: string, body?: unknown) => {
+      const response = sim.request(method, path, body, as);
+      const match = router.match(method, path.split('?')[0] as string);
+      if (!match.ok) throw new Error(`no route for ${method} ${path}`);
+      const pattern = match.value.route.pattern;
+      expect(schemaProblems(method, pattern, response.status, response.body)).toEqual([]);
+      return response;
+    };
+    send('POST', '/api_keys', { key_name: 'second' });
+    send('POST', '/api_keys', {}); // 400
+    send('GET', '/api_keys');
+    const second = send('GET', '/api_keys').body[1].id as number;
+    send('DELETE', `/api_keys/${second}`);
+    send('DELETE', `/api_keys/${second}`); // 404
+    send('DELETE', '/api_keys/nan'); // 400
+    const range = 'from=2026-01-05T00:00:00Z&to=2026-01-05T03:00:00Z';
+    send('GET', `/consumption_history/projects?${range}&granularity=hourly`);
+    send('GET', `/consumption_history/projects?${range}&granularity=daily&limit=1`);
+    send('GET', `/consumption_history/projects?${range}&granularity=monthly&project_ids=${p}`);
+    send(
+      'GET',
+      `/consumption_history/projects?${range}&granularity=hourly&metrics=active_time_seconds`,
+    );
+    send('GET', `/consumption_history/projects?${range}`); // 400
+    send(
+      'GET',
+      '/consumption_history/projects?from=2025-01-01T00:00:00Z&to=2026-01-05T00:00:00Z&granularity=hourly',
+    ); // 406
+    send('GET', `/consumption_history/projects?${range}&granularity=daily&org_id=org-other-1`); // 404
+    const org = sim.addApiKey({ kind: 'organization' });
+    const forbidden = sim.request('GET', '/users/me', undefined, { apiKey: org });
+    expect(forbidden.status).toBe(403);
+    expect(schemaProblems('GET', '/users/me', 403, forbidden.body)).toEqual([]);
+    const unknown = sim.request('GET', '/users/me', undefined, { apiKey: 'nope' });
+    expect(schemaProblems('GET', '/users/me', 401, unknown.body)).toEqual([]);
+  });
 });

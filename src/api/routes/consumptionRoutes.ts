@@ -20,7 +20,10 @@ import {
 } from '../consumptionTimeframes.js';
 import type { Route } from '../route.js';
 
-/** The metrics a frame may report, and those it reports when the query names none. */
+/**
+ * The metrics a frame may report; it always reports the first four (the schema requires them), and
+ * the others the query names in `metrics`.
+ */
 const METRICS = [
   'active_time_seconds',
   'compute_time_seconds',
@@ -30,7 +33,7 @@ const METRICS = [
   'logical_size_bytes',
   'logical_size_bytes_hour',
 ] as const;
-const DEFAULT_METRICS = METRICS.slice(0, 4);
+const ALWAYS = METRICS.slice(0, 4);
 const PROJECT_ID = /^[a-z0-9-]{1,60}$/;
 
 /** GET /consumption_history/projects?from=&to=&granularity=&project_ids=&limit=&cursor=&metrics= */
@@ -89,7 +92,7 @@ export const projectConsumptionRoute: Route = {
       const usage = projectUsageAt(project, clamp(t));
       return { active: Math.floor(usage.activeMs / 1000), compute: Math.floor(usage.cuMs / 1000) };
     };
-    const wanted = metrics.length === 0 ? DEFAULT_METRICS : metrics;
+    const wanted = METRICS.filter((m) => ALWAYS.includes(m) || metrics.includes(m));
     const last = page[page.length - 1];
     return {
       status: 200,
