@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
+import { immerFold } from '../support/immerFold.js';
 
 /** A simulation that requires keys, with the personal key `k1`. */
 function givenASimulationWithKeys(seed = 5) {
@@ -114,6 +115,9 @@ describe('keys created through the API', () => {
     expect(replayed.request('GET', '/api_keys', undefined, { apiKey: kept.key }).body).toEqual(
       sim.request('GET', '/api_keys', undefined, { apiKey: 'k1' }).body,
     );
+    // And the state of the keys is a plain fold of the log, live and replayed alike
+    expect(replayed.state).toEqual(sim.state);
+    expect(sim.state).toEqual(immerFold(sim.log));
   });
 });
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation, type ProfileOverrides, type SimEvent } from '../../src/index.js';
 import { metricsOf } from '../../src/projection/metrics.js';
+import { immerFold } from '../support/immerFold.js';
 
 const START = Date.parse('2026-01-05T00:00:00Z');
 const HOUR = 3_600_000;
@@ -118,6 +119,9 @@ describe('usage counters of a project', () => {
     const first = sim.request('GET', `/projects/${p}`).body.project.active_time_seconds;
     sim.advance('1m');
     expect(sim.request('GET', `/projects/${p}`).body.project.active_time_seconds).toBe(first + 60);
+    // And the counted usage in the state is a plain fold of the log, and survives replay
+    expect(sim.state).toEqual(immerFold(sim.log));
+    expect(Simulation.replay(sim.log).state).toEqual(sim.state);
     // And the other project's counters are its own primary's only
     const idle = sim.request('GET', `/projects/${other}`).body.project;
     expect(idle.active_time_seconds).toBe(whole(projected(sim, other, sim.now()).activeSeconds));
