@@ -330,9 +330,9 @@ export class Simulation {
     return value;
   }
 
-  /** Whether `key` is one of this simulation's API keys. */
+  /** Whether `key` is a live API key of this simulation (given, or created through the API). */
   knowsApiKey(key: string): boolean {
-    return keyRingOf(this.#apiKeys, this.state).find(key) !== undefined;
+    return keyRingOf(this.#apiKeys, this.#target.state).find(key) !== undefined;
   }
 
   /** State as it stood at a past instant. */

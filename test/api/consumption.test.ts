@@ -200,6 +200,19 @@ describe('consumption history per project', () => {
     expect(secondPage.projects.map((x: { project_id: string }) => x.project_id)).toEqual([other]);
   });
 
+  it('shows a project-scoped key only its own project', () => {
+    const { sim, p, other } = givenABusyRun();
+    const key = sim.addApiKey({ kind: 'project', projectId: other });
+    const path =
+      '/consumption_history/projects?from=2026-01-05T00:00:00Z&to=2026-01-05T03:00:00Z&granularity=hourly';
+    const seen = (query: string) =>
+      sim
+        .request('GET', `${path}${query}`, undefined, { apiKey: key })
+        .body.projects.map((x: { project_id: string }) => x.project_id);
+    expect(seen('')).toEqual([other]);
+    expect(seen(`&project_ids=${p}`)).toEqual([]);
+  });
+
   it('refuses a query without its required parameters, or beyond what a granularity reaches', () => {
     const sim = new Simulation({ seed: 2, start: START, profile: QUIET });
     const path = '/consumption_history/projects';
