@@ -27,6 +27,15 @@ import {
   listProjectsRoute,
 } from './routes/projectRoutes.js';
 
+import { updateProjectRoute, listSharedProjectsRoute } from './routes/projectUpdateRoutes.js';
+import {
+  countBranchesRoute,
+  listBranchEndpointsRoute,
+  setDefaultBranchRoute,
+  updateBranchRoute,
+} from './routes/branchUpdateRoutes.js';
+import { restoreBranchRoute } from './routes/branchRestoreRoute.js';
+
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
   createProjectRoute,
@@ -47,4 +56,11 @@ export const ROUTES: readonly Route[] = [
   restartEndpointRoute,
   listOperationsRoute,
   getOperationRoute,
+  updateProjectRoute,
+  listSharedProjectsRoute,
+  updateBranchRoute,
+  setDefaultBranchRoute,
+  restoreBranchRoute,
+  countBranchesRoute,
+  listBranchEndpointsRoute,
 ];
