@@ -26,7 +26,7 @@ export const createEndpointRoute: Route = {
     const branchId = endpoint.string('branch_id', ID, 'a branch id');
     if (branchId === undefined) endpoint.fail('endpoint.branch_id is required');
     const endpointType = readEndpointType(endpoint);
-    const settings = readNewSettings(endpoint);
+    const settings = readNewSettings(endpoint, project.value.defaultEndpointSettings);
     if (endpoint.problem !== undefined) return errorResponse(endpoint.problem);
     const command = {
       type: 'CreateEndpoint',
