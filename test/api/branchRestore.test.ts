@@ -188,6 +188,9 @@ describe('preserve_under_name', () => {
       isDefault: false,
     });
     expect(branch(grandchild.body.branch.id).parentId).toBe(kept.id);
+    // The kept branch is the restored one's parent: "reset from parent" undoes the restore.
+    expect(response.body.branch.parent_id).toBe(kept.id);
+    expect(sim.request('DELETE', path(`/branches/${kept.id}`)).status).toBe(400);
     expect(branch(devId).name).toBe('dev');
     expect(
       sim.request('POST', path(`/branches/${devId}/restore`), {
@@ -211,9 +214,15 @@ describe('preserve_under_name', () => {
     const lsnBefore = lsnAt(branch(branchId), sim.now() - 60_000);
     const response = restore({ source_timestamp: at, preserve_under_name: 'main_old' });
     expect(response.status).toBe(200);
-    // The default branch stays the default (and a root stays a root); its timeline restarts there.
-    expect(response.body.branch).toMatchObject({ id: branchId, default: true });
-    expect(response.body.branch.parent_id).toBeUndefined();
+    // The default branch stays the default; the kept state becomes its parent (it was a root).
+    const kept = Object.values(project().branches).find((b) => b.name === 'main_old')!;
+    expect(kept.parentId).toBeUndefined();
+    expect(response.body.branch).toMatchObject({
+      id: branchId,
+      default: true,
+      parent_id: kept.id,
+      parent_lsn: formatLsn(lsnBefore),
+    });
     expect(branch(branchId).timelineStartLsn).toBe(lsnBefore);
     expect(parseLsn(formatLsn(lsnBefore))).toBe(lsnBefore);
     settle();

@@ -523,6 +523,10 @@ class RestoreBranchCmd implements Cmd {
         expect(after[child.id]!.parentId, 'children move to the kept branch').toBe(kept.id);
       project.branches.push(kept.id);
     }
+    const parent = this.preserve ? added[0] : sourceId;
+    expect(after[branchId]!.parentId, 'the kept branch, else the source, is the parent').toBe(
+      parent,
+    );
     expect(after[branchId]!.lastResetAt).toBe(now);
   }
   toString = () =>

@@ -5,8 +5,11 @@
  *
  * With `preserve_under_name`, the previous state (lineage, timeline, children) is kept as a new branch
  * of that name first, so a restore never loses a branch; it is required when restoring from the
- * branch's own history or when the branch has children (public schema, BranchRestoreRequest).
- * The restored branch's parent becomes the source (unchanged for `^self`; a root stays a root).
+ * branch's own history or when the branch has children (public schema, BranchRestoreRequest). The
+ * kept branch becomes the restored branch's parent, so "reset from parent" rolls the restore back
+ * (the public docs' branch-restore guide; `neonctl branches restore` prints the parent as the backup);
+ * being a parent, it cannot be deleted while the restored branch exists. Without it, the source
+ * becomes the parent. `parent_lsn`/`parent_timestamp` are the restored point either way.
  *
  * Its computes restart on the new data: the spec is silent on what the service records, so the
  * simulator chooses, from the actions it knows, a restart's `suspend_compute` (open connections
@@ -60,12 +63,9 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: branch.id });
 
   const draft = new CommandDraft(state, context);
+  let preservedId: string | undefined;
   if (command.preserveUnderName !== undefined) {
-    const preservedId = drawUniqueId(
-      newId.branch,
-      context.random('ids'),
-      (id) => id in project.branches,
-    );
+    preservedId = drawUniqueId(newId.branch, context.random('ids'), (id) => id in project.branches);
     draft.push({
       type: 'BranchPreserved',
       projectId: project.id,
@@ -84,9 +84,9 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
     type: 'BranchRestored',
     projectId: project.id,
     branchId: branch.id,
-    ...(self
-      ? lineageOf(branch)
-      : { parentId: source.id, parentLsn: point.value.lsn, parentTimestamp: point.value.at }),
+    parentId: preservedId ?? source.id,
+    parentLsn: point.value.lsn,
+    parentTimestamp: point.value.at,
     timelineStartLsn: point.value.lsn,
   });
   recordOperations(draft, project.id, restartPlan(project, branch.id));
@@ -161,15 +161,6 @@ function pointOf(
     return ok({ lsn, at: instantOfLsn(source, lsn) });
   }
   return ok({ lsn: lsnAt(source, now), at: now });
-}
-
-/** A branch's current parent and branch point (what a restore from its own history keeps). */
-function lineageOf(branch: BranchState) {
-  return {
-    ...(branch.parentId === undefined ? {} : { parentId: branch.parentId }),
-    ...(branch.parentLsn === undefined ? {} : { parentLsn: branch.parentLsn }),
-    ...(branch.parentTimestamp === undefined ? {} : { parentTimestamp: branch.parentTimestamp }),
-  };
 }
 
 function childrenOf(project: ProjectState, branchId: string): BranchState[] {
