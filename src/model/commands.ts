@@ -38,6 +38,8 @@ export interface CreateProject extends Requested {
   readonly pgVersion?: number;
   readonly historyRetentionSeconds?: number;
   readonly endpoint: EndpointSettings;
+  /** The `default_endpoint_settings` given, kept for computes created later. */
+  readonly defaultEndpointSettings?: ProjectEndpointDefaults;
 }
 
 /** Delete a project and everything in it. */

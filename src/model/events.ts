@@ -26,6 +26,8 @@ export interface ProjectCreated extends Stamp {
   readonly plan: Plan;
   readonly pgVersion: number;
   readonly historyRetentionSeconds: number;
+  /** The `default_endpoint_settings` the request gave (absent: none). */
+  readonly defaultEndpointSettings?: ProjectEndpointDefaults;
 }
 
 /** A project and everything in it were deleted. */

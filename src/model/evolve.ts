@@ -30,6 +30,9 @@ const HANDLERS: EventHandlers = {
       lastUsedAt: e.at,
       pgVersion: e.pgVersion,
       historyRetentionSeconds: e.historyRetentionSeconds,
+      ...(e.defaultEndpointSettings === undefined
+        ? {}
+        : { defaultEndpointSettings: structuredClone(e.defaultEndpointSettings) }),
       createdAt: e.at,
       updatedAt: e.at,
       lastSortKey: 0,

@@ -3,6 +3,7 @@
  * default compute settings), the listing's `search` and `org_id`, and the shared-projects listing.
  */
 import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
 import { givenProject } from '../support/given.js';
 
 const actions = (operations: { action: string; status: string }[]) =>
@@ -122,6 +123,37 @@ describe('PATCH /projects/{project_id}', () => {
     settle();
     const branch = sim.request('POST', path('/branches'), { endpoints: [{ type: 'read_write' }] });
     expect(branch.body.endpoints[0].autoscaling_limit_max_cu).toBe(2);
+  });
+
+  it('keeps the default_endpoint_settings a project was created with, for its later computes', () => {
+    const sim = new Simulation({ seed: 4 });
+    const created = sim.request('POST', '/projects', {
+      project: {
+        default_endpoint_settings: { autoscaling_limit_max_cu: 1, suspend_timeout_seconds: 900 },
+      },
+    });
+    const p: string = created.body.project.id;
+    expect(created.body.project.default_endpoint_settings).toEqual({
+      autoscaling_limit_max_cu: 1,
+      suspend_timeout_seconds: 900,
+    });
+    sim.runUntilIdle();
+    const branch = sim.request('POST', `/projects/${p}/branches`, {
+      endpoints: [{ type: 'read_write' }],
+    });
+    expect(branch.body.endpoints[0]).toMatchObject({
+      autoscaling_limit_min_cu: 1,
+      autoscaling_limit_max_cu: 1,
+      suspend_timeout_seconds: 900,
+    });
+    // An update changes the fields it names and keeps the others.
+    const updated = sim.request('PATCH', `/projects/${p}`, {
+      project: { default_endpoint_settings: { suspend_timeout_seconds: 60 } },
+    });
+    expect(updated.body.project.default_endpoint_settings).toEqual({
+      autoscaling_limit_max_cu: 1,
+      suspend_timeout_seconds: 60,
+    });
   });
 
   it('refuses default compute settings a compute could not have', () => {

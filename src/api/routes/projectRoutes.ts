@@ -8,6 +8,7 @@ import { branchDto, endpointDto, projectDto, projectListItemDto } from '../dto.j
 import { PROVISIONERS } from '../../domain/endpointDefaults.js';
 import { reject } from '../../domain/rejection.js';
 import { readNewSettings } from '../endpointSettingsBody.js';
+import { readEndpointDefaults } from '../endpointDefaultsBody.js';
 import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
 import { matchesSearch, pageLimit } from './listingQuery.js';
@@ -36,6 +37,7 @@ export const createProjectRoute: Route = {
       .object_('branch')
       .string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
     const defaults = project.object_('default_endpoint_settings');
+    const kept = readEndpointDefaults(defaults);
     const provisioner = project.oneOf('provisioner', PROVISIONERS);
     // The deprecated top-level limits still work when default_endpoint_settings does not give them.
     const legacyMin = project.number('autoscaling_limit_min_cu');
@@ -54,6 +56,7 @@ export const createProjectRoute: Route = {
       ...(branchName === undefined ? {} : { branchName }),
       ...(pgVersion === undefined ? {} : { pgVersion }),
       ...(retention === undefined ? {} : { historyRetentionSeconds: retention }),
+      ...(kept === undefined ? {} : { defaultEndpointSettings: kept }),
     });
     return executed(result, (events) => {
       const { projectId } = events.find(

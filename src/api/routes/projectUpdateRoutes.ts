@@ -5,7 +5,7 @@
 import { errorResponse } from '../apiResponse.js';
 import { BodyReader } from '../bodyReader.js';
 import { projectDto } from '../dto.js';
-import type { ProjectEndpointDefaults } from '../../model/state.js';
+import { readEndpointDefaults } from '../endpointDefaultsBody.js';
 import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
 import { pageLimit } from './listingQuery.js';
@@ -51,18 +51,6 @@ export const updateProjectRoute: Route = {
     });
   },
 };
-
-/** The fields of `default_endpoint_settings` present (none: `undefined`). */
-function readEndpointDefaults(reader: BodyReader): ProjectEndpointDefaults | undefined {
-  const fields: Record<keyof ProjectEndpointDefaults, unknown> = {
-    minCu: reader.number('autoscaling_limit_min_cu'),
-    maxCu: reader.number('autoscaling_limit_max_cu'),
-    suspendTimeoutSeconds: reader.number('suspend_timeout_seconds', true),
-    pgSettings: reader.stringMap('pg_settings'),
-  };
-  const given = Object.entries(fields).filter(([, value]) => value !== undefined);
-  return given.length === 0 ? undefined : (Object.fromEntries(given) as ProjectEndpointDefaults);
-}
 
 /** GET /projects/shared: projects other accounts share with this one (none in the simulator). */
 export const listSharedProjectsRoute: Route = {
