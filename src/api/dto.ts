@@ -4,8 +4,15 @@
  */
 import { formatInstant } from '../core/instant.js';
 import { SIMULATED_USER } from '../domain/simulatedAccount.js';
-import type { BranchState, EndpointState, OperationState, ProjectState } from '../model/state.js';
 import { projectUsageAt } from '../model/usage.js';
+import { formatLsn } from '../domain/lsn.js';
+import type {
+  BranchState,
+  EndpointState,
+  OperationState,
+  ProjectEndpointDefaults,
+  ProjectState,
+} from '../model/state.js';
 
 /** Compute record as the API returns it. */
 export function endpointDto(e: EndpointState): Record<string, unknown> {
@@ -65,12 +72,16 @@ export function branchDto(b: BranchState): Record<string, unknown> {
     id: b.id,
     project_id: b.projectId,
     ...(b.parentId === undefined ? {} : { parent_id: b.parentId }),
+    ...(b.parentLsn === undefined ? {} : { parent_lsn: formatLsn(b.parentLsn) }),
+    ...(b.parentTimestamp === undefined
+      ? {}
+      : { parent_timestamp: formatInstant(b.parentTimestamp) }),
     name: b.name,
     current_state: b.currentState,
     state_changed_at: formatInstant(b.stateChangedAt),
     creation_source: 'console',
     default: b.isDefault,
-    protected: false,
+    protected: b.protected,
     cpu_used_sec: 0,
     active_time_seconds: 0,
     compute_time_seconds: 0,
@@ -78,6 +89,7 @@ export function branchDto(b: BranchState): Record<string, unknown> {
     data_transfer_bytes: 0,
     created_at: formatInstant(b.createdAt),
     updated_at: formatInstant(b.updatedAt),
+    ...(b.lastResetAt === undefined ? {} : { last_reset_at: formatInstant(b.lastResetAt) }),
   };
 }
 
@@ -96,6 +108,9 @@ function projectBase(p: ProjectState, proxyHost: string): Record<string, unknown
     store_passwords: true,
     creation_source: 'console',
     history_retention_seconds: p.historyRetentionSeconds,
+    ...(p.defaultEndpointSettings === undefined
+      ? {}
+      : { default_endpoint_settings: endpointDefaultsDto(p.defaultEndpointSettings) }),
     created_at: formatInstant(p.createdAt),
     updated_at: formatInstant(p.updatedAt),
     owner_id: SIMULATED_USER.id,
@@ -119,6 +134,18 @@ function usageCounters(p: ProjectState, now: number | undefined): Record<string,
   };
 }
 
+/** A project's `default_endpoint_settings` as the API returns them. */
+function endpointDefaultsDto(d: ProjectEndpointDefaults): Record<string, unknown> {
+  return {
+    ...(d.minCu === undefined ? {} : { autoscaling_limit_min_cu: d.minCu }),
+    ...(d.maxCu === undefined ? {} : { autoscaling_limit_max_cu: d.maxCu }),
+    ...(d.suspendTimeoutSeconds === undefined
+      ? {}
+      : { suspend_timeout_seconds: d.suspendTimeoutSeconds }),
+    ...(d.pgSettings === undefined ? {} : { pg_settings: { ...d.pgSettings } }),
+  };
+}
+
 /**
  * Project record as the API returns it (create, get, delete), its usage counted up to `now` (the
  * virtual time of the request: pass it, or computes still active are counted only to their last
@@ -130,6 +157,7 @@ export function projectDto(
   now?: number,
 ): Record<string, unknown> {
   const { active_time_seconds, compute_time_seconds, cpu_used_sec } = usageCounters(p, now);
+
   return {
     ...projectBase(p, proxyHost),
     cpu_used_sec,

@@ -30,6 +30,15 @@ import { currentUserOrganizationsRoute, currentUserRoute } from './routes/userRo
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './routes/apiKeyRoutes.js';
 import { projectConsumptionRoute } from './routes/consumptionRoutes.js';
 
+import { updateProjectRoute, listSharedProjectsRoute } from './routes/projectUpdateRoutes.js';
+import {
+  countBranchesRoute,
+  listBranchEndpointsRoute,
+  setDefaultBranchRoute,
+  updateBranchRoute,
+} from './routes/branchUpdateRoutes.js';
+import { restoreBranchRoute } from './routes/branchRestoreRoute.js';
+
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
   createProjectRoute,
@@ -56,4 +65,11 @@ export const ROUTES: readonly Route[] = [
   listApiKeysRoute,
   revokeApiKeyRoute,
   projectConsumptionRoute,
+  updateProjectRoute,
+  listSharedProjectsRoute,
+  updateBranchRoute,
+  setDefaultBranchRoute,
+  restoreBranchRoute,
+  countBranchesRoute,
+  listBranchEndpointsRoute,
 ];

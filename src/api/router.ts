@@ -1,6 +1,8 @@
 /**
  * Matches a method and path against the route table: the route and its path parameters, or why
- * nothing matched (404 unknown path, 405 known path with another method).
+ * nothing matched (404 unknown path, 405 known path with another method). A literal segment wins
+ * over a `{param}` in the same place (`/projects/shared` before `/projects/{project_id}`), whatever
+ * the order of the table.
  */
 import { err, ok, type Result } from '../core/result.js';
 import { reject, type Rejection } from '../domain/rejection.js';
@@ -28,13 +30,16 @@ export class Router<R extends RoutePattern = Route> {
   readonly #routes: readonly CompiledRoute<R>[];
 
   constructor(routes: readonly R[]) {
-    this.#routes = routes.map((route) => ({
+    const compiled = routes.map((route) => ({
       route,
       segments: split(route.pattern).map((segment) => {
         const param = /^\{(\w+)\}$/.exec(segment)?.[1];
         return param === undefined ? { literal: segment } : { param };
       }),
     }));
+    // Most specific first: at the first place two patterns differ, a literal beats a parameter.
+    // (Array.prototype.sort is stable: routes of equal shape keep the table's order.)
+    this.#routes = compiled.sort((a, b) => shapeOf(a).localeCompare(shapeOf(b)));
   }
 
   /** Finds the route for `method` and `pathname` (no query string, relative to `/api/v2`). */
@@ -51,6 +56,11 @@ export class Router<R extends RoutePattern = Route> {
       return err(reject('method_not_allowed', `method ${method} is not allowed on ${pathname}`));
     return err(reject('not_found', `no route for ${method} ${pathname}`));
   }
+}
+
+/** `L` per literal segment and `P` per parameter: sorting by it puts literals first. */
+function shapeOf(compiled: CompiledRoute<RoutePattern>): string {
+  return compiled.segments.map((s) => (s.literal === undefined ? 'P' : 'L')).join('');
 }
 
 function split(path: string): string[] {

@@ -6,7 +6,7 @@
 import type { WorkloadInput } from '../workload/workloadSpec.js';
 import type { SessionDemand } from './events.js';
 import type { ComputeType } from '../domain/computeState.js';
-import type { EndpointSettings } from './state.js';
+import type { EndpointSettings, ProjectEndpointDefaults } from './state.js';
 import type { TimerCommand } from './timers.js';
 
 /**
@@ -38,6 +38,8 @@ export interface CreateProject extends Requested {
   readonly pgVersion?: number;
   readonly historyRetentionSeconds?: number;
   readonly endpoint: EndpointSettings;
+  /** The `default_endpoint_settings` given, kept for computes created later. */
+  readonly defaultEndpointSettings?: ProjectEndpointDefaults;
 }
 
 /** Delete a project and everything in it. */
@@ -149,6 +151,46 @@ export interface RevokeApiKey extends Requested {
   readonly keyId: number;
 }
 
+/** Change a project's name, history retention or default compute settings. */
+export interface UpdateProject extends Requested {
+  readonly type: 'UpdateProject';
+  readonly projectId: string;
+  readonly name?: string;
+  readonly historyRetentionSeconds?: number;
+  readonly defaultEndpointSettings?: ProjectEndpointDefaults;
+}
+
+/** Rename a branch or (un)protect it. */
+export interface UpdateBranch extends Requested {
+  readonly type: 'UpdateBranch';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name?: string;
+  readonly protected?: boolean;
+}
+
+/** Make a branch the project's default (the previous default stops being one). */
+export interface SetDefaultBranch extends Requested {
+  readonly type: 'SetDefaultBranch';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/**
+ * Restore a branch to a point of its own or another branch's history (at its head when neither an LSN
+ * nor a timestamp is given), keeping its previous state as a new branch when `preserveUnderName` is set.
+ */
+export interface RestoreBranch extends Requested {
+  readonly type: 'RestoreBranch';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly sourceBranchId: string;
+  readonly sourceLsn?: number;
+  /** Epoch milliseconds. */
+  readonly sourceTimestamp?: number;
+  readonly preserveUnderName?: string;
+}
+
 /** Every command a request or client can issue. */
 export type RequestCommand =
   | CreateProject
@@ -166,7 +208,11 @@ export type RequestCommand =
   | DropConnections
   | AttachWorkload
   | CreateApiKey
-  | RevokeApiKey;
+  | RevokeApiKey
+  | UpdateProject
+  | UpdateBranch
+  | SetDefaultBranch
+  | RestoreBranch;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

@@ -31,6 +31,10 @@ import { pruneOperations } from './handlers/pruneOperations.js';
 import { endSession } from './handlers/sessions.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { arriveSession, attachWorkload } from './handlers/workloads.js';
+import { updateProject } from './handlers/updateProject.js';
+import { updateBranch } from './handlers/updateBranch.js';
+import { setDefaultBranch } from './handlers/setDefaultBranch.js';
+import { restoreBranch } from './handlers/restoreBranch.js';
 import { emptyState, type SimState } from './state.js';
 import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
@@ -64,6 +68,10 @@ const HANDLERS: HandlerTable = {
   PruneOperations: pruneOperations,
   CreateApiKey: createApiKey,
   RevokeApiKey: revokeApiKey,
+  UpdateProject: updateProject,
+  UpdateBranch: updateBranch,
+  SetDefaultBranch: setDefaultBranch,
+  RestoreBranch: restoreBranch,
 };
 
 /** The control-plane Decider for one profile. */

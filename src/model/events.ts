@@ -9,7 +9,7 @@ import type { LatencyProfile } from '../domain/profile.js';
 import type { EngineEvent } from '../engine/loggedEvent.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { OperationEffect } from './operationEffect.js';
-import type { BranchLifecycle, EndpointSettings } from './state.js';
+import type { BranchLifecycle, EndpointSettings, ProjectEndpointDefaults } from './state.js';
 
 interface Stamp {
   readonly at: number;
@@ -26,6 +26,8 @@ export interface ProjectCreated extends Stamp {
   readonly plan: Plan;
   readonly pgVersion: number;
   readonly historyRetentionSeconds: number;
+  /** The `default_endpoint_settings` the request gave (absent: none). */
+  readonly defaultEndpointSettings?: ProjectEndpointDefaults;
 }
 
 /** A project and everything in it were deleted. */
@@ -43,6 +45,8 @@ export interface BranchCreated extends Stamp {
   readonly parentId?: string;
   readonly isDefault: boolean;
   readonly currentState: BranchLifecycle;
+  /** The parent's LSN at creation, where the new timeline starts (absent for a root branch). */
+  readonly parentLsn?: number;
 }
 
 /** A branch finished being created. */
@@ -320,6 +324,67 @@ export interface ApiKeyRevoked extends Stamp {
   readonly keyId: number;
 }
 
+/** A project's name, history retention or default compute settings changed (PATCH). */
+export interface ProjectUpdated extends Stamp {
+  readonly type: 'ProjectUpdated';
+  readonly projectId: string;
+  readonly name?: string;
+  readonly historyRetentionSeconds?: number;
+  readonly defaultEndpointSettings?: ProjectEndpointDefaults;
+}
+
+/** A branch was renamed or (un)protected (PATCH). */
+export interface BranchUpdated extends Stamp {
+  readonly type: 'BranchUpdated';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name?: string;
+  readonly protected?: boolean;
+}
+
+/** A branch became the project's default; the previous default is no longer one. */
+export interface DefaultBranchSet extends Stamp {
+  readonly type: 'DefaultBranchSet';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly previousId: string;
+}
+
+/**
+ * The previous state of a branch about to be restored was kept as a new branch (`preserve_under_name`):
+ * the old lineage and timeline, and the old branch's children, which move to it.
+ */
+export interface BranchPreserved extends Stamp {
+  readonly type: 'BranchPreserved';
+  readonly projectId: string;
+  /** The new branch holding the previous state. */
+  readonly branchId: string;
+  /** The branch being restored. */
+  readonly fromBranchId: string;
+  readonly name: string;
+  readonly parentId?: string;
+  readonly parentLsn?: number;
+  readonly parentTimestamp?: number;
+  readonly timelineStartLsn: number;
+  readonly timelineStartedAt: number;
+  /** Children of the restored branch, re-parented to the preserved one. */
+  readonly childIds: readonly string[];
+}
+
+/** A branch was restored to a point in its own or another branch's history: a new timeline from it. */
+export interface BranchRestored extends Stamp {
+  readonly type: 'BranchRestored';
+  readonly projectId: string;
+  readonly branchId: string;
+  /** Its parent from now on (absent: a root branch). */
+  readonly parentId?: string;
+  /** The point on the parent it now starts from (absent for a root branch). */
+  readonly parentLsn?: number;
+  readonly parentTimestamp?: number;
+  /** The LSN its new timeline starts at (the restored point). */
+  readonly timelineStartLsn: number;
+}
+
 /** Every domain event. */
 export type DomainEvent =
   | ProjectCreated
@@ -351,7 +416,12 @@ export type DomainEvent =
   | SessionArrived
   | OperationsPruned
   | ApiKeyCreated
-  | ApiKeyRevoked;
+  | ApiKeyRevoked
+  | ProjectUpdated
+  | BranchUpdated
+  | DefaultBranchSet
+  | BranchPreserved
+  | BranchRestored;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
@@ -391,6 +461,11 @@ const EVENT_TYPE_KEYS: Readonly<Record<DomainEvent['type'], true>> = {
   OperationsPruned: true,
   ApiKeyCreated: true,
   ApiKeyRevoked: true,
+  ProjectUpdated: true,
+  BranchUpdated: true,
+  DefaultBranchSet: true,
+  BranchPreserved: true,
+  BranchRestored: true,
 };
 
 /** The domain event type names, for validating logs read from outside. */

@@ -3,6 +3,7 @@
  * the event, and it never validates (decide already did). Each handler's changed paths are named in
  * touches.ts.
  */
+import { INITIAL_LSN } from '../domain/lsn.js';
 import { operationKind } from '../domain/operationKinds.js';
 import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
@@ -35,6 +36,9 @@ const HANDLERS: EventHandlers = {
       lastUsedAt: e.at,
       pgVersion: e.pgVersion,
       historyRetentionSeconds: e.historyRetentionSeconds,
+      ...(e.defaultEndpointSettings === undefined
+        ? {}
+        : { defaultEndpointSettings: structuredClone(e.defaultEndpointSettings) }),
       createdAt: e.at,
       updatedAt: e.at,
       lastSortKey: 0,
@@ -66,6 +70,11 @@ const HANDLERS: EventHandlers = {
       stateChangedAt: e.at,
       createdAt: e.at,
       updatedAt: e.at,
+      protected: false,
+      timelineStartLsn: e.parentLsn ?? INITIAL_LSN,
+      timelineStartedAt: e.at,
+      ...(e.parentLsn === undefined ? {} : { parentLsn: e.parentLsn }),
+      ...(e.parentId === undefined ? {} : { parentTimestamp: e.at }),
     };
   },
 
@@ -346,6 +355,82 @@ const HANDLERS: EventHandlers = {
     if (key === undefined) return;
     key.revoked = true;
     key.revokedAt = e.at;
+  },
+
+  ProjectUpdated(draft, e) {
+    const project = projectOf(draft, e.projectId);
+    if (e.name !== undefined) project.name = e.name;
+    if (e.historyRetentionSeconds !== undefined)
+      project.historyRetentionSeconds = e.historyRetentionSeconds;
+    if (e.defaultEndpointSettings !== undefined)
+      project.defaultEndpointSettings = structuredClone(e.defaultEndpointSettings);
+    project.updatedAt = e.at;
+  },
+
+  BranchUpdated(draft, e) {
+    const branch = projectOf(draft, e.projectId).branches[e.branchId];
+    if (branch === undefined) return;
+    if (e.name !== undefined) branch.name = e.name;
+    if (e.protected !== undefined) branch.protected = e.protected;
+    branch.updatedAt = e.at;
+  },
+
+  DefaultBranchSet(draft, e) {
+    const project = projectOf(draft, e.projectId);
+    const previous = project.branches[e.previousId];
+    if (previous !== undefined) {
+      previous.isDefault = false;
+      previous.updatedAt = e.at;
+    }
+    const branch = project.branches[e.branchId];
+    if (branch !== undefined) {
+      branch.isDefault = true;
+      branch.updatedAt = e.at;
+    }
+    project.defaultBranchId = e.branchId;
+    project.updatedAt = e.at;
+  },
+
+  BranchPreserved(draft, e) {
+    const project = projectOf(draft, e.projectId);
+    project.branches[e.branchId] = {
+      id: e.branchId,
+      projectId: e.projectId,
+      name: e.name,
+      ...(e.parentId === undefined ? {} : { parentId: e.parentId }),
+      isDefault: false,
+      usedSinceCheck: false,
+      currentState: 'ready',
+      stateChangedAt: e.at,
+      createdAt: e.at,
+      updatedAt: e.at,
+      protected: false,
+      timelineStartLsn: e.timelineStartLsn,
+      timelineStartedAt: e.timelineStartedAt,
+      ...(e.parentLsn === undefined ? {} : { parentLsn: e.parentLsn }),
+      ...(e.parentTimestamp === undefined ? {} : { parentTimestamp: e.parentTimestamp }),
+    };
+    for (const childId of e.childIds) {
+      const child = project.branches[childId];
+      if (child === undefined) continue;
+      child.parentId = e.branchId;
+      child.updatedAt = e.at;
+    }
+  },
+
+  BranchRestored(draft, e) {
+    const branch = projectOf(draft, e.projectId).branches[e.branchId];
+    if (branch === undefined) return;
+    if (e.parentId === undefined) delete branch.parentId;
+    else branch.parentId = e.parentId;
+    if (e.parentLsn === undefined) delete branch.parentLsn;
+    else branch.parentLsn = e.parentLsn;
+    if (e.parentTimestamp === undefined) delete branch.parentTimestamp;
+    else branch.parentTimestamp = e.parentTimestamp;
+    branch.timelineStartLsn = e.timelineStartLsn;
+    branch.timelineStartedAt = e.at;
+    branch.lastResetAt = e.at;
+    branch.updatedAt = e.at;
   },
 };
 

@@ -122,6 +122,26 @@ export interface BranchState {
   readonly usedSinceCheck: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** Protected from deletion (set with PATCH). */
+  readonly protected: boolean;
+  /** The LSN its timeline starts at (its creation point, or the point of its last restore). */
+  readonly timelineStartLsn: number;
+  /** When its timeline started (creation or last restore): its own history begins there. */
+  readonly timelineStartedAt: number;
+  /** The LSN on the parent it branched (or was last restored) from. */
+  readonly parentLsn?: number;
+  /** The instant on the parent it branched (or was last restored) from. */
+  readonly parentTimestamp?: number;
+  /** When it was last restored (reset). */
+  readonly lastResetAt?: number;
+}
+
+/** The default compute settings of a project (`default_endpoint_settings`) that PATCH set. */
+export interface ProjectEndpointDefaults {
+  readonly minCu?: number;
+  readonly maxCu?: number;
+  readonly suspendTimeoutSeconds?: number;
+  readonly pgSettings?: Readonly<Record<string, string>>;
 }
 
 /** A project and everything it owns. */
@@ -133,6 +153,8 @@ export interface ProjectState {
   readonly plan: Plan;
   readonly pgVersion: number;
   readonly historyRetentionSeconds: number;
+  /** Default settings of computes created from now on (absent: the simulator's defaults). */
+  readonly defaultEndpointSettings?: ProjectEndpointDefaults;
   /** Detached from storage after long idleness (reattached by the next operation it needs). */
   readonly detached: boolean;
   /** Last time a client used one of its computes (connections opening or closing), or its creation. */

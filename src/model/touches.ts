@@ -97,6 +97,18 @@ const TOUCHES: TouchTable = {
   OperationsPruned: (e, touch) => touch('projects', e.projectId, 'operations'),
   ApiKeyCreated: (_e, touch) => touch('apiKeys'),
   ApiKeyRevoked: (_e, touch) => touch('apiKeys'),
+  ProjectUpdated: (e, touch) => projectFields(touch, e.projectId),
+  BranchUpdated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  DefaultBranchSet: (e, touch) => {
+    projectFields(touch, e.projectId);
+    branch(touch, e.projectId, e.branchId);
+    branch(touch, e.projectId, e.previousId);
+  },
+  BranchPreserved: (e, touch) => {
+    branch(touch, e.projectId, e.branchId);
+    for (const childId of e.childIds) branch(touch, e.projectId, childId);
+  },
+  BranchRestored: (e, touch) => branch(touch, e.projectId, e.branchId),
 };
 
 /** Names the paths `event` changes. */

@@ -2,6 +2,7 @@
  * Narration: one plain-English sentence per event, for demos, teaching and `replay`. A narrator
  * remembers what earlier events said (an operation's action) so later lines can name it.
  */
+import { formatLsn } from '../domain/lsn.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { SimEvent } from '../model/events.js';
 
@@ -84,6 +85,16 @@ export function createNarrator(): Narrator {
         return `API key ${event.keyId} (${event.name}) created`;
       case 'ApiKeyRevoked':
         return `API key ${event.keyId} revoked`;
+      case 'ProjectUpdated':
+        return `project ${event.projectId} updated${event.name === undefined ? '' : `: named "${event.name}"`}${event.historyRetentionSeconds === undefined ? '' : `, history retention ${event.historyRetentionSeconds} s`}${event.defaultEndpointSettings === undefined ? '' : ', default compute settings changed'}`;
+      case 'BranchUpdated':
+        return `branch ${event.branchId} updated${event.name === undefined ? '' : `: named "${event.name}"`}${event.protected === undefined ? '' : event.protected ? ', protected' : ', unprotected'}`;
+      case 'DefaultBranchSet':
+        return `branch ${event.branchId} is the default branch (was ${event.previousId})`;
+      case 'BranchPreserved':
+        return `branch ${event.fromBranchId}'s previous state kept as branch ${event.branchId} "${event.name}"`;
+      case 'BranchRestored':
+        return `branch ${event.branchId} restored${event.parentId === undefined ? '' : ` from ${event.parentId}`} at LSN ${formatLsn(event.timelineStartLsn)}`;
       default:
         return unreachable(event);
     }

@@ -137,4 +137,60 @@ describe('schema conformance of in-process responses', () => {
     const unknown = sim.request('GET', '/users/me', undefined, { apiKey: 'nope' });
     expect(schemaProblems('GET', '/users/me', 401, unknown.body)).toEqual([]);
   });
+
+  it('validates the responses of project updates, shared listings and branch changes', () => {
+    const sim = new Simulation({ seed: 10 });
+    const settle = (p: string) =>
+      sim.runUntil((s) => Object.keys(s.projects[p]?.pendingOperations ?? {}).length === 0);
+    const created = checked(sim, 'POST', '/projects', { project: { name: 'changes' } });
+    const p = created.body.project.id as string;
+    const main = created.body.branch.id as string;
+    settle(p);
+    checked(sim, 'GET', '/projects/shared');
+    checked(sim, 'GET', '/projects/shared?limit=500'); // 400
+    checked(sim, 'GET', '/projects?search=chan&org_id=org-some-org-000000');
+    checked(sim, 'PATCH', `/projects/${p}`, {
+      project: {
+        name: 'changed',
+        history_retention_seconds: 7200,
+        default_endpoint_settings: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 1 },
+      },
+    });
+    checked(sim, 'PATCH', `/projects/${p}`, { project: { history_retention_seconds: 60 } }); // 423
+    checked(sim, 'PATCH', `/projects/${p}`, { project: { history_retention_seconds: -1 } }); // 400
+    settle(p);
+    checked(sim, 'GET', `/projects/${p}`);
+    checked(sim, 'GET', '/projects');
+    const dev = checked(sim, 'POST', `/projects/${p}/branches`, {
+      branch: { name: 'dev' },
+      endpoints: [{ type: 'read_write' }],
+    });
+    const devId = dev.body.branch.id as string;
+    checked(sim, 'POST', `/projects/${p}/branches/${devId}/set_as_default`); // 423
+    settle(p);
+    checked(sim, 'GET', `/projects/${p}/branches/${devId}`);
+    checked(sim, 'PATCH', `/projects/${p}/branches/${devId}`, {
+      branch: { name: 'feature', protected: true },
+    });
+    checked(sim, 'PATCH', `/projects/${p}/branches/${devId}`, { branch: { name: 'main' } }); // 409
+    checked(sim, 'GET', `/projects/${p}/branches/count`);
+    checked(sim, 'GET', `/projects/${p}/branches/count?search=feat`);
+    checked(sim, 'GET', `/projects/${p}/branches/${devId}/endpoints`);
+    checked(sim, 'GET', `/projects/${p}/branches/br-none-none-000000/endpoints`); // 404
+    sim.advance(60_000);
+    checked(sim, 'POST', `/projects/${p}/branches/${devId}/restore`, {
+      source_branch_id: main,
+      preserve_under_name: 'feature_old',
+    });
+    checked(sim, 'POST', `/projects/${p}/branches/${devId}/restore`, { source_branch_id: main }); // 423
+    settle(p);
+    checked(sim, 'POST', `/projects/${p}/branches/${main}/restore`, {
+      source_branch_id: main,
+      source_timestamp: '2000-01-01T00:00:00Z',
+      preserve_under_name: 'main_old',
+    }); // 400
+    checked(sim, 'POST', `/projects/${p}/branches/${devId}/set_as_default`);
+    checked(sim, 'GET', `/projects/${p}/branches`);
+    checked(sim, 'DELETE', `/projects/${p}/branches/${devId}`); // 400: the default branch
+  });
 });

@@ -14,6 +14,8 @@ import {
 } from '../../src/index.js';
 import type { Connection } from '../../src/simulation/connection.js';
 import { immerFold } from '../support/immerFold.js';
+import { formatInstant } from '../../src/core/instant.js';
+import { formatLsn, lsnAt } from '../../src/domain/lsn.js';
 
 interface Model {
   projects: { id: string; branches: string[]; endpoints: string[] }[];
@@ -74,8 +76,23 @@ function checkInvariants(state: SimState): void {
     }
     for (const count of readWriteByBranch.values())
       expect(count, 'at most one read_write compute per branch').toBeLessThanOrEqual(1);
-    for (const branch of Object.values(project.branches))
-      expect(branch.id).toMatch(/^br-[a-z]+-[a-z]+-\d{6}$/);
+    const branches = Object.values(project.branches);
+    for (const branch of branches) expect(branch.id).toMatch(/^br-[a-z]+-[a-z]+-\d{6}$/);
+    expect(
+      branches.filter((b) => b.isDefault).map((b) => b.id),
+      'exactly one default branch per project, the one the project names',
+    ).toEqual([project.defaultBranchId]);
+    expect(new Set(branches.map((b) => b.name)).size, 'branch names are unique').toBe(
+      branches.length,
+    );
+    for (const branch of branches) {
+      const seen = new Set<string>();
+      for (let at = branch; at.parentId !== undefined; at = project.branches[at.parentId]!) {
+        expect(project.branches[at.parentId], `${at.id}: its parent exists`).toBeDefined();
+        expect(seen.has(at.id), `${branch.id}: no cycle of parents`).toBe(false);
+        seen.add(at.id);
+      }
+    }
     for (const operation of Object.values(project.operations)) {
       expect(operation.id).toMatch(
         /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
@@ -379,6 +396,143 @@ class PageOperationsCmd implements Cmd {
   toString = () => `pageOperations(${this.p}, ${this.limit})`;
 }
 
+class PatchBranchCmd implements Cmd {
+  constructor(
+    readonly p: number,
+    readonly b: number,
+    readonly change: { name: string } | { protected: boolean },
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = pick(model.projects, this.p)!;
+    const branchId = pick(project.branches, this.b)!;
+    const response = send(real, 'PATCH', `/projects/${project.id}/branches/${branchId}`, {
+      branch: this.change,
+    });
+    expect([200, 409]).toContain(response.status);
+    if (response.status === 200) expect(response.body.branch).toMatchObject(this.change);
+  }
+  toString = () => `patchBranch(${this.p}, ${this.b}, ${JSON.stringify(this.change)})`;
+}
+
+class SetDefaultBranchCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly b: number,
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = target(model, real, this.p, this.politely);
+    const branchId = pick(project.branches, this.b)!;
+    const path = `/projects/${project.id}/branches/${branchId}/set_as_default`;
+    const response = send(real, 'POST', path);
+    expect([200, 423]).toContain(response.status);
+    if (response.status === 200)
+      expect(real.sim.state.projects[project.id]!.defaultBranchId).toBe(branchId);
+  }
+  toString = () => `setDefault(${this.p}, ${this.b})`;
+}
+
+/** Any attempt to delete the current default branch is refused, whatever else holds. */
+class DeleteDefaultBranchCmd implements Cmd {
+  constructor(readonly p: number) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = pick(model.projects, this.p)!;
+    const defaultId = real.sim.state.projects[project.id]!.defaultBranchId;
+    const response = send(real, 'DELETE', `/projects/${project.id}/branches/${defaultId}`);
+    expect(response.status, 'the default branch cannot be deleted').toBe(400);
+  }
+  toString = () => `deleteDefaultBranch(${this.p})`;
+}
+
+class PatchProjectCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly retention: number,
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = target(model, real, this.p, this.politely);
+    const response = send(real, 'PATCH', `/projects/${project.id}`, {
+      project: { name: `p${this.retention}`, history_retention_seconds: this.retention },
+    });
+    expect([200, 423]).toContain(response.status);
+    if (response.status === 200)
+      expect(response.body.project.history_retention_seconds).toBe(this.retention);
+  }
+  toString = () => `patchProject(${this.p}, ${this.retention})`;
+}
+
+type Source = 'parent' | 'self' | 'other';
+type Point = 'head' | 'recent' | 'ancient' | 'headLsn';
+
+class RestoreBranchCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly b: number,
+    readonly source: Source,
+    readonly o: number,
+    readonly point: Point,
+    readonly preserve: boolean,
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = target(model, real, this.p, this.politely);
+    const before = real.sim.state.projects[project.id]!;
+    const branchId = pick(project.branches, this.b)!;
+    const branch = before.branches[branchId]!;
+    const sourceId = {
+      self: branchId,
+      parent: branch.parentId ?? branchId,
+      other: pick(project.branches, this.o)!,
+    }[this.source];
+    const now = real.sim.now();
+    const point = {
+      head: {},
+      recent: { source_timestamp: formatInstant(now - 30_000) },
+      ancient: { source_timestamp: '2000-01-01T00:00:00Z' },
+      headLsn: { source_lsn: formatLsn(lsnAt(before.branches[sourceId]!, now)) },
+    }[this.point];
+    const name = `kept-${real.sim.log.length}`;
+    const response = send(real, 'POST', `/projects/${project.id}/branches/${branchId}/restore`, {
+      source_branch_id: sourceId,
+      ...point,
+      ...(this.preserve ? { preserve_under_name: name } : {}),
+    });
+    expect([200, 400, 423]).toContain(response.status);
+    if (this.point === 'ancient') expect(response.status, 'outside the retention').toBe(400);
+    if (response.status !== 200) return;
+    const after = real.sim.state.projects[project.id]!.branches;
+    for (const id of Object.keys(before.branches))
+      expect(after[id], `restore never loses a branch (${id})`).toBeDefined();
+    const added = Object.keys(after).filter((id) => before.branches[id] === undefined);
+    expect(added.length, 'preserve_under_name adds exactly one branch').toBe(this.preserve ? 1 : 0);
+    if (this.preserve) {
+      const kept = after[added[0]!]!;
+      expect(kept).toMatchObject({
+        name,
+        timelineStartLsn: branch.timelineStartLsn,
+        timelineStartedAt: branch.timelineStartedAt,
+      });
+      expect(kept.parentId).toBe(branch.parentId);
+      for (const child of Object.values(before.branches).filter((b) => b.parentId === branchId))
+        expect(after[child.id]!.parentId, 'children move to the kept branch').toBe(kept.id);
+      project.branches.push(kept.id);
+    }
+    const parent = this.preserve ? added[0] : sourceId;
+    expect(after[branchId]!.parentId, 'the kept branch, else the source, is the parent').toBe(
+      parent,
+    );
+    expect(after[branchId]!.lastResetAt).toBe(now);
+  }
+  toString = () =>
+    `restore(${this.p}, ${this.b}, ${this.source}${this.source === 'other' ? ` ${this.o}` : ''}, ${this.point}${this.preserve ? ', preserve' : ''})`;
+}
+
 const commands = [
   fc.constant(new CreateProjectCmd()),
   fc.nat().map((p) => new WaitForOperationsCmd(p)),
@@ -421,6 +575,35 @@ const commands = [
     )
     .map((ms) => new AdvanceCmd(ms)),
   fc.tuple(fc.nat(), fc.integer({ min: 1, max: 4 })).map(([p, l]) => new PageOperationsCmd(p, l)),
+  fc
+    .tuple(
+      fc.nat(),
+      fc.nat(),
+      fc.oneof(
+        fc.constantFrom('main', 'dev', 'qa').map((name) => ({ name })),
+        fc.boolean().map((value) => ({ protected: value })),
+      ),
+    )
+    .map(([p, b, change]) => new PatchBranchCmd(p, b, change)),
+  fc.tuple(fc.boolean(), fc.nat(), fc.nat()).map(([w, p, b]) => new SetDefaultBranchCmd(w, p, b)),
+  fc.nat().map((p) => new DeleteDefaultBranchCmd(p)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.constantFrom(0, 3_600, 86_400, 604_800))
+    .map(([w, p, r]) => new PatchProjectCmd(w, p, r)),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom<Source>('parent', 'self', 'other'),
+      fc.nat(),
+      fc.constantFrom<Point>('head', 'recent', 'ancient', 'headLsn'),
+      fc.boolean(),
+    )
+    .map(([w, p, b, s, o, pt, keep]) => new RestoreBranchCmd(w, p, b, s, o, pt, keep)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.nat())
+    .map(([w, p, b]) => new RestoreBranchCmd(w, p, b, 'parent', 0, 'head', false)),
 ];
 
 const faultsArb = fc.option(

@@ -4,6 +4,7 @@
 import type { BranchCreated } from '../../model/events.js';
 import type { NewEndpoint } from '../../model/commands.js';
 import { errorResponse } from '../apiResponse.js';
+import { newComputeBase } from '../endpointDefaultsBody.js';
 import { BodyReader } from '../bodyReader.js';
 import { branchAnnotationDto, branchDto, endpointDto } from '../dto.js';
 import { readEndpointType, readNewSettings } from '../endpointSettingsBody.js';
@@ -24,9 +25,10 @@ export const createBranchRoute: Route = {
     const branch = reader.object_('branch');
     const name = branch.string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
     const parentId = branch.string('parent_id', ID, 'a branch id');
-    const endpoints: NewEndpoint[] = reader
-      .objects('endpoints')
-      .map((e) => ({ endpointType: readEndpointType(e), settings: readNewSettings(e) }));
+    const endpoints: NewEndpoint[] = reader.objects('endpoints').map((e) => ({
+      endpointType: readEndpointType(e),
+      settings: readNewSettings(e, newComputeBase(project.value.defaultEndpointSettings)),
+    }));
     if (reader.problem !== undefined) return errorResponse(reader.problem);
     const result = target.execute({
       type: 'CreateBranch',

@@ -8,6 +8,7 @@ import type { RequestCommand } from '../../model/commands.js';
 import { errorResponse, type ApiResponse } from '../apiResponse.js';
 import { BodyReader } from '../bodyReader.js';
 import { endpointDto } from '../dto.js';
+import { newComputeBase } from '../endpointDefaultsBody.js';
 import { readEndpointType, readNewSettings, readSettingChanges } from '../endpointSettingsBody.js';
 import type { Route, RouteInput } from '../route.js';
 import { findEndpoint, findProject } from './lookup.js';
@@ -26,7 +27,10 @@ export const createEndpointRoute: Route = {
     const branchId = endpoint.string('branch_id', ID, 'a branch id');
     if (branchId === undefined) endpoint.fail('endpoint.branch_id is required');
     const endpointType = readEndpointType(endpoint);
-    const settings = readNewSettings(endpoint);
+    const settings = readNewSettings(
+      endpoint,
+      newComputeBase(project.value.defaultEndpointSettings),
+    );
     if (endpoint.problem !== undefined) return errorResponse(endpoint.problem);
     const command = {
       type: 'CreateEndpoint',

@@ -8,8 +8,10 @@ import { branchDto, endpointDto, projectDto, projectListItemDto } from '../dto.j
 import { PROVISIONERS } from '../../domain/endpointDefaults.js';
 import { reject } from '../../domain/rejection.js';
 import { readNewSettings } from '../endpointSettingsBody.js';
+import { readEndpointDefaults } from '../endpointDefaultsBody.js';
 import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
+import { matchesSearch, pageLimit } from './listingQuery.js';
 import { executed, proxyHostOf, recordedOperations } from './responses.js';
 
 /** POST /projects */
@@ -35,6 +37,7 @@ export const createProjectRoute: Route = {
       .object_('branch')
       .string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
     const defaults = project.object_('default_endpoint_settings');
+    const kept = readEndpointDefaults(defaults);
     const provisioner = project.oneOf('provisioner', PROVISIONERS);
     // The deprecated top-level limits still work when default_endpoint_settings does not give them.
     const legacyMin = project.number('autoscaling_limit_min_cu');
@@ -53,6 +56,7 @@ export const createProjectRoute: Route = {
       ...(branchName === undefined ? {} : { branchName }),
       ...(pgVersion === undefined ? {} : { pgVersion }),
       ...(retention === undefined ? {} : { historyRetentionSeconds: retention }),
+      ...(kept === undefined ? {} : { defaultEndpointSettings: kept }),
     });
     return executed(result, (events) => {
       const { projectId } = events.find(
@@ -77,24 +81,28 @@ export const createProjectRoute: Route = {
   },
 };
 
-/** GET /projects?limit=&cursor= (limit 1..400, default 10; the cursor is the last project id returned). */
+/**
+ * GET /projects?limit=&cursor=&search=&org_id= (limit 1..400, default 10; the cursor is the last
+ * project id returned; `search` keeps projects whose name or id contains it, ignoring case). The
+ * simulator serves one account, which owns every project: `org_id` is checked for shape and narrows
+ * nothing.
+ */
 export const listProjectsRoute: Route = {
   method: 'GET',
   pattern: '/projects',
   handle({ target, query, onlyProject }) {
-    const limitText = query.get('limit');
-    const limit = limitText === null ? 10 : Number(limitText);
-    if (!/^\d+$/.test(limitText ?? '1') || limit < 1 || limit > 400) {
+    const limit = pageLimit(query);
+    if (!limit.ok) return errorResponse(limit.error);
+    const orgId = query.get('org_id');
+    if (orgId !== null && !/^[a-z0-9-]{1,60}$/.test(orgId))
       return errorResponse(
-        reject(
-          'invalid_input',
-          `limit must be a whole number from 1 to 400, got ${JSON.stringify(limitText)}`,
-        ),
+        reject('invalid_input', `org_id must be an organization id, got ${JSON.stringify(orgId)}`),
       );
-    }
     const cursor = query.get('cursor');
     const all = Object.values(target.state.projects).filter(
-      (p) => onlyProject === undefined || p.id === onlyProject,
+      (p) =>
+        (onlyProject === undefined || p.id === onlyProject) &&
+        matchesSearch(query.get('search'), p.name, p.id),
     );
     const from = cursor === null ? 0 : all.findIndex((p) => p.id === cursor) + 1;
     if (cursor !== null && from === 0)
@@ -104,7 +112,7 @@ export const listProjectsRoute: Route = {
           `cursor ${JSON.stringify(cursor)} is not a project id from a previous page`,
         ),
       );
-    const page = all.slice(from, from + limit);
+    const page = all.slice(from, from + limit.value);
     const last = page[page.length - 1];
     return {
       status: 200,

@@ -5,6 +5,7 @@
 import { own } from '../../core/own.js';
 import { drawUniqueId, newId } from '../../core/ids.js';
 import { err, ok } from '../../core/result.js';
+import { lsnAt } from '../../domain/lsn.js';
 import { reject } from '../../domain/rejection.js';
 import type { CreateBranch } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
@@ -21,8 +22,8 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
   if (!found.ok) return found;
   const project = found.value;
   const parentId = command.parentId ?? project.defaultBranchId;
-  if (own(project.branches, parentId) === undefined)
-    return err(reject('not_found', `parent branch ${parentId} not found`));
+  const parent = own(project.branches, parentId);
+  if (parent === undefined) return err(reject('not_found', `parent branch ${parentId} not found`));
   if (
     command.name !== undefined &&
     Object.values(project.branches).some((b) => b.name === command.name)
@@ -55,6 +56,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     parentId,
     isDefault: false,
     currentState: 'init',
+    parentLsn: lsnAt(parent, context.now),
   });
   const plan: PlannedOperation[] = [
     {

@@ -38,6 +38,9 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
       plan: context.profile.plan,
       pgVersion: command.pgVersion ?? 17,
       historyRetentionSeconds: command.historyRetentionSeconds ?? 86_400,
+      ...(command.defaultEndpointSettings === undefined
+        ? {}
+        : { defaultEndpointSettings: command.defaultEndpointSettings }),
     },
     {
       type: 'BranchCreated',

@@ -1,5 +1,5 @@
 /**
- * DeleteBranch: a branch that is not the default and has no children goes, with its computes (their
+ * DeleteBranch: a branch that is not the default, not protected and has no children goes, with its computes (their
  * connections terminated, their unfinished operations cancelled); a `delete_timeline` operation
  * removes its data.
  */
@@ -26,6 +26,10 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
         'invalid_input',
         `branch ${branch.id} is the project's default branch and cannot be deleted`,
       ),
+    );
+  if (branch.protected)
+    return err(
+      reject('invalid_input', `branch ${branch.id} is protected; unprotect it before deleting it`),
     );
   const child = Object.values(project.branches).find((b) => b.parentId === branch.id);
   if (child !== undefined)
