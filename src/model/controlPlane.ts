@@ -28,6 +28,7 @@ import { startDelayedOperation } from './handlers/startDelayedOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
 import { pruneOperations } from './handlers/pruneOperations.js';
 import { endSession } from './handlers/sessions.js';
+import { endQuery, runQuery, setTransaction } from './handlers/queries.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { arriveSession, attachWorkload } from './handlers/workloads.js';
 import { emptyState, type SimState } from './state.js';
@@ -61,6 +62,9 @@ const HANDLERS: HandlerTable = {
   EndSession: endSession,
   Autoscale: autoscale,
   PruneOperations: pruneOperations,
+  RunQuery: runQuery,
+  SetTransaction: setTransaction,
+  EndQuery: endQuery,
 };
 
 /** The control-plane Decider for one profile. */

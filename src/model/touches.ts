@@ -88,6 +88,9 @@ const TOUCHES: TouchTable = {
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),
   OperationsPruned: (e, touch) => touch('projects', e.projectId, 'operations'),
+  QueryStarted: (e, touch) => connection(touch, e),
+  QueryFinished: (e, touch) => connection(touch, e),
+  TransactionChanged: (e, touch) => connection(touch, e),
 };
 
 /** Names the paths `event` changes. */

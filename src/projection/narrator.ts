@@ -80,6 +80,12 @@ export function createNarrator(): Narrator {
       case 'SessionArrived':
       case 'OperationsPruned':
         return undefined;
+      case 'QueryStarted':
+        return `connection ${event.connectionId} runs a statement for ${event.until - event.at} ms`;
+      case 'QueryFinished':
+        return `connection ${event.connectionId} is idle again`;
+      case 'TransactionChanged':
+        return `connection ${event.connectionId} ${event.open ? 'began' : 'ended'} a transaction`;
       default:
         return unreachable(event);
     }

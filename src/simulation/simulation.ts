@@ -243,7 +243,10 @@ export class Simulation {
   /**
    * A client connects to a compute (directly, or through the pooler with `pooled: true`). The handle
    * is `connecting` while an idle compute wakes, then `open`; a refusal is a state (`refused`, with a
-   * SQLSTATE in `error`), never an exception. Connecting resets the compute's scale-to-zero timer.
+   * SQLSTATE in `error`), never an exception. Connecting resets the compute's scale-to-zero timer,
+   * but an idle connection does not keep the compute up: it scales to zero after its timeout with no
+   * statement running and no transaction open (`connection.query`, `begin`/`commit`), closing idle
+   * connections with 57P01.
    */
   connect(endpointId: string, options: { readonly pooled?: boolean } = {}): Connection {
     const pooled = options.pooled === true;
@@ -263,6 +266,12 @@ export class Simulation {
       },
       close: (connectionId) => {
         engine.execute({ type: 'CloseConnection', connectionId });
+      },
+      query: (connectionId, durationMs) => {
+        engine.execute({ type: 'RunQuery', connectionId, durationMs });
+      },
+      transaction: (connectionId, open) => {
+        engine.execute({ type: 'SetTransaction', connectionId, open });
       },
     });
   }
