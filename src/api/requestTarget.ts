@@ -17,4 +17,9 @@ export interface RequestTarget {
   /** Accepted API keys by key; empty means no authentication. */
   readonly apiKeys: ReadonlyMap<string, ApiKey>;
   execute(command: RequestCommand): Result<readonly DomainEvent[], Rejection>;
+  /**
+   * Rate limits, when on: counts a request of `caller` on `route` (`METHOD /pattern`) and returns
+   * the seconds to wait before retrying when it is over a limit.
+   */
+  admit?(caller: string, route: string): number | undefined;
 }

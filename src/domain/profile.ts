@@ -163,6 +163,17 @@ const coldCacheSchema = strictObject({
 });
 
 /**
+ * The real service's rate limits (fidelity.md): 700 requests a minute per account and bursts of 40 a
+ * second per route, counted in virtual time by `sim.request` (a 429 with `Retry-After` past them).
+ * Off by default; `new Simulation({ rateLimits: true })` switches them on.
+ */
+const rateLimitsSchema = strictObject({
+  enabled: z.boolean({ error: 'must be true or false' }).default(false),
+  perKeyPerMinute: wholeMs(1, 'a whole number ≥ 1').default(700),
+  perRoutePerSecond: wholeMs(1, 'a whole number ≥ 1').default(40),
+});
+
+/**
  * The profile as overrides are checked and resolved: every field has its default, nested objects
  * are merged key by key, and an unknown key at any depth is refused.
  */
@@ -201,6 +212,7 @@ const profileSchema = strictObject(
      * long runs do not grow without bound. 0: keep them all.
      */
     operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(86_400_000),
+    rateLimits: withDefaults(rateLimitsSchema),
   },
   'setting',
 );
@@ -223,6 +235,9 @@ export type AvailabilityChecksProfile = Profile['availabilityChecks'];
 export type AutoscalingProfile = Profile['autoscaling'];
 /** Cold caches: warm-up time and the penalty of a session opening right after a start. */
 export type ColdCacheProfile = Profile['coldCache'];
+
+/** Rate limits of the public API, applied in virtual time when `enabled`. */
+export type RateLimitsProfile = Profile['rateLimits'];
 
 /** The schema of fault specs by action (`faults`), for the testing toolkit's fault profiles. */
 export const FAULTS_SCHEMA = faultsSchema;

@@ -20,7 +20,8 @@ export interface ConnectionHost {
 export type ConnectionActivity = 'idle' | 'active' | 'idle in transaction';
 
 /** The answer to a statement: accepted, or refused with a SQLSTATE (nothing changes then). */
-export type StatementResult = { readonly ok: true } | { readonly ok: false; readonly error: SqlError };
+export type StatementResult =
+  { readonly ok: true } | { readonly ok: false; readonly error: SqlError };
 
 /** A simulated client connection to a compute. */
 export class Connection {

@@ -14,6 +14,7 @@ import { API_KEY_KINDS, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
 import { HttpCore } from '../service/httpCore.js';
+import { RateLimiter } from '../service/rateLimiter.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { Command } from '../model/commands.js';
 import { createControlPlane } from '../model/controlPlane.js';
@@ -45,6 +46,12 @@ export interface SimulationOptions {
   readonly trackedEvents?: number;
   /** API keys to require (none: every in-process request is accepted). More with `addApiKey`. */
   readonly apiKeys?: readonly ApiKey[];
+  /**
+   * The real service's rate limits on `sim.request` (700 a minute per caller, 40 a second per
+   * route), counted in virtual time: a 429 with `Retry-After` past them. Shorthand for
+   * `profile: { rateLimits: { enabled: true } }`. Default off.
+   */
+  readonly rateLimits?: boolean;
 }
 
 /** Default virtual start time. */
@@ -67,7 +74,7 @@ export class Simulation {
       this.profile = rebuilt.profile;
       this.#engine = rebuilt.engine;
     } else {
-      const profile = resolveProfile(options.profile ?? {});
+      const profile = resolveProfile(withRateLimits(options.profile ?? {}, options.rateLimits));
       if (!profile.ok) throw new RangeError(profile.error);
       this.profile = profile.value;
       this.#engine = new Engine(createControlPlane(profile.value), {
@@ -78,7 +85,12 @@ export class Simulation {
       });
     }
     for (const key of options.apiKeys ?? []) this.addApiKey(key);
-    this.#target = targetOf(this.#engine, this.profile, this.#apiKeys);
+    this.#target = targetOf(
+      this.#engine,
+      this.profile,
+      this.#apiKeys,
+      limiterOf(this.#engine, this.profile),
+    );
   }
 
   /** Rebuilds a simulation from its log (header first). Its state deep-equals the original's. */
@@ -385,12 +397,32 @@ function engineTuning(
   };
 }
 
+/** The profile overrides with rate limits switched on or off by the `rateLimits` option, if given. */
+function withRateLimits(
+  overrides: ProfileOverrides,
+  rateLimits: boolean | undefined,
+): ProfileOverrides {
+  if (rateLimits === undefined) return overrides;
+  return { ...overrides, rateLimits: { ...overrides.rateLimits, enabled: rateLimits } };
+}
+
+/** The server's rate limiter, on the virtual clock, when the profile switches limits on. */
+function limiterOf(engine: ControlPlaneEngine, profile: Profile): RateLimiter | undefined {
+  const { enabled, perKeyPerMinute, perRoutePerSecond } = profile.rateLimits;
+  if (!enabled) return undefined;
+  return new RateLimiter({ perKeyPerMinute, perRoutePerSecond }, () => engine.now);
+}
+
 function targetOf(
   engine: ControlPlaneEngine,
   profile: Profile,
   apiKeys: ReadonlyMap<string, ApiKey>,
+  limiter: RateLimiter | undefined,
 ): RequestTarget {
   return {
+    ...(limiter === undefined
+      ? {}
+      : { admit: (caller: string, route: string) => limiter.admit(caller, route) }),
     // Handlers copy what they need into JSON at once, so they may read the live state (no publish).
     get state() {
       return engine.live;

@@ -4,6 +4,7 @@
  * suspend (57P01); a running query, an open transaction and a workload session keep it awake.
  */
 import { describe, expect, it } from 'vitest';
+import type { Simulation } from '../../src/index.js';
 import { givenProject } from '../support/given.js';
 
 describe('idle connections and scale to zero', () => {
@@ -77,5 +78,44 @@ describe('idle connections and scale to zero', () => {
     sim.addWorkload({ kind: 'worker', endpointId, connections: 1 });
     sim.advance('1h');
     expect(endpoint().currentState).toBe('active');
+  });
+});
+
+describe('idle connections over the control routes (as serve answers them)', () => {
+  const call = async (sim: Simulation, method: string, path: string, body?: unknown) => {
+    const response = await sim.fetch(
+      new Request(`http://sim.local/api/v2${path}`, {
+        method,
+        ...(body === undefined
+          ? {}
+          : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      }),
+    );
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('given a connection in a transaction over /_sim, when 10 minutes pass, then it stays open; after commit and the timeout it is dropped', async () => {
+    const { sim, endpointId } = givenProject();
+    const opened = await call(sim, 'POST', '/_sim/connections', { endpoint_id: endpointId });
+    const id: string = opened.body.connection.id;
+    expect(opened.body.connection.activity).toBe('idle');
+    const begun = await call(sim, 'POST', `/_sim/connections/${id}/begin`);
+    expect(begun.body.connection.activity).toBe('idle in transaction');
+    await call(sim, 'POST', '/_sim/advance', { by: '10m' });
+    expect((await call(sim, 'GET', `/_sim/connections/${id}`)).body.connection.state).toBe('open');
+    const query = await call(sim, 'POST', `/_sim/connections/${id}/query`, { duration: '1m' });
+    expect(query.body.connection.activity).toBe('active');
+    expect(
+      (await call(sim, 'POST', `/_sim/connections/${id}/query`, { duration: '1s' })).status,
+    ).toBe(409);
+    await call(sim, 'POST', `/_sim/connections/${id}/commit`);
+    await call(sim, 'POST', '/_sim/advance', { by: '7m' });
+    const after = await call(sim, 'GET', `/_sim/connections/${id}`);
+    expect(after.body.connection).toMatchObject({ state: 'dropped', error: { sqlstate: '57P01' } });
+    expect((await call(sim, 'POST', `/_sim/connections/${id}/begin`)).status).toBe(409);
+    expect(
+      (await call(sim, 'POST', `/_sim/connections/${id}/query`, { duration: 'soon' })).status,
+    ).toBe(400);
   });
 });

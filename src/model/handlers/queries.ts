@@ -71,7 +71,8 @@ function openConnectionOf(
   connectionId: string,
 ): Result<ConnectionState, Rejection> {
   const connection = own(state.connections, connectionId);
-  if (connection === undefined) return err(reject('not_found', `connection ${connectionId} not found`));
+  if (connection === undefined)
+    return err(reject('not_found', `connection ${connectionId} not found`));
   if (connection.status !== 'open')
     return err(reject('conflict', `connection ${connectionId} is ${connection.status}, not open`));
   return ok(connection);
