@@ -7,7 +7,13 @@ import { own } from '../core/own.js';
 import type { Observable } from 'rxjs';
 import { parseDuration, type Duration } from '../core/duration.js';
 import { parseInstant, type Instant } from '../core/instant.js';
-import { resolveProfile, type Profile, type ProfileOverrides } from '../domain/profile.js';
+import {
+  resolveProfile,
+  type Profile,
+  type ProfileChoice,
+  asOverrides,
+} from '../domain/profile.js';
+import { connectionLimits, type ConnectionLimits } from '../domain/computeSize.js';
 import type { ApiResponse } from '../api/apiResponse.js';
 import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
 import { API_KEY_KINDS, type ApiKey } from '../api/apiKey.js';
@@ -33,8 +39,12 @@ export interface SimulationOptions {
   readonly seed?: number;
   /** Virtual start time. Default `2026-01-05T00:00:00Z` (a Monday). */
   readonly start?: Instant;
-  /** Overrides of the control-plane profile (latencies, timeouts, region). */
-  readonly profile?: ProfileOverrides;
+  /**
+   * The control-plane profile (latencies, timeouts, limits, region): overrides of the seed spec's
+   * values, or a named profile (`'current'`: the real service today), or `{ base: 'current', … }`
+   * for overrides on top of it.
+   */
+  readonly profile?: ProfileChoice;
   /** Events between the snapshots `stateAt` starts from. Default 100,000. */
   readonly snapshotEvery?: number;
   /** Timers one run call may fire before it throws instead of hanging. Default 10,000,000. */
@@ -53,6 +63,9 @@ export interface SimulationOptions {
    */
   readonly rateLimits?: boolean;
 }
+
+/** The named profiles a simulation can start from (`seed`, the default, and `current`). */
+export { PROFILE_NAMES, type ProfileName } from '../domain/profile.js';
 
 /** Default virtual start time. */
 export const DEFAULT_START = '2026-01-05T00:00:00Z';
@@ -132,6 +145,14 @@ export class Simulation {
     return parsed.tornLastLine === undefined
       ? { simulation }
       : { simulation, tornLastLine: parsed.tornLastLine };
+  }
+
+  /**
+   * The connection limits of a compute sized `[minCu, maxCu]` under this simulation's profile:
+   * `max_connections`, the direct client connections admitted, and the pooler's backend pool.
+   */
+  connectionLimits(minCu: number, maxCu: number = minCu): ConnectionLimits {
+    return connectionLimits(minCu, maxCu, this.profile.connections);
   }
 
   /** Virtual time, epoch milliseconds. */
@@ -397,12 +418,10 @@ function engineTuning(
   };
 }
 
-/** The profile overrides with rate limits switched on or off by the `rateLimits` option, if given. */
-function withRateLimits(
-  overrides: ProfileOverrides,
-  rateLimits: boolean | undefined,
-): ProfileOverrides {
-  if (rateLimits === undefined) return overrides;
+/** The profile choice with rate limits switched on or off by the `rateLimits` option, if given. */
+function withRateLimits(choice: ProfileChoice, rateLimits: boolean | undefined): ProfileChoice {
+  if (rateLimits === undefined) return choice;
+  const overrides = asOverrides(choice);
   return { ...overrides, rateLimits: { ...overrides.rateLimits, enabled: rateLimits } };
 }
 
