@@ -2,7 +2,8 @@
  * Scale to zero and wake-up latency: a compute with the default 5-minute suspend timeout and a
  * client every few minutes, then a long pause. While clients come more often than every five
  * minutes the compute stays up; after the pause it suspends, and the next client waits for a cold
- * start (the wait is the start_compute operation's latency).
+ * start (the wait is the start_compute operation's latency). The clients run no statement: the idle
+ * clock restarts at each login, and an idle connection does not keep the compute up.
  *
  * Run: npm start -- run scenarios/scale-to-zero.ts
  */
@@ -28,7 +29,7 @@ export default defineScenario({
           s.lifecycle(endpointId, { slots: 12 }),
           'S==c==c====z',
         );
-        s.note('five minutes after the last client left, the compute scaled to zero');
+        s.note('five minutes after the last client logged in, the compute scaled to zero');
       });
       s.at('+20m', () => {
         const late = s.connect(endpointId);

@@ -15,6 +15,7 @@ export type { LoggedEvent, SimulationStarted } from './engine/loggedEvent.js';
 export { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './engine/errors.js';
 export type { ApiResponse, ErrorBody } from './api/apiResponse.js';
 export type { RequestOptions } from './api/handleRequest.js';
+export type { Connection, ConnectionActivity, StatementResult } from './simulation/connection.js';
 
 // Time and randomness.
 export { formatDuration, parseDuration, tryParseDuration, type Duration } from './core/duration.js';
@@ -31,7 +32,14 @@ export {
   type LatencyProfile,
   type AutoscalingProfile,
   type ColdCacheProfile,
+  CURRENT_PROFILE,
+  PROFILE_NAMES,
+  type ProfileChoice,
+  type ProfileName,
+  type ConnectionsProfile,
+  type RateLimitsProfile,
 } from './domain/profile.js';
+export type { ConnectionLimits } from './domain/computeSize.js';
 export { OPERATION_ACTIONS, type OperationAction } from './domain/operationAction.js';
 export { OPERATION_STATUSES, isTerminal, type OperationStatus } from './domain/operationStatus.js';
 export {

@@ -7,6 +7,8 @@ import { REJECTION_STATUS, type Rejection } from '../domain/rejection.js';
 export interface ApiResponse<B = unknown> {
   readonly status: number;
   readonly body: B;
+  /** Extra response headers, lower-case (`retry-after` on a 429). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The body of every error response. */

@@ -39,6 +39,14 @@ export function handleRequest(
   if (!match.ok) return errorResponse(match.error, requestId);
   const { route, params } = match.value;
   const keys = keyRingOf(target.apiKeys, target.state);
+  const wait = target.admit?.(callerOf(target, options.apiKey), `${route.method} ${route.pattern}`);
+  if (wait !== undefined) {
+    const limited = errorResponse(
+      reject('rate_limited', `too many requests: retry after ${wait} s`),
+      requestId,
+    );
+    return { ...limited, headers: { 'retry-after': String(wait) } };
+  }
   const denied = keyProblem(
     keys,
     options.apiKey,
@@ -74,6 +82,11 @@ export function handleRequest(
       },
     };
   }
+}
+
+/** Who a rate limit counts a request against: its API key when the simulation knows it. */
+function callerOf(target: RequestTarget, apiKey: string | undefined): string {
+  return apiKey !== undefined && target.apiKeys.has(apiKey) ? `key ${apiKey}` : 'anonymous';
 }
 
 /**

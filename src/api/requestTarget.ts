@@ -23,4 +23,9 @@ export interface RequestTarget {
   stateAt(t: number): SimState;
   /** When the simulation started, epoch ms. */
   readonly start: number;
+  /**
+   * Rate limits, when on: counts a request of `caller` on `route` (`METHOD /pattern`) and returns
+   * the seconds to wait before retrying when it is over a limit.
+   */
+  admit?(caller: string, route: string): number | undefined;
 }

@@ -60,6 +60,47 @@ export function maxConnections(cu: number): number {
   );
 }
 
+/** The connection rules of a profile (`profile.connections`). */
+export interface ConnectionRules {
+  readonly ramBytesPerConnection: number;
+  readonly cap: number;
+  readonly capFromCu: number | null;
+  readonly reservedForSuperuser: number;
+  readonly poolerBackendFraction: number;
+  readonly autoscalingSizing: 'min' | 'max';
+}
+
+/** What a compute's connection limits are. */
+export interface ConnectionLimits {
+  /** Postgres `max_connections`. */
+  readonly maxConnections: number;
+  /** Direct client connections admitted: `max_connections` less those reserved for the superuser. */
+  readonly clientConnections: number;
+  /** Backend connections the pooler multiplexes its clients onto (per user and database). */
+  readonly poolerBackendPool: number;
+}
+
+/**
+ * The connection limits of a compute sized `[minCu, maxCu]` under `rules`: an autoscaling compute
+ * takes the size its rules name (the minimum in the seed spec, the maximum today).
+ */
+export function connectionLimits(
+  minCu: number,
+  maxCu: number,
+  rules: ConnectionRules,
+): ConnectionLimits {
+  const cu = rules.autoscalingSizing === 'max' ? maxCu : minCu;
+  const maxConnections =
+    rules.capFromCu !== null && cu >= rules.capFromCu
+      ? rules.cap
+      : Math.min(rules.cap, Math.floor((cu * RAM_BYTES_PER_CU) / rules.ramBytesPerConnection));
+  return {
+    maxConnections,
+    clientConnections: Math.max(0, maxConnections - rules.reservedForSuperuser),
+    poolerBackendPool: Math.floor(maxConnections * rules.poolerBackendFraction),
+  };
+}
+
 /** Why a `[min, max]` range is not allowed under `limits`, or `undefined` when it is. */
 export function sizeRangeProblem(
   min: number,

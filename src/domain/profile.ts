@@ -9,6 +9,12 @@ import { parseInput, satisfying, strictObject, whole, type Immutable } from '../
 import { OPERATION_ACTIONS, type OperationAction } from './operationAction.js';
 import { PLANS } from './plan.js';
 
+/** The named profiles: the seed spec's values (default) and the real service's today. */
+export const PROFILE_NAMES = ['seed', 'current'] as const;
+
+/** A named profile. */
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
 /** A duration range `[min, max]` in milliseconds; a draw is uniform in it. */
 export type LatencyRange = readonly [minMs: number, maxMs: number];
 
@@ -107,9 +113,31 @@ const limitsSchema = strictObject(
     pooledConnections: positive.default(10_000),
     /** Local temporary disk per compute, GB: a statement needing more fails with 53100 (spec: ~20). */
     tempDiskGb: positive.default(20),
+    /** Largest size on the free plan, autoscaling included (seed: 0.25 CU fixed; today: 2 CU). */
+    freePlanMaxCu: positive.default(0.25),
+    /** Read replicas per project on the free plan; `null`: no limit (seed; today: 3). */
+    freePlanMaxReadReplicas: whole(0, 'must be a whole number ≥ 0 (or null: no limit)')
+      .nullable()
+      .default(null),
   },
   'limit',
 );
+
+/**
+ * Postgres connection limits per compute: `max_connections` = floor(RAM bytes /
+ * `ramBytesPerConnection`), at most `cap`, and `cap` outright from `capFromCu` on (when set);
+ * clients get `max_connections − reservedForSuperuser` direct connections; the pooler multiplexes
+ * its clients onto a backend pool of `poolerBackendFraction × max_connections`. An autoscaling
+ * compute is sized by the minimum (seed spec) or the maximum (`autoscalingSizing`) of its range.
+ */
+const connectionsSchema = strictObject({
+  ramBytesPerConnection: positive.default(9_531_392),
+  cap: whole(1, 'must be a whole number ≥ 1').default(4_000),
+  capFromCu: positive.nullable().default(null),
+  reservedForSuperuser: whole(0, 'must be a whole number ≥ 0').default(0),
+  poolerBackendFraction: fraction.default(0.9),
+  autoscalingSizing: z.enum(['min', 'max'], { error: 'must be min or max' }).default('min'),
+});
 
 /** Compute image releases (weekly), picked up when a compute starts. */
 const releasesSchema = strictObject({
@@ -163,11 +191,29 @@ const coldCacheSchema = strictObject({
 });
 
 /**
+ * The real service's rate limits (fidelity.md): 700 requests a minute per account and bursts of 40 a
+ * second per route, counted in virtual time by `sim.request` (a 429 with `Retry-After` past them).
+ * Off by default; `new Simulation({ rateLimits: true })` switches them on.
+ */
+const rateLimitsSchema = strictObject({
+  enabled: z.boolean({ error: 'must be true or false' }).default(false),
+  perKeyPerMinute: wholeMs(1, 'a whole number ≥ 1').default(700),
+  perRoutePerSecond: wholeMs(1, 'a whole number ≥ 1').default(40),
+});
+
+/**
  * The profile as overrides are checked and resolved: every field has its default, nested objects
  * are merged key by key, and an unknown key at any depth is refused.
  */
 const profileSchema = strictObject(
   {
+    /**
+     * The named profile the values start from: `seed` (the seed spec, the default) or `current`
+     * (the real service today, `CURRENT_PROFILE`); overrides are laid over it key by key.
+     */
+    base: z
+      .enum(PROFILE_NAMES, { error: `must be one of ${PROFILE_NAMES.join(', ')}` })
+      .default('seed'),
     /** What the account's plan allows (sizes, autoscaling, timeouts). */
     plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(', ')}` }).default('paid'),
     /** Region of new projects, e.g. `aws-us-east-2`. */
@@ -201,6 +247,8 @@ const profileSchema = strictObject(
      * long runs do not grow without bound. 0: keep them all.
      */
     operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(86_400_000),
+    rateLimits: withDefaults(rateLimitsSchema),
+    connections: withDefaults(connectionsSchema),
   },
   'setting',
 );
@@ -209,6 +257,8 @@ const profileSchema = strictObject(
 export type Profile = Immutable<z.output<typeof profileSchema>>;
 /** Profile overrides: any subset of the profile, nested objects merged key by key. */
 export type ProfileOverrides = Immutable<z.input<typeof profileSchema>>;
+/** What a simulation accepts as its profile: overrides, or just the name of a profile. */
+export type ProfileChoice = ProfileOverrides | ProfileName;
 /** Latency of each kind of control-plane work, as a uniform range. */
 export type LatencyProfile = Profile['latency'];
 /** Fault injection for one action (see `faults` in the profile). */
@@ -223,6 +273,35 @@ export type AvailabilityChecksProfile = Profile['availabilityChecks'];
 export type AutoscalingProfile = Profile['autoscaling'];
 /** Cold caches: warm-up time and the penalty of a session opening right after a start. */
 export type ColdCacheProfile = Profile['coldCache'];
+
+/** Rate limits of the public API, applied in virtual time when `enabled`. */
+export type RateLimitsProfile = Profile['rateLimits'];
+
+/** Postgres connection limits per compute size (see `connections` in the profile). */
+export type ConnectionsProfile = Profile['connections'];
+
+/**
+ * The real service today, where it differs from the seed spec (fidelity.md, audit 2026-11-23; the
+ * public docs connect/connection-pooling, manage/computes and the read-replica guide):
+ * max_connections 104 / 209 / 419 / 839 … 3357 at 8 CU and 4000 from 9 CU (the bytes per connection
+ * are the value that reproduces that table), 7 reserved for the superuser, autoscaling computes
+ * sized by their maximum; the free plan autoscales up to 2 CU with at most 3 read replicas.
+ */
+export const CURRENT_PROFILE = deepFreeze({
+  connections: {
+    ramBytesPerConnection: 10_235_000,
+    capFromCu: 9,
+    reservedForSuperuser: 7,
+    autoscalingSizing: 'max',
+  },
+  limits: { freePlanMaxCu: 2, freePlanMaxReadReplicas: 3 },
+} as const satisfies ProfileOverrides);
+
+/** A profile choice as overrides (a name becomes `{ base: name }`), for adding overrides to it. */
+export function asOverrides(choice: ProfileChoice | undefined): ProfileOverrides {
+  if (choice === undefined) return {};
+  return typeof choice === 'string' ? { base: choice } : choice;
+}
 
 /** The schema of fault specs by action (`faults`), for the testing toolkit's fault profiles. */
 export const FAULTS_SCHEMA = faultsSchema;
@@ -250,10 +329,38 @@ export function faultFor(
  * simulation; no overrides (`{}`) is the shared default profile, with no parsing at all.
  */
 export function resolveProfile(overrides: unknown = {}): Result<Profile, string> {
-  if (isEmptyObject(overrides)) return DEFAULT_RESULT;
-  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
-    return { ok: false, error: 'profile overrides must be an object' };
-  return parseInput(profileSchema, overrides, 'profile');
+  const given = typeof overrides === 'string' ? { base: overrides } : overrides;
+  if (isEmptyObject(given)) return DEFAULT_RESULT;
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    return {
+      ok: false,
+      error: 'profile overrides must be an object or a profile name (seed, current)',
+    };
+  const base = (given as { base?: unknown }).base;
+  return parseInput(
+    profileSchema,
+    base === 'current' ? layered(CURRENT_PROFILE, given) : given,
+    'profile',
+  );
+}
+
+/** `over` laid onto `under` key by key (plain objects merged at every depth, anything else replaced). */
+function layered(under: object, over: object): object {
+  const result: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    const below = result[key];
+    result[key] = isPlainObject(below) && isPlainObject(value) ? layered(below, value) : value;
+  }
+  return result;
+}
+
+function isPlainObject(value: unknown): value is object {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Object.prototype
+  );
 }
 
 const DEFAULT_RESULT: Result<Profile, string> = Object.freeze({ ok: true, value: DEFAULT_PROFILE });

@@ -19,6 +19,10 @@ export const SQL_STATES = {
   endpointDisabled: { sqlstate: '08004', message: 'the endpoint is disabled' },
   /** The compute failed to start. */
   startFailed: { sqlstate: '08006', message: 'the compute failed to start' },
+  /** A statement on a connection that is not open (never opened, closed, dropped). */
+  connectionDoesNotExist: { sqlstate: '08003', message: 'connection does not exist' },
+  /** A statement on a connection already running one. */
+  commandInProgress: { sqlstate: '55000', message: 'another command is already in progress' },
 } as const;
 
 /** A connection error: SQLSTATE and message. */

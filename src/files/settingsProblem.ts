@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { durationMs, instantMs, parseInput, satisfying } from '../core/schema.js';
-import { PROFILE_SCHEMA } from '../domain/profile.js';
+import { PROFILE_NAMES, PROFILE_SCHEMA } from '../domain/profile.js';
 
 /** The shared settings of a definition: one schema for scenarios and studies. */
 export const RUN_SETTINGS_SHAPE = {
@@ -14,7 +14,16 @@ export const RUN_SETTINGS_SHAPE = {
   ).optional(),
   start: instantMs.optional(),
   duration: durationMs.optional(),
-  profile: PROFILE_SCHEMA.optional(),
+  /** Overrides, or the name of a profile (`'current'`). */
+  profile: z
+    .preprocess(
+      (value) =>
+        typeof value === 'string' && (PROFILE_NAMES as readonly string[]).includes(value)
+          ? { base: value }
+          : value,
+      PROFILE_SCHEMA,
+    )
+    .optional(),
 };
 
 const runSettingsSchema = z.looseObject(RUN_SETTINGS_SHAPE);

@@ -73,6 +73,14 @@ export function armTimers(
     case 'ConnectionOpened':
       armSessionEnd(state, event.connectionId, event.at, profile, arm);
       armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
+      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
+      return;
+    case 'QueryStarted':
+      arm(event.until, { type: 'EndQuery', connectionId: event.connectionId, until: event.until });
+      return;
+    case 'QueryFinished':
+    case 'TransactionChanged':
+      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
       return;
     case 'ConnectionClosed':
     case 'ConnectionsDropped':

@@ -191,6 +191,20 @@ export interface RestoreBranch extends Requested {
   readonly preserveUnderName?: string;
 }
 
+/** A client runs a statement on its open connection for `durationMs` of virtual time. */
+export interface RunQuery {
+  readonly type: 'RunQuery';
+  readonly connectionId: string;
+  readonly durationMs: number;
+}
+
+/** A client opens (`BEGIN`) or ends (`COMMIT`/`ROLLBACK`) a transaction on its open connection. */
+export interface SetTransaction {
+  readonly type: 'SetTransaction';
+  readonly connectionId: string;
+  readonly open: boolean;
+}
+
 /** Every command a request or client can issue. */
 export type RequestCommand =
   | CreateProject
@@ -212,7 +226,9 @@ export type RequestCommand =
   | UpdateProject
   | UpdateBranch
   | SetDefaultBranch
-  | RestoreBranch;
+  | RestoreBranch
+  | RunQuery
+  | SetTransaction;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

@@ -29,6 +29,7 @@ import { startDelayedOperation } from './handlers/startDelayedOperation.js';
 import { suspendIdleCompute } from './handlers/suspendIdleCompute.js';
 import { pruneOperations } from './handlers/pruneOperations.js';
 import { endSession } from './handlers/sessions.js';
+import { endQuery, runQuery, setTransaction } from './handlers/queries.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { arriveSession, attachWorkload } from './handlers/workloads.js';
 import { updateProject } from './handlers/updateProject.js';
@@ -72,6 +73,9 @@ const HANDLERS: HandlerTable = {
   UpdateBranch: updateBranch,
   SetDefaultBranch: setDefaultBranch,
   RestoreBranch: restoreBranch,
+  RunQuery: runQuery,
+  SetTransaction: setTransaction,
+  EndQuery: endQuery,
 };
 
 /** The control-plane Decider for one profile. */

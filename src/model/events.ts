@@ -298,6 +298,32 @@ export interface ConnectionsDropped extends Stamp {
   readonly message: string;
 }
 
+/** A statement started on an open connection; it runs until `until` (the connection is active). */
+export interface QueryStarted extends Stamp {
+  readonly type: 'QueryStarted';
+  readonly connectionId: string;
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly until: number;
+}
+
+/** The statement of a connection finished (the connection is idle again, unless in a transaction). */
+export interface QueryFinished extends Stamp {
+  readonly type: 'QueryFinished';
+  readonly connectionId: string;
+  readonly projectId: string;
+  readonly endpointId: string;
+}
+
+/** A connection opened (`open: true`) or ended (`false`) a transaction. */
+export interface TransactionChanged extends Stamp {
+  readonly type: 'TransactionChanged';
+  readonly connectionId: string;
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly open: boolean;
+}
+
 /**
  * Ended operations of a project last updated before `before` were dropped from state (the log keeps
  * them); the next pruning is due at `nextAt`.
@@ -421,7 +447,10 @@ export type DomainEvent =
   | BranchUpdated
   | DefaultBranchSet
   | BranchPreserved
-  | BranchRestored;
+  | BranchRestored
+  | QueryStarted
+  | QueryFinished
+  | TransactionChanged;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
@@ -466,6 +495,9 @@ const EVENT_TYPE_KEYS: Readonly<Record<DomainEvent['type'], true>> = {
   DefaultBranchSet: true,
   BranchPreserved: true,
   BranchRestored: true,
+  QueryStarted: true,
+  QueryFinished: true,
+  TransactionChanged: true,
 };
 
 /** The domain event type names, for validating logs read from outside. */

@@ -116,6 +116,7 @@ const HANDLERS: EventHandlers = {
       updatedAt: e.at,
       directConnections: 0,
       pooledConnections: 0,
+      activeConnections: 0,
       loadMilliCpu: 0,
       loadMemoryMb: 0,
       loadCacheMb: 0,
@@ -256,8 +257,10 @@ const HANDLERS: EventHandlers = {
     if (connection !== undefined) {
       connection.openedAt = e.at;
       applyLoad(endpoint, connection, 1, e.at);
+      if (isActive(connection)) endpoint.activeConnections++;
     }
     endpoint.lastActive = e.at;
+    refreshIdleSince(endpoint, e.at, true);
     const project = projectOf(draft, e.projectId);
     project.lastUsedAt = e.at;
     const branch = project.branches[e.branchId];
@@ -330,6 +333,25 @@ const HANDLERS: EventHandlers = {
       const operation = operations[id] as Draft<OperationState>;
       if (isTerminal(operation.status) && operation.updatedAt < e.before) delete operations[id];
     }
+  },
+
+  QueryStarted(draft, e) {
+    changeActivity(draft, e, (connection) => {
+      connection.queryUntil = e.until;
+    });
+  },
+
+  QueryFinished(draft, e) {
+    changeActivity(draft, e, (connection) => {
+      delete connection.queryUntil;
+    });
+  },
+
+  TransactionChanged(draft, e) {
+    changeActivity(draft, e, (connection) => {
+      if (e.open) connection.inTransaction = true;
+      else delete connection.inTransaction;
+    });
   },
 
   SessionArrived(draft, e) {
@@ -457,16 +479,52 @@ export function evolve(draft: S, event: DomainEvent): void {
 }
 
 /**
- * The scale-to-zero clock: a compute that is active, not changing state and has no connection is idle
- * since the moment that became true; anything else keeps it awake.
+ * The scale-to-zero clock: a compute that is active, not changing state and has no active connection
+ * (idle connections do not count) is idle since the last activity: the moment that became true, or
+ * a later `activity` (a connection logging in, a statement or transaction ending).
  */
-function refreshIdleSince(endpoint: Draft<EndpointState>, at: number): void {
-  const busy = endpoint.directConnections + endpoint.pooledConnections > 0;
-  if (endpoint.currentState === 'active' && endpoint.pendingState === undefined && !busy) {
-    endpoint.idleSince ??= at;
+function refreshIdleSince(endpoint: Draft<EndpointState>, at: number, activity = false): void {
+  if (
+    endpoint.currentState === 'active' &&
+    endpoint.pendingState === undefined &&
+    endpoint.activeConnections === 0
+  ) {
+    if (activity) endpoint.idleSince = at;
+    else endpoint.idleSince ??= at;
   } else {
     delete endpoint.idleSince;
   }
+}
+
+/** Whether an open connection keeps its compute awake: a workload session, a statement, a transaction. */
+function isActive(connection: ConnectionState): boolean {
+  return (
+    connection.status === 'open' &&
+    (connection.holdMs !== undefined ||
+      connection.queryUntil !== undefined ||
+      connection.inTransaction === true)
+  );
+}
+
+/**
+ * Applies `change` to an open connection and keeps its compute's count of active connections and
+ * idle clock in step (work ending now restarts the clock).
+ */
+function changeActivity(
+  draft: S,
+  e: { connectionId: string; projectId: string; endpointId: string; at: number },
+  change: (connection: Draft<ConnectionState>) => void,
+): void {
+  const connection = draft.connections[e.connectionId];
+  if (connection === undefined) return;
+  const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+  const was = isActive(connection);
+  change(connection);
+  const now = isActive(connection);
+  if (was !== now) endpoint.activeConnections += now ? 1 : -1;
+  endpoint.lastActive = e.at;
+  projectOf(draft, e.projectId).lastUsedAt = e.at;
+  refreshIdleSince(endpoint, e.at, was && !now);
 }
 
 function addLive(
@@ -515,13 +573,17 @@ function end(
   const project = draft.projects[projectId];
   if (project !== undefined) project.lastUsedAt = at;
   const endpoint = project?.endpoints[connection.endpointId];
+  const wasActive = isActive(connection);
   if (endpoint !== undefined) {
     if (connection.status === 'open') applyLoad(endpoint, connection, -1, at);
     if (connection.pooled) endpoint.pooledConnections--;
     else endpoint.directConnections--;
+    if (wasActive) endpoint.activeConnections--;
     endpoint.lastActive = at;
-    refreshIdleSince(endpoint, at);
+    refreshIdleSince(endpoint, at, wasActive);
   }
+  delete connection.queryUntil;
+  delete connection.inTransaction;
   if (!connection.tracked) {
     delete draft.connections[connection.id];
     return;

@@ -5,7 +5,7 @@
 import { drawUniqueId, newId } from '../core/ids.js';
 import { sizeRangeProblem } from '../domain/computeSize.js';
 import { suspendTimeoutProblem } from '../domain/endpointDefaults.js';
-import { planProblem, type Plan } from '../domain/plan.js';
+import { planProblem, readReplicaProblem, type Plan } from '../domain/plan.js';
 import type { LimitsProfile } from '../domain/profile.js';
 import { reject, type Rejection } from '../domain/rejection.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
@@ -24,10 +24,34 @@ export function settingsProblem(
   const problem =
     sizeRangeProblem(settings.minCu, settings.maxCu, limits) ??
     suspendTimeoutProblem(settings.suspendTimeoutSeconds) ??
-    planProblem(plan, settings.minCu, settings.maxCu, settings.suspendTimeoutSeconds) ??
+    planProblem(
+      plan,
+      settings.minCu,
+      settings.maxCu,
+      settings.suspendTimeoutSeconds,
+      limits.freePlanMaxCu,
+    ) ??
     (settings.minCu !== settings.maxCu && settings.provisioner !== 'k8s-neonvm'
       ? 'autoscaling needs the k8s-neonvm provisioner'
       : undefined);
+  return problem === undefined ? undefined : reject('invalid_input', problem);
+}
+
+/** A 400 when `adding` more read replicas would pass the plan's limit in the project. */
+export function tooManyReplicas(
+  state: SimState,
+  projectId: string,
+  adding: number,
+  limits: LimitsProfile,
+): Rejection | undefined {
+  const project = state.projects[projectId];
+  if (project === undefined || adding === 0) return undefined;
+  const replicas = Object.values(project.endpoints).filter((e) => e.type === 'read_only').length;
+  const problem = readReplicaProblem(
+    project.plan,
+    replicas + adding - 1,
+    limits.freePlanMaxReadReplicas,
+  );
   return problem === undefined ? undefined : reject('invalid_input', problem);
 }
 

@@ -54,6 +54,11 @@ export interface EndpointState extends EndpointSettings {
   readonly directConnections: number;
   /** Pooled connections open or waiting. */
   readonly pooledConnections: number;
+  /**
+   * Open connections doing work (a workload session, a running statement, an open transaction):
+   * only these keep the compute from scaling to zero.
+   */
+  readonly activeConnections: number;
   /** Compute image release it runs (picked up at each start). */
   readonly computeReleaseVersion?: string;
   /** Size it runs at while active: the minimum at start, then what autoscaling chose. */
@@ -192,6 +197,10 @@ export interface ConnectionState {
   readonly openedAt?: number;
   readonly endedAt?: number;
   readonly error?: SqlError;
+  /** While a statement runs: when it ends. */
+  readonly queryUntil?: number;
+  /** A transaction is open (idle in transaction counts as active). */
+  readonly inTransaction?: true;
   /** Whether the record stays after the connection ends (workload sessions drop it). */
   readonly tracked: boolean;
   /** A workload session's demand (absent for plain connections). */

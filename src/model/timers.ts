@@ -73,6 +73,13 @@ export interface PruneOperations {
   readonly projectId: string;
 }
 
+/** A connection's statement is over, if it is still the one due at `until`. */
+export interface EndQuery {
+  readonly type: 'EndQuery';
+  readonly connectionId: string;
+  readonly until: number;
+}
+
 /** Every timer, which is also a command. */
 export type TimerCommand =
   | CompleteOperation
@@ -84,4 +91,5 @@ export type TimerCommand =
   | ArriveSession
   | EndSession
   | Autoscale
-  | PruneOperations;
+  | PruneOperations
+  | EndQuery;

@@ -109,6 +109,9 @@ const TOUCHES: TouchTable = {
     for (const childId of e.childIds) branch(touch, e.projectId, childId);
   },
   BranchRestored: (e, touch) => branch(touch, e.projectId, e.branchId),
+  QueryStarted: (e, touch) => connection(touch, e),
+  QueryFinished: (e, touch) => connection(touch, e),
+  TransactionChanged: (e, touch) => connection(touch, e),
 };
 
 /** Names the paths `event` changes. */

@@ -95,6 +95,12 @@ export function createNarrator(): Narrator {
         return `branch ${event.fromBranchId}'s previous state kept as branch ${event.branchId} "${event.name}"`;
       case 'BranchRestored':
         return `branch ${event.branchId} restored${event.parentId === undefined ? '' : ` from ${event.parentId}`} at LSN ${formatLsn(event.timelineStartLsn)}`;
+      case 'QueryStarted':
+        return `connection ${event.connectionId} runs a statement for ${event.until - event.at} ms`;
+      case 'QueryFinished':
+        return `connection ${event.connectionId} is idle again`;
+      case 'TransactionChanged':
+        return `connection ${event.connectionId} ${event.open ? 'began' : 'ended'} a transaction`;
       default:
         return unreachable(event);
     }

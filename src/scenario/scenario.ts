@@ -5,7 +5,7 @@
  */
 import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
-import type { ProfileOverrides } from '../domain/profile.js';
+import type { ProfileChoice } from '../domain/profile.js';
 import type { DefinitionKind } from '../files/loadDefinition.js';
 import { settingsProblem } from '../files/settingsProblem.js';
 import type { ScenarioScript } from './scenarioScript.js';
@@ -20,7 +20,8 @@ export interface ScenarioDefinition {
   readonly seed?: number;
   /** Virtual start instant (default: the simulation default, 2026-01-05T00:00:00Z). */
   readonly start?: Instant;
-  readonly profile?: ProfileOverrides;
+  /** Profile overrides, or a named profile (`'current'`: the real service today). */
+  readonly profile?: ProfileChoice;
   /**
    * How long the scenario lasts. Without it, the run ends once the last step has run and nothing
    * is left to do (no operation running, no client waiting); workloads need one. Steps scheduled

@@ -1,8 +1,9 @@
 /**
- * The real service's rate limit, switchable on for served simulations: 700 requests a minute per
- * caller and bursts of 40 a second per route. Sliding windows over wall-clock time (the limit
- * protects a server, so it follows the wall clock, not virtual time). Memory stays bounded: windows
- * with nothing left in them are dropped, and the number of windows is capped.
+ * The real service's rate limit: 700 requests a minute per caller and bursts of 40 a second per
+ * route, in sliding windows over a clock given to it: the wall clock for a served simulation (the
+ * limit protects a server), virtual time for `sim.request` with `rateLimits` on (so a client's
+ * backoff is testable without a server). Memory stays bounded: windows with nothing left in them are
+ * dropped, and the number of windows is capped.
  */
 
 /** Limits of a rate limiter. */
@@ -24,7 +25,8 @@ export class RateLimiter {
 
   constructor(
     readonly limits: RateLimits = API_RATE_LIMITS,
-    readonly wallNow: () => number = Date.now,
+    /** The clock windows are counted on, epoch ms (wall or virtual). */
+    readonly now: () => number = Date.now,
   ) {}
 
   /** Windows held now (callers plus caller-routes): what the limiter costs in memory. */
@@ -37,7 +39,7 @@ export class RateLimiter {
    * other) on `route`, counting it, or returns how many seconds to wait before retrying.
    */
   admit(caller: string, route: string): number | undefined {
-    const now = this.wallNow();
+    const now = this.now();
     const byCaller = this.#callers.recent(caller, now);
     const byRoute = this.#routes.recent(`${caller} ${route}`, now);
     if (byCaller.length >= this.limits.perKeyPerMinute)

@@ -16,8 +16,17 @@ export interface ServedConnection {
   readonly pooled: boolean;
   readonly state: string;
   readonly error: SqlError | undefined;
+  /** `idle`, `active` or `idle in transaction` while open. */
+  readonly activity: string | undefined;
   close(): void;
+  query(durationMs: number): StatementOutcome;
+  begin(): StatementOutcome;
+  commit(): StatementOutcome;
 }
+
+/** What a statement on a connection answered: accepted, or refused with a SQLSTATE. */
+export type StatementOutcome =
+  { readonly ok: true } | { readonly ok: false; readonly error: SqlError };
 
 /** A simulation the service can serve. */
 export interface ServedSimulation {

@@ -80,6 +80,36 @@ function connectionRoute(method: 'GET' | 'DELETE'): ControlRoute {
   });
 }
 
+/**
+ * A statement on a simulated connection: `query` runs one for `duration` of virtual time, `begin`
+ * and `commit` open and end a transaction (the connection is active meanwhile, keeping its compute
+ * awake). A refusal (not open: 08003, already running one: 55000) is a 409 naming the SQLSTATE.
+ */
+function statementRoute(action: 'query' | 'begin' | 'commit'): ControlRoute {
+  return route(
+    'POST',
+    `/connections/{id}/${action}`,
+    ({ host, params, body }) => {
+      const id = params['id'] ?? '';
+      const connection = handles(host.sim).get(id);
+      if (connection === undefined) return errorAnswer('not_found', `connection ${id} not found`);
+      let outcome;
+      if (action === 'query') {
+        const duration = tryParseDuration((body['duration'] ?? '') as string);
+        if (!duration.ok) return bad(`query needs { "duration": "30s" }: ${duration.error}`);
+        outcome = connection.query(duration.value);
+      } else outcome = action === 'begin' ? connection.begin() : connection.commit();
+      if (!outcome.ok)
+        return errorAnswer(
+          'conflict',
+          `${outcome.error.sqlstate} ${outcome.error.message} (connection ${id} is ${connection.state})`,
+        );
+      return { status: 200, body: { connection: describe(connection) } };
+    },
+    action === 'query' ? ['duration'] : [],
+  );
+}
+
 /** Every control route. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route('GET', '/clock', ({ host }) => ({ status: 200, body: clock(host) })),
@@ -130,6 +160,9 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ),
   connectionRoute('GET'),
   connectionRoute('DELETE'),
+  statementRoute('query'),
+  statementRoute('begin'),
+  statementRoute('commit'),
   route('GET', '/snapshot', ({ host }) => ({
     status: 200,
     body: undefined,
@@ -205,6 +238,7 @@ function describe(connection: ServedConnection) {
     endpoint_id: connection.endpointId,
     pooled: connection.pooled,
     state: connection.state,
+    ...(connection.activity === undefined ? {} : { activity: connection.activity }),
     ...(connection.error === undefined ? {} : { error: connection.error }),
   };
 }

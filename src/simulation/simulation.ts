@@ -7,13 +7,20 @@ import { own } from '../core/own.js';
 import type { Observable } from 'rxjs';
 import { parseDuration, type Duration } from '../core/duration.js';
 import { parseInstant, type Instant } from '../core/instant.js';
-import { resolveProfile, type Profile, type ProfileOverrides } from '../domain/profile.js';
+import {
+  resolveProfile,
+  type Profile,
+  type ProfileChoice,
+  asOverrides,
+} from '../domain/profile.js';
+import { connectionLimits, type ConnectionLimits } from '../domain/computeSize.js';
 import type { ApiResponse } from '../api/apiResponse.js';
 import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
 import { API_KEY_KINDS, keyRingOf, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
 import { HttpCore } from '../service/httpCore.js';
+import { RateLimiter } from '../service/rateLimiter.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { Command } from '../model/commands.js';
 import { createControlPlane } from '../model/controlPlane.js';
@@ -32,8 +39,12 @@ export interface SimulationOptions {
   readonly seed?: number;
   /** Virtual start time. Default `2026-01-05T00:00:00Z` (a Monday). */
   readonly start?: Instant;
-  /** Overrides of the control-plane profile (latencies, timeouts, region). */
-  readonly profile?: ProfileOverrides;
+  /**
+   * The control-plane profile (latencies, timeouts, limits, region): overrides of the seed spec's
+   * values, or a named profile (`'current'`: the real service today), or `{ base: 'current', … }`
+   * for overrides on top of it.
+   */
+  readonly profile?: ProfileChoice;
   /** Events between the snapshots `stateAt` starts from. Default 100,000. */
   readonly snapshotEvery?: number;
   /** Timers one run call may fire before it throws instead of hanging. Default 10,000,000. */
@@ -45,7 +56,16 @@ export interface SimulationOptions {
   readonly trackedEvents?: number;
   /** API keys to require (none: every in-process request is accepted). More with `addApiKey`. */
   readonly apiKeys?: readonly ApiKey[];
+  /**
+   * The real service's rate limits on `sim.request` (700 a minute per caller, 40 a second per
+   * route), counted in virtual time: a 429 with `Retry-After` past them. Shorthand for
+   * `profile: { rateLimits: { enabled: true } }`. Default off.
+   */
+  readonly rateLimits?: boolean;
 }
+
+/** The named profiles a simulation can start from (`seed`, the default, and `current`). */
+export { PROFILE_NAMES, type ProfileName } from '../domain/profile.js';
 
 /** Default virtual start time. */
 export const DEFAULT_START = '2026-01-05T00:00:00Z';
@@ -67,7 +87,7 @@ export class Simulation {
       this.profile = rebuilt.profile;
       this.#engine = rebuilt.engine;
     } else {
-      const profile = resolveProfile(options.profile ?? {});
+      const profile = resolveProfile(withRateLimits(options.profile ?? {}, options.rateLimits));
       if (!profile.ok) throw new RangeError(profile.error);
       this.profile = profile.value;
       this.#engine = new Engine(createControlPlane(profile.value), {
@@ -78,7 +98,12 @@ export class Simulation {
       });
     }
     for (const key of options.apiKeys ?? []) this.addApiKey(key);
-    this.#target = targetOf(this.#engine, this.profile, this.#apiKeys);
+    this.#target = targetOf(
+      this.#engine,
+      this.profile,
+      this.#apiKeys,
+      limiterOf(this.#engine, this.profile),
+    );
   }
 
   /** Rebuilds a simulation from its log (header first). Its state deep-equals the original's. */
@@ -120,6 +145,14 @@ export class Simulation {
     return parsed.tornLastLine === undefined
       ? { simulation }
       : { simulation, tornLastLine: parsed.tornLastLine };
+  }
+
+  /**
+   * The connection limits of a compute sized `[minCu, maxCu]` under this simulation's profile:
+   * `max_connections`, the direct client connections admitted, and the pooler's backend pool.
+   */
+  connectionLimits(minCu: number, maxCu: number = minCu): ConnectionLimits {
+    return connectionLimits(minCu, maxCu, this.profile.connections);
   }
 
   /** Virtual time, epoch milliseconds. */
@@ -243,7 +276,10 @@ export class Simulation {
   /**
    * A client connects to a compute (directly, or through the pooler with `pooled: true`). The handle
    * is `connecting` while an idle compute wakes, then `open`; a refusal is a state (`refused`, with a
-   * SQLSTATE in `error`), never an exception. Connecting resets the compute's scale-to-zero timer.
+   * SQLSTATE in `error`), never an exception. Connecting resets the compute's scale-to-zero timer,
+   * but an idle connection does not keep the compute up: it scales to zero after its timeout with no
+   * statement running and no transaction open (`connection.query`, `begin`/`commit`), closing idle
+   * connections with 57P01.
    */
   connect(endpointId: string, options: { readonly pooled?: boolean } = {}): Connection {
     const pooled = options.pooled === true;
@@ -263,6 +299,12 @@ export class Simulation {
       },
       close: (connectionId) => {
         engine.execute({ type: 'CloseConnection', connectionId });
+      },
+      query: (connectionId, durationMs) => {
+        engine.execute({ type: 'RunQuery', connectionId, durationMs });
+      },
+      transaction: (connectionId, open) => {
+        engine.execute({ type: 'SetTransaction', connectionId, open });
       },
     });
   }
@@ -376,12 +418,30 @@ function engineTuning(
   };
 }
 
+/** The profile choice with rate limits switched on or off by the `rateLimits` option, if given. */
+function withRateLimits(choice: ProfileChoice, rateLimits: boolean | undefined): ProfileChoice {
+  if (rateLimits === undefined) return choice;
+  const overrides = asOverrides(choice);
+  return { ...overrides, rateLimits: { ...overrides.rateLimits, enabled: rateLimits } };
+}
+
+/** The server's rate limiter, on the virtual clock, when the profile switches limits on. */
+function limiterOf(engine: ControlPlaneEngine, profile: Profile): RateLimiter | undefined {
+  const { enabled, perKeyPerMinute, perRoutePerSecond } = profile.rateLimits;
+  if (!enabled) return undefined;
+  return new RateLimiter({ perKeyPerMinute, perRoutePerSecond }, () => engine.now);
+}
+
 function targetOf(
   engine: ControlPlaneEngine,
   profile: Profile,
   apiKeys: ReadonlyMap<string, ApiKey>,
+  limiter: RateLimiter | undefined,
 ): RequestTarget {
   return {
+    ...(limiter === undefined
+      ? {}
+      : { admit: (caller: string, route: string) => limiter.admit(caller, route) }),
     // Handlers copy what they need into JSON at once, so they may read the live state (no publish).
     get state() {
       return engine.live;

@@ -70,7 +70,8 @@ export class ClientEdge {
         body,
         apiKey === undefined ? {} : { apiKey },
       );
-      response = { status: answer.status, body: answer.body, headers: {} };
+      // The simulation's own headers too: `retry-after` on a 429 of its rate limits.
+      response = { status: answer.status, body: answer.body, headers: { ...answer.headers } };
     }
     this.requests.push({
       index: this.requests.length,
@@ -84,7 +85,11 @@ export class ClientEdge {
       status: response.status,
       response: response.body,
       ...(fault === undefined ? {} : { injected: fault.kind }),
-      ...(fault?.kind === 'rate_limited' ? { retryAfterSeconds: fault.retryAfterSeconds } : {}),
+      ...(fault?.kind === 'rate_limited'
+        ? { retryAfterSeconds: fault.retryAfterSeconds }
+        : response.status === 429 && response.headers['retry-after'] !== undefined
+          ? { retryAfterSeconds: Number(response.headers['retry-after']) }
+          : {}),
     });
     return response;
   }

@@ -4,7 +4,7 @@
  * harness at the client's edge. The same seed replays the same faults.
  */
 import type { z } from 'zod';
-import { FAULTS_SCHEMA } from '../domain/profile.js';
+import { asOverrides, FAULTS_SCHEMA } from '../domain/profile.js';
 import { nonNegative, parseInput, strictObject, type Immutable } from '../core/schema.js';
 import type { SimulationOptions } from '../simulation/simulation.js';
 import { REQUEST_FAULTS_SCHEMA } from './requestFaults.js';
@@ -54,8 +54,8 @@ export function withFaults(
   return {
     ...options,
     profile: {
-      ...options.profile,
-      faults: { ...options.profile?.faults, ...faults.operations },
+      ...asOverrides(options.profile),
+      faults: { ...asOverrides(options.profile).faults, ...faults.operations },
     },
   };
 }

@@ -119,6 +119,7 @@ describe('computesim CLI', () => {
     [['replay', 'LOG', '--at', '+30d'], 2, /after the last event/],
     [['replay', 'LOG', '--at', 'yesterday'], 2, /Invalid instant/],
     [['replay', 'BAD'], 1, /line 2: not JSON/],
+    [['serve', '--profile', 'yesterday'], 2, /--profile must be one of seed, current/],
   ])('%j fails with exit %d and one line: %s', async (argv, code, message) => {
     const good = logFile(sim.toJSONL());
     const bad = logFile(`${sim.toJSONL().split('\n')[0]}\n{oops\n{}\n`);

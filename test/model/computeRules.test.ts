@@ -138,19 +138,35 @@ describe('scale to zero', () => {
     expect(endpoint().pendingState ?? endpoint().currentState).toBe('idle');
   });
 
-  it('restarts the idle clock with every connection, and keeps an open connection awake', () => {
-    const { sim, endpointId, endpoint } = givenProject();
+  it('restarts the idle clock with every connection and the end of its work, and stays up while a statement runs', () => {
+    const { sim, endpointId, endpoint, project } = givenProject();
     sim.advance('4m');
     const connection = sim.connect(endpointId);
+    expect(connection.query('1h')).toEqual({ ok: true });
     sim.advance('1h');
+    const doneAt = sim.now();
     expect(endpoint().currentState).toBe('active');
-    connection.close();
-    const closedAt = sim.now();
+    expect(connection.activity).toBe('idle');
     sim.advance('4m59s');
     expect(endpoint().currentState).toBe('active');
     sim.advance('2s');
     expect(endpoint().pendingState ?? endpoint().currentState).toBe('idle');
-    expect(endpoint().lastActive).toBe(closedAt);
+    const suspend = Object.values(project().operations).find((o) => o.action === 'suspend_compute');
+    expect(suspend?.createdAt).toBe(doneAt + 300_000);
+  });
+
+  it('does not stay up for an idle connection: it suspends the timeout after the login', () => {
+    const { sim, endpointId, endpoint } = givenProject();
+    sim.advance('4m');
+    const connectedAt = sim.now();
+    const connection = sim.connect(endpointId);
+    sim.advance('4m59s');
+    expect(endpoint().currentState).toBe('active');
+    sim.advance('2s');
+    expect(endpoint().pendingState ?? endpoint().currentState).toBe('idle');
+    expect(connection.state).toBe('dropped');
+    expect(connection.error?.sqlstate).toBe('57P01');
+    expect(endpoint().suspendedAt ?? sim.now()).toBeGreaterThanOrEqual(connectedAt + 300_000);
   });
 });
 

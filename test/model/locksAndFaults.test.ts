@@ -103,7 +103,8 @@ describe('locks (423)', () => {
 
   it('does not lock on a running availability check (on an active compute, where no start follows it)', () => {
     const { sim, endpointId, path, project } = givenProject();
-    sim.connect(endpointId); // keeps the compute active, so the check runs alone
+    // An open transaction keeps the compute active, so the check runs alone.
+    expect(sim.connect(endpointId).begin()).toEqual({ ok: true });
     const branch = project().branches[project().defaultBranchId]!;
     sim.advanceTo(branch.nextCheckAt as number);
     const running = Object.values(project().operations)

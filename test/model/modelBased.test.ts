@@ -73,6 +73,18 @@ function checkInvariants(state: SimState): void {
       expect(endpoint.pooledConnections, 'pooled count = live pooled connections').toBe(
         live.filter((c) => c.pooled).length,
       );
+      const active = live.filter(
+        (c) =>
+          c.status === 'open' &&
+          (c.holdMs !== undefined || c.queryUntil !== undefined || c.inTransaction === true),
+      );
+      expect(endpoint.activeConnections, 'active count = open connections doing work').toBe(
+        active.length,
+      );
+      if (active.length > 0)
+        expect(endpoint.idleSince, `${endpoint.id}: idle clock runs while work is under way`).toBe(
+          undefined,
+        );
     }
     for (const count of readWriteByBranch.values())
       expect(count, 'at most one read_write compute per branch').toBeLessThanOrEqual(1);
@@ -342,6 +354,33 @@ class CloseCmd implements Cmd {
   toString = () => `close(${this.c})`;
 }
 
+/** A client works on one of its connections: a statement, BEGIN or COMMIT. */
+class WorkCmd implements Cmd {
+  constructor(
+    readonly c: number,
+    readonly what: 'query' | 'begin' | 'commit',
+    readonly ms: number,
+  ) {}
+  check = (m: Model) => m.connections.length > 0;
+  run(model: Model, real: Real) {
+    const connection = pick(model.connections, this.c)!;
+    const wasOpen = connection.state === 'open';
+    const busy = connection.activity === 'active';
+    const result =
+      this.what === 'query'
+        ? connection.query(this.ms)
+        : this.what === 'begin'
+          ? connection.begin()
+          : connection.commit();
+    expect(result.ok, 'accepted exactly when open (and free, for a statement)').toBe(
+      wasOpen && !(this.what === 'query' && busy),
+    );
+    if (result.ok && this.what === 'query') expect(connection.activity).toBe('active');
+    checkInvariants(real.sim.state);
+  }
+  toString = () => `${this.what}(${this.c}, ${this.ms})`;
+}
+
 class AdvanceCmd implements Cmd {
   constructor(readonly ms: number) {}
   check = () => true;
@@ -566,6 +605,13 @@ const commands = [
   fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([p, e, pooled]) => new ConnectCmd(p, e, pooled)),
   fc.nat().map((p) => new ConnectBurstCmd(p)),
   fc.nat().map((c) => new CloseCmd(c)),
+  fc
+    .tuple(
+      fc.nat(),
+      fc.constantFrom('query', 'begin', 'commit'),
+      fc.integer({ min: 0, max: 600_000 }),
+    )
+    .map(([c, what, ms]) => new WorkCmd(c, what as 'query' | 'begin' | 'commit', ms)),
   fc
     .oneof(
       { weight: 4, arbitrary: fc.integer({ min: 0, max: 2_000 }) },

@@ -93,7 +93,10 @@ const TRIGGERS: Record<string, (w: World) => void> = {
   },
 };
 
-/** A project whose primary compute is in `from`, with a spare branch and, if asked, an open connection. */
+/**
+ * A project whose primary compute is in `from`, with a spare branch and, if asked, an open connection
+ * in a transaction (active: an idle connection would not keep the compute up until a late trigger).
+ */
 function given(from: string, withConnection: boolean): World {
   const sim = new Simulation({ seed: 3 });
   const created = sim.request('POST', '/projects', { project: { name: 'doc' } });
@@ -114,6 +117,7 @@ function given(from: string, withConnection: boolean): World {
   if (withConnection) {
     w.connection = sim.connect(w.endpointId);
     expect(w.connection.state).toBe('open');
+    expect(w.connection.begin()).toEqual({ ok: true });
   }
   return w;
 }

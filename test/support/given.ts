@@ -3,6 +3,7 @@
  * and shorthands for its compute and operations.
  */
 import { Simulation, type SimulationOptions } from '../../src/index.js';
+import { asOverrides } from '../../src/domain/profile.js';
 
 /**
  * A project created and settled (its compute active), with shorthands. Ended operations are kept
@@ -12,7 +13,7 @@ export function givenProject(options: SimulationOptions = {}) {
   const sim = new Simulation({
     seed: 11,
     ...options,
-    profile: { operationRetentionMs: 0, ...options.profile },
+    profile: { operationRetentionMs: 0, ...asOverrides(options.profile) },
   });
   const created = sim.request('POST', '/projects', { project: { name: 'given' } });
   if (created.status !== 201)

@@ -3,7 +3,7 @@
  * one line with the base URL and the key(s) it accepts, then serves until interrupted.
  */
 import { randomBytes } from 'node:crypto';
-import { Simulation } from '../../simulation/simulation.js';
+import { PROFILE_NAMES, Simulation, type ProfileName } from '../../simulation/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
 import { API_RATE_LIMITS } from '../../service/rateLimiter.js';
@@ -37,6 +37,8 @@ Options:
                        docs/durability.md
   --rate-limit         apply the real service's limits: 700 requests/min per key, 40/s per route
                        (429 with Retry-After)
+  --profile NAME       profile of a new simulation: seed (default, the seed spec's values) or
+                       current (the real service today: max_connections, free plan limits)
 
 Example:
   computesim serve --clock 60x --state-file sim.jsonl`;
@@ -54,6 +56,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       scenario: { type: 'string' },
       'state-file': { type: 'string' },
       'rate-limit': { type: 'boolean' },
+      profile: { type: 'string' },
     },
     0,
     'no arguments',
@@ -77,6 +80,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     given.length > 0 ? given : [`csim_${randomBytes(16).toString('hex')}`]
   ).map((key) => ({ key, kind: 'personal' }));
 
+  const profile = values.profile;
+  if (profile !== undefined && !(PROFILE_NAMES as readonly string[]).includes(profile))
+    throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, got "${profile}"`);
   const stateFilePath = values['state-file'];
   const stateFile = stateFilePath === undefined ? undefined : openState(stateFilePath, io);
   let server: SimServer;
@@ -91,6 +97,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       scenario: values.scenario,
       stateFile,
       rateLimit: values['rate-limit'] === true,
+      profile: profile as ProfileName | undefined,
       io,
     }));
   } catch (error) {
@@ -120,6 +127,7 @@ interface ServeSettings {
   readonly scenario: string | undefined;
   readonly stateFile: StateFile | undefined;
   readonly rateLimit: boolean;
+  readonly profile: ProfileName | undefined;
   readonly io: CliIo;
 }
 
@@ -128,8 +136,12 @@ interface ServeSettings {
  * listening; resolves to the server and its base URL.
  */
 async function startServer(settings: ServeSettings): Promise<{ server: SimServer; url: string }> {
-  const { stateFile, scenario: scenarioFile, seed, io, host, port } = settings;
+  const { stateFile, scenario: scenarioFile, seed, io, host, port, profile } = settings;
   let sim = stateFile?.simulation;
+  if (profile !== undefined && (sim !== undefined || scenarioFile !== undefined))
+    throw new UsageError(
+      '--profile applies to a new simulation: a scenario or a state file brings its own profile',
+    );
   if (sim !== undefined && (scenarioFile !== undefined || seed !== undefined))
     throw new UsageError(
       `--state-file ${stateFile?.path} already holds a simulation: drop --scenario/--seed, or use a new file`,
@@ -141,7 +153,7 @@ async function startServer(settings: ServeSettings): Promise<{ server: SimServer
       throw new Error(`scenario ${run.name} failed: ${run.failure.message}`);
     sim = run.sim;
   }
-  sim ??= new Simulation({ seed: seed ?? 1 });
+  sim ??= new Simulation({ seed: seed ?? 1, ...(profile === undefined ? {} : { profile }) });
   const server = new SimServer(sim, {
     keys: settings.keys,
     clock: settings.clock,

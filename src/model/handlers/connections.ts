@@ -2,11 +2,12 @@
  * Client connections. A connection to an active compute opens at once; to an idle one it waits while
  * a `start_compute` wakes it; to a compute already starting or suspending it waits for that. Refusals
  * are events too (they count in reports): an unknown or deleted compute (08001), a disabled one
- * (08004, and it is not woken), past max_connections or the pooler's limit (53300).
+ * (08004, and it is not woken), past the client share of max_connections (the profile's connection
+ * rules) or the pooler's limit (53300).
  */
 import { own } from '../../core/own.js';
 import { err, ok } from '../../core/result.js';
-import { maxConnections } from '../../domain/computeSize.js';
+import { connectionLimits } from '../../domain/computeSize.js';
 import { reject } from '../../domain/rejection.js';
 import { SQL_STATES, type SqlError } from '../../domain/sqlState.js';
 import type { CloseConnection, OpenConnection } from '../commands.js';
@@ -41,7 +42,9 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
   if (endpoint.disabled) return refuse(SQL_STATES.endpointDisabled);
   const full = pooled
     ? endpoint.pooledConnections >= context.profile.limits.pooledConnections
-    : endpoint.directConnections >= maxConnections(endpoint.minCu);
+    : endpoint.directConnections >=
+      connectionLimits(endpoint.minCu, endpoint.maxCu, context.profile.connections)
+        .clientConnections;
   if (full) return refuse(SQL_STATES.tooManyConnections);
 
   const connection = { connectionId, projectId, endpointId, pooled, tracked, ...command.session };

@@ -13,7 +13,7 @@ import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findProject, lockedBy } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
-import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
+import { endpointCreated, settingsProblem, startOrPark, tooManyReplicas } from '../newEndpoint.js';
 import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
 
 /** Decides a branch creation. */
@@ -39,6 +39,9 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     const problem = settingsProblem(spec.settings, project.plan, context.profile.limits);
     if (problem !== undefined) return err(problem);
   }
+  const replicas = command.endpoints.filter((e) => e.endpointType === 'read_only').length;
+  const tooMany = tooManyReplicas(state, project.id, replicas, context.profile.limits);
+  if (tooMany !== undefined) return err(tooMany);
   const locked = lockedBy(project, { branchId: parentId });
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.parentId });
 

@@ -1,6 +1,7 @@
 /**
  * CreateEndpoint: a compute on a branch, in `init` pending `active`, with a `start_compute` running.
- * A branch has at most one read-write compute (409); any number of read replicas. A compute created
+ * A branch has at most one read-write compute (409); read replicas up to the plan's limit (400 past
+ * it; none on paid plans). A compute created
  * disabled stays idle and is not started.
  */
 import { err, ok } from '../../core/result.js';
@@ -10,7 +11,13 @@ import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
 import { findBranch, lockedBy } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
-import { endpointCreated, secondReadWrite, settingsProblem, startOrPark } from '../newEndpoint.js';
+import {
+  endpointCreated,
+  secondReadWrite,
+  settingsProblem,
+  startOrPark,
+  tooManyReplicas,
+} from '../newEndpoint.js';
 import { recordOperations } from '../operationPlanner.js';
 
 /** Decides a compute creation. */
@@ -22,7 +29,7 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
     settingsProblem(command.settings, project.plan, context.profile.limits) ??
     (command.endpointType === 'read_write'
       ? secondReadWrite(state, project.id, branch.id)
-      : undefined);
+      : tooManyReplicas(state, project.id, 1, context.profile.limits));
   if (problem !== undefined) return err(problem);
   const locked = lockedBy(project, { branchId: branch.id });
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.branchId });
