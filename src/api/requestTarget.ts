@@ -17,4 +17,9 @@ export interface RequestTarget {
   /** Accepted API keys by key; empty means no authentication. */
   readonly apiKeys: ReadonlyMap<string, ApiKey>;
   execute(command: RequestCommand): Result<readonly DomainEvent[], Rejection>;
+  /**
+   * A new `request_id` for an error answered to a request that sent none: deterministic (a
+   * purpose-keyed stream of the seed), never from the wall clock or ambient randomness.
+   */
+  nextRequestId(): string;
 }

@@ -4,6 +4,7 @@
  */
 import type { WorkloadInput } from '../workload/workloadSpec.js';
 import { own } from '../core/own.js';
+import { RandomSource } from '../core/randomSource.js';
 import type { Observable } from 'rxjs';
 import { parseDuration, type Duration } from '../core/duration.js';
 import { parseInstant, type Instant } from '../core/instant.js';
@@ -349,6 +350,9 @@ export class Simulation {
 type ControlPlaneEngine = Engine<SimState, Command, DomainEvent, TimerCommand, Rejection>;
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...DOMAIN_EVENT_TYPES, 'ClockAdvanced']);
+/** Request ids a run can hand out at one log position before their keys repeat. */
+const REQUEST_IDS_PER_POSITION = 1 << 20;
+
 /** Key of the private construction path used by `replay`. */
 const REBUILT = Symbol('rebuilt');
 
@@ -381,6 +385,7 @@ function targetOf(
   profile: Profile,
   apiKeys: ReadonlyMap<string, ApiKey>,
 ): RequestTarget {
+  let issuedIds = 0;
   return {
     // Handlers copy what they need into JSON at once, so they may read the live state (no publish).
     get state() {
@@ -389,5 +394,12 @@ function targetOf(
     profile,
     apiKeys,
     execute: (command) => engine.execute(command),
+    // Keyed by the log position and a count, so the same requests get the same ids on every run.
+    nextRequestId: () =>
+      RandomSource.derive(
+        engine.seed,
+        'request-ids',
+        engine.log.length * REQUEST_IDS_PER_POSITION + (issuedIds++ % REQUEST_IDS_PER_POSITION),
+      ).uuid(),
   };
 }

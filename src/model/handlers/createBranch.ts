@@ -10,7 +10,7 @@ import type { CreateBranch } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
-import { findProject, lockedBy } from '../lookups.js';
+import { findProject, lockedBy, notReady } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
 import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
 import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
@@ -21,8 +21,8 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
   if (!found.ok) return found;
   const project = found.value;
   const parentId = command.parentId ?? project.defaultBranchId;
-  if (own(project.branches, parentId) === undefined)
-    return err(reject('not_found', `parent branch ${parentId} not found`));
+  const parent = own(project.branches, parentId);
+  if (parent === undefined) return err(reject('not_found', `parent branch ${parentId} not found`));
   if (
     command.name !== undefined &&
     Object.values(project.branches).some((b) => b.name === command.name)
@@ -38,7 +38,9 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     const problem = settingsProblem(spec.settings, project.plan, context.profile.limits);
     if (problem !== undefined) return err(problem);
   }
-  const locked = lockedBy(project, { branchId: parentId });
+  const unready = notReady(parent);
+  if (unready !== undefined) return err(unready);
+  const locked = lockedBy(project, { branchId: parentId }, context.profile.locks);
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.parentId });
 
   const branchId = drawUniqueId(

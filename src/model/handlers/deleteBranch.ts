@@ -35,7 +35,7 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
         `branch ${branch.id} has child branch ${child.id}; delete that first`,
       ),
     );
-  const locked = lockedBy(project, { branchId: branch.id });
+  const locked = lockedBy(project, { branchId: branch.id }, context.profile.locks);
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.branchId });
 
   const draft = new CommandDraft(state, context);
