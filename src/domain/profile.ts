@@ -217,9 +217,10 @@ const profileSchema = strictObject(
     coldCache: withDefaults(coldCacheSchema),
     /**
      * Ended operations older than this are dropped from state (once a day; the log keeps them), so
-     * long runs do not grow without bound. 0: keep them all.
+     * long runs do not grow without bound. The real service keeps them 6 months (183 days here);
+     * fleets of many computes may shorten it to keep memory small. 0: keep them all.
      */
-    operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(86_400_000),
+    operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(183 * 86_400_000),
     /** What unfinished operations refuse (423): their whole project by default, and a cap. */
     locks: withDefaults(locksSchema),
     /**

@@ -97,7 +97,9 @@ describe('branches', () => {
     const connection = sim.connect(created.body.endpoints[0].id);
     const deleted = sim.request('DELETE', path(`/branches/${created.body.branch.id}`));
     expect(deleted.status).toBe(200);
+    // its running compute is suspended first, as on the real service
     expect(deleted.body.operations.map((o: { action: string }) => o.action)).toEqual([
+      'suspend_compute',
       'delete_timeline',
     ]);
     expect(connection.state).toBe('dropped');
