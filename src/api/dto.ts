@@ -2,7 +2,8 @@
  * DTO mapping: state records to the exact JSON of the public v2 API. snake_case and ISO timestamps
  * live here and nowhere else.
  */
-import { formatInstant } from '../core/instant.js';
+// Every timestamp of a body is in whole seconds, as the real service writes them.
+import { formatBodyInstant as formatInstant } from './bodyInstant.js';
 import type { BranchState, EndpointState, OperationState, ProjectState } from '../model/state.js';
 
 /** Compute record as the API returns it. */
@@ -76,6 +77,20 @@ export function branchDto(b: BranchState): Record<string, unknown> {
     data_transfer_bytes: 0,
     created_at: formatInstant(b.createdAt),
     updated_at: formatInstant(b.updatedAt),
+    ...branchLifecycleFields(b),
+  };
+}
+
+/**
+ * The fields of a branch the real service adds about its creation (fidelity.md, audit 2026-11-23):
+ * the state a branch being created is heading for, how it was made (always from its parent's data
+ * here), and `primary`, the deprecated name of `default`.
+ */
+function branchLifecycleFields(b: BranchState): Record<string, unknown> {
+  return {
+    ...(b.currentState === 'init' ? { pending_state: 'ready' } : {}),
+    init_source: 'parent-data',
+    primary: b.isDefault,
   };
 }
 
