@@ -2,7 +2,8 @@
  * DTO mapping: state records to the exact JSON of the public v2 API. snake_case and ISO timestamps
  * live here and nowhere else.
  */
-import { formatInstant } from '../core/instant.js';
+// Every timestamp of a body is in whole seconds, as the real service writes them.
+import { formatBodyInstant as formatInstant } from './bodyInstant.js';
 import { SIMULATED_USER } from '../domain/simulatedAccount.js';
 import { projectUsageAt } from '../model/usage.js';
 import { formatLsn } from '../domain/lsn.js';
@@ -90,6 +91,20 @@ export function branchDto(b: BranchState): Record<string, unknown> {
     created_at: formatInstant(b.createdAt),
     updated_at: formatInstant(b.updatedAt),
     ...(b.lastResetAt === undefined ? {} : { last_reset_at: formatInstant(b.lastResetAt) }),
+    ...branchLifecycleFields(b),
+  };
+}
+
+/**
+ * The fields of a branch the real service adds about its creation (fidelity.md, audit 2026-11-23):
+ * the state a branch being created is heading for, how it was made (always from its parent's data
+ * here), and `primary`, the deprecated name of `default`.
+ */
+function branchLifecycleFields(b: BranchState): Record<string, unknown> {
+  return {
+    ...(b.currentState === 'init' ? { pending_state: 'ready' } : {}),
+    init_source: 'parent-data',
+    primary: b.isDefault,
   };
 }
 

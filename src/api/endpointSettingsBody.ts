@@ -48,7 +48,12 @@ export function readNewSettings(
   };
 }
 
-/** The compute type of a create body (default `read_write`). */
+/** The compute type of a create body: required, as the public schema says. */
 export function readEndpointType(reader: BodyReader): ComputeType {
-  return reader.oneOf('type', COMPUTE_TYPES) ?? 'read_write';
+  const type = reader.oneOf('type', COMPUTE_TYPES);
+  if (type === undefined && reader.object['type'] === undefined)
+    reader.fail(
+      `${reader.path === 'body' ? '' : `${reader.path}.`}type is required (read_write or read_only)`,
+    );
+  return type ?? 'read_write';
 }

@@ -5,7 +5,7 @@
 import { reject } from '../domain/rejection.js';
 import type { RequestCommand } from '../model/commands.js';
 import { keyProblem, keyRingOf } from './apiKey.js';
-import { errorResponse, type ApiResponse } from './apiResponse.js';
+import { asServiceError, errorResponse, type ApiResponse } from './apiResponse.js';
 import type { RequestTarget } from './requestTarget.js';
 import type { Route } from './route.js';
 import { ROUTES } from './routeTable.js';
@@ -13,7 +13,10 @@ import { Router } from './router.js';
 
 /** Per-request options of `sim.request`. */
 export interface RequestOptions {
-  /** Echoed as `request_id` in error bodies, like the `X-Request-ID` header. */
+  /**
+   * Echoed as `request_id` in error bodies, like the `X-Request-ID` header; without it, an error
+   * gets a generated one (as the real service does).
+   */
   readonly requestId?: string;
   /** API key (the `Bearer` value); checked only when the simulation has keys (`sim.addApiKey`). */
   readonly apiKey?: string;
@@ -30,20 +33,35 @@ export function handleRequest(
   body: unknown,
   options: RequestOptions = {},
 ): ApiResponse {
-  const requestId = options.requestId;
+  const response = dispatch(target, method, path, body, options);
+  if (response.status < 400) return response;
+  const requestId = options.requestId ?? target.nextRequestId();
+  return {
+    ...response,
+    body: asServiceError(response.body, requestId, target.profile.errorCodes),
+  };
+}
+
+/** The answer of the route, or the refusal, before error bodies take the service's form. */
+function dispatch(
+  target: RequestTarget,
+  method: string,
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+): ApiResponse {
   if (typeof method !== 'string' || typeof path !== 'string') {
-    return errorResponse(reject('invalid_input', 'method and path must be strings'), requestId);
+    return errorResponse(reject('invalid_input', 'method and path must be strings'));
   }
   const { pathname, query } = splitPath(path);
   const match = router.match(method.toUpperCase(), pathname);
-  if (!match.ok) return errorResponse(match.error, requestId);
+  if (!match.ok) return errorResponse(match.error);
   const { route, params } = match.value;
   const keys = keyRingOf(target.apiKeys, target.state);
   const wait = target.admit?.(callerOf(target, options.apiKey), `${route.method} ${route.pattern}`);
   if (wait !== undefined) {
     const limited = errorResponse(
       reject('rate_limited', `too many requests: retry after ${wait} s`),
-      requestId,
     );
     return { ...limited, headers: { 'retry-after': String(wait) } };
   }
@@ -54,31 +72,23 @@ export function handleRequest(
     route.pattern,
     params['project_id'],
   );
-  if (denied !== undefined) return errorResponse(denied, requestId);
+  if (denied !== undefined) return errorResponse(denied);
   const key = options.apiKey === undefined ? undefined : keys.find(options.apiKey);
   const onlyProject = key?.kind === 'project' ? key.projectId : undefined;
   try {
-    const response = route.handle({
+    return route.handle({
       params,
       query,
       body,
       target: route.method === 'GET' ? target : issuedBy(target, route),
       ...(onlyProject === undefined ? {} : { onlyProject }),
     });
-    if (response.status >= 400 && requestId !== undefined) {
-      return {
-        status: response.status,
-        body: { ...(response.body as object), request_id: requestId },
-      };
-    }
-    return response;
   } catch (error) {
     return {
       status: 500,
       body: {
         code: 'internal_error',
         message: `the simulator failed on ${method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`,
-        ...(requestId === undefined ? {} : { request_id: requestId }),
       },
     };
   }
@@ -130,6 +140,10 @@ class IssuedTarget implements RequestTarget {
 
   stateAt(t: number): RequestTarget['state'] {
     return this.target.stateAt(t);
+  }
+
+  nextRequestId(): string {
+    return this.target.nextRequestId();
   }
 }
 

@@ -28,4 +28,9 @@ export interface RequestTarget {
    * the seconds to wait before retrying when it is over a limit.
    */
   admit?(caller: string, route: string): number | undefined;
+  /**
+   * A new `request_id` for an error answered to a request that sent none: deterministic (a
+   * purpose-keyed stream of the seed), never from the wall clock or ambient randomness.
+   */
+  nextRequestId(): string;
 }

@@ -11,9 +11,10 @@ import type { OperationAction } from './operationAction.js';
 export interface OperationKind {
   /**
    * What an unfinished operation of this kind locks against mutating requests (423, safe to retry):
-   * its compute and its branch, or nothing (background work, such as an availability check).
+   * its whole project, as the real service does (the profile's `locks.scope` may narrow that to its
+   * own compute and branch), or nothing (background work, such as an availability check).
    */
-  readonly locks: 'compute-and-branch' | 'nothing';
+  readonly locks: 'project' | 'nothing';
   /**
    * When it gives up, the computes waiting on its chain cannot come up: their waiting clients are
    * refused (08006) instead of the compute being woken for them.
@@ -33,9 +34,9 @@ export interface OperationKind {
   readonly reattachesStorage: boolean;
 }
 
-/** An operation that locks its compute and branch and has no special role. */
+/** An operation that locks its project and has no special role. */
 const PLAIN: OperationKind = {
-  locks: 'compute-and-branch',
+  locks: 'project',
   failureBlocksStart: false,
   startsCompute: false,
   releasesCompute: false,

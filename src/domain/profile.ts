@@ -190,6 +190,25 @@ const coldCacheSchema = strictObject({
   penaltyMs: wholeMs(0).default(250),
 });
 
+/** How error bodies name their `code`: as the real service, or by computesim's refusal kinds. */
+const ERROR_CODE_STYLES = ['service', 'computesim'] as const;
+
+/**
+ * Locks (fidelity.md, audit 2026-11-23): while a project has an unfinished operation that locks, the
+ * real service refuses every conflicting mutating request on the project with 423. `scope:
+ * 'compute-and-branch'` narrows the lock to the operation's own compute and branch (computesim's
+ * older rule, for what-if studies). Independently, a project with `maxUnfinishedOperations`
+ * unfinished operations (of any kind, background work included) refuses new requests with 423.
+ */
+const locksSchema = strictObject({
+  scope: z
+    .enum(['project', 'compute-and-branch'], {
+      error: 'must be "project" or "compute-and-branch"',
+    })
+    .default('project'),
+  maxUnfinishedOperations: whole(1, 'must be a whole number ≥ 1').default(10),
+});
+
 /**
  * The real service's rate limits (fidelity.md): 700 requests a minute per account and bursts of 40 a
  * second per route, counted in virtual time by `sim.request` (a 429 with `Retry-After` past them).
@@ -244,11 +263,22 @@ const profileSchema = strictObject(
     coldCache: withDefaults(coldCacheSchema),
     /**
      * Ended operations older than this are dropped from state (once a day; the log keeps them), so
-     * long runs do not grow without bound. 0: keep them all.
+     * long runs do not grow without bound. The real service keeps them 6 months (183 days here);
+     * fleets of many computes may shorten it to keep memory small. 0: keep them all.
      */
-    operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(86_400_000),
+    operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(183 * 86_400_000),
     rateLimits: withDefaults(rateLimitsSchema),
     connections: withDefaults(connectionsSchema),
+    /** What unfinished operations refuse (423): their whole project by default, and a cap. */
+    locks: withDefaults(locksSchema),
+    /**
+     * The `code` of error bodies: `'service'` as the real service writes it (an empty string, the
+     * schema's default; the message says what happened), or `'computesim'`'s refusal kinds
+     * (`not_found`, `locked`, …) for tests that match on them.
+     */
+    errorCodes: z
+      .enum(ERROR_CODE_STYLES, { error: `must be one of ${ERROR_CODE_STYLES.join(', ')}` })
+      .default('service'),
   },
   'setting',
 );
@@ -273,6 +303,10 @@ export type AvailabilityChecksProfile = Profile['availabilityChecks'];
 export type AutoscalingProfile = Profile['autoscaling'];
 /** Cold caches: warm-up time and the penalty of a session opening right after a start. */
 export type ColdCacheProfile = Profile['coldCache'];
+/** How error bodies name their `code` (see `errorCodes` in the profile). */
+export type ErrorCodes = (typeof ERROR_CODE_STYLES)[number];
+/** Locks: their scope and the per-project cap on unfinished operations. */
+export type LocksProfile = Profile['locks'];
 
 /** Rate limits of the public API, applied in virtual time when `enabled`. */
 export type RateLimitsProfile = Profile['rateLimits'];

@@ -10,6 +10,7 @@ export const REJECTION_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  not_ready: 422,
   locked: 423,
   rate_limited: 429,
 } as const;
@@ -21,9 +22,21 @@ export type RejectionKind = keyof typeof REJECTION_STATUS;
 export interface Rejection {
   readonly kind: RejectionKind;
   readonly message: string;
+  /**
+   * What computesim knows beyond the message (which operation holds a lock), kept out of `message`
+   * where the real service's message is fixed text that clients match.
+   */
+  readonly detail?: string;
 }
 
 /** Builds a rejection. */
-export function reject(kind: RejectionKind, message: string): Rejection {
-  return { kind, message };
+export function reject(kind: RejectionKind, message: string, detail?: string): Rejection {
+  return detail === undefined ? { kind, message } : { kind, message, detail };
 }
+
+/** The real service's message of a 423 for conflicting operations; clients retry on this text. */
+export const LOCKED_MESSAGE =
+  'project already has running conflicting operations, scheduling of new ones is prohibited';
+
+/** The real service's message of a 422 for a branch whose creation has not finished. */
+export const BRANCH_NOT_READY_MESSAGE = 'branch not ready yet';

@@ -5,7 +5,13 @@
 import { own } from '../core/own.js';
 import { err, ok, type Result } from '../core/result.js';
 import { operationKind } from '../domain/operationKinds.js';
-import { reject, type Rejection } from '../domain/rejection.js';
+import type { LocksProfile } from '../domain/profile.js';
+import {
+  BRANCH_NOT_READY_MESSAGE,
+  LOCKED_MESSAGE,
+  reject,
+  type Rejection,
+} from '../domain/rejection.js';
 import type {
   BranchState,
   EndpointState,
@@ -48,23 +54,49 @@ export function findBranch(
   return ok({ project: project.value, branch });
 }
 
-/** A 423 when an unfinished operation locks the compute or branch, else `undefined`. */
+/**
+ * A 423 when the project refuses new work, else `undefined`: an unfinished operation that locks
+ * holds the whole project (with `locks.scope: 'compute-and-branch'`, only the compute or branch it
+ * works on), or the project already has `locks.maxUnfinishedOperations` unfinished operations. The
+ * message is the real service's fixed text; which operation holds the lock goes in `detail`.
+ */
 export function lockedBy(
   project: ProjectState,
   target: { readonly endpointId?: string; readonly branchId?: string },
+  locks: LocksProfile,
 ): Rejection | undefined {
-  for (const id of Object.keys(project.pendingOperations)) {
+  const unfinished = Object.keys(project.pendingOperations);
+  for (const id of unfinished) {
     const operation = project.operations[id] as OperationState | undefined;
     if (operation === undefined || operationKind(operation.action).locks === 'nothing') continue;
     const hit =
+      locks.scope === 'project' ||
       (target.endpointId !== undefined && operation.endpointId === target.endpointId) ||
       (target.branchId !== undefined && operation.branchId === target.branchId);
     if (hit) {
       return reject(
         'locked',
-        `project already has running conflicting operations, scheduling of new ones is prohibited (${operation.action} ${operation.id} is ${operation.status})`,
+        LOCKED_MESSAGE,
+        `${operation.action} ${operation.id} is ${operation.status}`,
       );
     }
   }
+  if (unfinished.length >= locks.maxUnfinishedOperations) {
+    return reject(
+      'locked',
+      LOCKED_MESSAGE,
+      `${unfinished.length} operations are unfinished (at most ${locks.maxUnfinishedOperations} per project)`,
+    );
+  }
   return undefined;
+}
+
+/**
+ * A 422 when `branch` is still being created (the real service's `branch not ready yet`, which
+ * clients retry), else `undefined`.
+ */
+export function notReady(branch: BranchState): Rejection | undefined {
+  return branch.currentState === 'init'
+    ? reject('not_ready', BRANCH_NOT_READY_MESSAGE, `branch ${branch.id} is being created`)
+    : undefined;
 }

@@ -13,6 +13,8 @@ import { StepLimitError } from '../engine/errors.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
 import type { ServedSimulation } from './servedSimulation.js';
 import { ClockDriver, type ClockMode } from './clockMode.js';
+import { asServiceError } from '../api/apiResponse.js';
+import { RandomSource } from '../core/randomSource.js';
 import { errorAnswer, type Answer } from './errorTable.js';
 import { RateLimiter, type RateLimits } from './rateLimiter.js';
 import { readBody } from './readBody.js';
@@ -110,6 +112,9 @@ const SERVED_ROUTES: readonly ServedRoute[] = [
 ];
 const router = new Router(SERVED_ROUTES);
 
+/** Request ids the core can hand out at one log position before their keys repeat. */
+const REQUEST_IDS_PER_POSITION = 1 << 20;
+
 /** Timers one request may fire to catch a paced clock up with the wall. */
 const SYNC_TIMERS = 50_000;
 
@@ -133,6 +138,7 @@ export class HttpCore {
   /** The clock move under way (a sliced advance or run until idle), if any. */
   #moving: string | undefined;
   #closing = false;
+  #issuedIds = 0;
   /** Since the store last failed a write (cleared by a write that succeeds). */
   #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
 
@@ -179,10 +185,15 @@ export class HttpCore {
    * holds the request's events before this resolves. Never rejects.
    */
   async serve(request: RequestLike, context: HttpContext = {}): Promise<Reply> {
-    const requestId = request.headers.get('x-request-id') || undefined;
+    const sent = request.headers.get('x-request-id') || undefined;
     let answer: Answer;
     try {
-      answer = await this.#answer(request, requestId, context);
+      const requestId = sent ?? this.#newRequestId();
+      answer = this.#asService(
+        await this.#answer(request, requestId, context),
+        requestId,
+        isControlPath(pathOf(request.url).slice(API_PREFIX.length)),
+      );
       try {
         const before = this.options.store?.written;
         this.options.store?.flush(this.#sim);
@@ -190,7 +201,7 @@ export class HttpCore {
       } catch (error) {
         answer = this.#notDurable(error);
       }
-      return this.#reply(answer, requestId);
+      return this.#reply(answer, sent);
     } catch (error) {
       // Outside the route handlers (reading, flushing, building the reply): a bare 500.
       this.options.onInternalError?.(error);
@@ -442,6 +453,29 @@ export class HttpCore {
 
   #newDriver(): ClockDriver {
     return new ClockDriver(this.#clock, this.#sim.now(), this.options.wallNow);
+  }
+
+  /**
+   * A new request id for a request that sent no `X-Request-ID` (its error body carries it, as the
+   * real service's does): deterministic, keyed by the log position and a count.
+   */
+  #newRequestId(): string {
+    const index = this.#sim.log.length * REQUEST_IDS_PER_POSITION;
+    return RandomSource.derive(
+      this.#sim.seed,
+      'http-request-ids',
+      index + (this.#issuedIds++ % REQUEST_IDS_PER_POSITION),
+    ).uuid();
+  }
+
+  /**
+   * An error answer as the service sends it: with its request id and, on API routes, the code the
+   * profile asks for (control routes under `/_sim/` are computesim's own and keep theirs).
+   */
+  #asService(answer: Answer, requestId: string, control: boolean): Answer {
+    if (answer.status < 400 || answer.contentType !== undefined) return answer;
+    const codes = control ? 'computesim' : this.#sim.profile.errorCodes;
+    return { ...answer, body: asServiceError(answer.body, requestId, codes) };
   }
 
   /** The answer as a reply, with `Date` in virtual time and the request id echoed. */

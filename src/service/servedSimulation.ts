@@ -5,6 +5,7 @@
  */
 import type { ApiResponse } from '../api/apiResponse.js';
 import type { RequestOptions } from '../api/handleRequest.js';
+import type { ErrorCodes } from '../domain/profile.js';
 import type { SqlError } from '../domain/sqlState.js';
 import type { EventLog } from '../engine/eventLog.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
@@ -31,6 +32,8 @@ export type StatementOutcome =
 /** A simulation the service can serve. */
 export interface ServedSimulation {
   readonly seed: number;
+  /** How error bodies name their code (the profile's `errorCodes`). */
+  readonly profile: { readonly errorCodes: ErrorCodes };
   readonly log: EventLog<LoggedEvent>;
   now(): number;
   request(method: string, path: string, body?: unknown, options?: RequestOptions): ApiResponse;

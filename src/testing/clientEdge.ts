@@ -2,10 +2,10 @@
  * The client's edge of the simulation: every request of the client passes here, meets the injected
  * request faults, reaches `sim.request` and is recorded with its answer in virtual time.
  */
-import { errorResponse } from '../api/apiResponse.js';
+import { asServiceError, errorResponse } from '../api/apiResponse.js';
 import { ROUTES } from '../api/routeTable.js';
 import { Router } from '../api/router.js';
-import { reject } from '../domain/rejection.js';
+import { LOCKED_MESSAGE, reject, type Rejection } from '../domain/rejection.js';
 import type { Simulation } from '../simulation/simulation.js';
 import type { RecordedConnection, RecordedRequest } from './clientRecord.js';
 import { RequestFaultInjector, type RequestFaults } from './requestFaults.js';
@@ -51,16 +51,16 @@ export class ClientEdge {
     });
     let response: EdgeResponse;
     if (fault?.kind === 'rate_limited') {
-      const answer = errorResponse(
-        reject('rate_limited', 'too many requests (injected by the fault profile)'),
+      const answer = this.#injected(
+        reject('rate_limited', 'too many requests', 'injected by the fault profile'),
       );
       response = {
         ...answer,
         headers: { 'retry-after': String(fault.retryAfterSeconds) },
       };
     } else if (fault?.kind === 'locked') {
-      const answer = errorResponse(
-        reject('locked', 'project already has running conflicting operations (injected fault)'),
+      const answer = this.#injected(
+        reject('locked', LOCKED_MESSAGE, 'injected by the fault profile'),
       );
       response = { ...answer, headers: {} };
     } else {
@@ -92,6 +92,16 @@ export class ClientEdge {
           : {}),
     });
     return response;
+  }
+
+  /** The answer of an injected refusal, in the form the simulation answers its own errors. */
+  #injected(rejection: Rejection): { readonly status: number; readonly body: unknown } {
+    const answer = errorResponse(rejection);
+    const requestId = `injected-${this.requests.length}`;
+    return {
+      status: answer.status,
+      body: asServiceError(answer.body, requestId, this.#sim.profile.errorCodes),
+    };
   }
 
   /** Connects to a compute for `purpose` and records it with the compute's type at that moment. */

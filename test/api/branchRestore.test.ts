@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatInstant } from '../../src/core/instant.js';
+import { formatBodyInstant } from '../../src/api/bodyInstant.js';
 import { formatLsn, lsnAt, parseLsn } from '../../src/domain/lsn.js';
 import { givenProject } from '../support/given.js';
 
@@ -44,8 +45,8 @@ describe('restore from the parent (reset)', () => {
       name: 'dev',
       parent_id: branchId,
       parent_lsn: formatLsn(lsnAt(branch(branchId), now)),
-      parent_timestamp: formatInstant(now),
-      last_reset_at: formatInstant(now),
+      parent_timestamp: formatBodyInstant(now),
+      last_reset_at: formatBodyInstant(now),
     });
     expect(actions(response.body.operations)).toEqual([
       'suspend_compute:running',
@@ -93,7 +94,7 @@ describe('restore to a point in time', () => {
       source_timestamp: formatInstant(at),
     });
     expect(response.status).toBe(200);
-    expect(response.body.branch.parent_timestamp).toBe(formatInstant(at));
+    expect(response.body.branch.parent_timestamp).toBe(formatBodyInstant(at));
     expect(response.body.branch.parent_lsn).toBe(formatLsn(lsnAt(branch(branchId), at)));
   });
 
@@ -107,7 +108,7 @@ describe('restore to a point in time', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body.branch.parent_lsn).toBe(lsn);
-    expect(response.body.branch.parent_timestamp).toBe(formatInstant(at));
+    expect(response.body.branch.parent_timestamp).toBe(formatBodyInstant(at));
   });
 
   it('refuses points outside the history retention, in the future, or before the timeline began', () => {

@@ -82,8 +82,10 @@ describe('POST /projects/{project_id}/branches/{branch_id}/set_as_default', () =
     expect(sim.request('DELETE', path(`/branches/${devId}`)).status).toBe(400);
     // New branches now come from the new default.
     expect(sim.request('POST', path('/branches'), {}).body.branch.parent_id).toBe(devId);
-    // Setting the old one back: still exactly one default.
-    sim.request('POST', path(`/branches/${branchId}/set_as_default`));
+    // Setting the old one back (once the new branch's operations let go of the project's lock):
+    // still exactly one default.
+    sim.runUntilIdle();
+    expect(sim.request('POST', path(`/branches/${branchId}/set_as_default`)).status).toBe(200);
     expect(
       Object.values(project().branches)
         .filter((b) => b.isDefault)

@@ -13,7 +13,12 @@ describe('rate limits in process (virtual time)', () => {
     expect(answers.slice(0, 40).every((a) => a.status === 200)).toBe(true);
     const limited = answers[40]!;
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ code: 'rate_limited' });
+    // The real service's error form: an empty code, the reason in the message, a request id.
+    expect(limited.body).toMatchObject({
+      code: '',
+      message: expect.stringContaining('too many requests'),
+      request_id: expect.any(String),
+    });
     expect(limited.headers?.['retry-after']).toBe('1');
     expect(sim.request('GET', '/projects/no-such-000000').status).toBe(404); // another route
     sim.advance(`${Number(limited.headers?.['retry-after'])}s`);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
 
 describe('request errors', () => {
-  const sim = new Simulation();
+  // computesim's own error codes, which tests may ask for (the default is the real service's).
+  const sim = new Simulation({ profile: { errorCodes: 'computesim' } });
   const projectId = (sim.request('POST', '/projects').body as { project: { id: string } }).project
     .id;
 
@@ -48,6 +49,33 @@ describe('request errors', () => {
       message: 'project nope not found',
       request_id: 'req-1',
     });
+  });
+
+  it('answers errors as the real service by default: an empty code and a generated request_id', () => {
+    // given a simulation with the default profile
+    const run = () => {
+      const service = new Simulation();
+      // when a client without X-Request-ID asks for unknown things twice
+      return [
+        service.request('GET', '/projects/nope'),
+        service.request('DELETE', '/projects'),
+        service.request('GET', '/projects/nope', undefined, { requestId: 'mine' }),
+      ];
+    };
+    const [missing, wrongMethod, echoed] = run();
+    // then each error has the schema's default code, a message, and its own request id
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { code: '', message: 'project nope not found', request_id: expect.any(String) },
+    });
+    expect(wrongMethod).toMatchObject({ status: 405, body: { code: '' } });
+    expect(missing?.body.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
+    expect(missing?.body.request_id).not.toBe(wrongMethod?.body.request_id);
+    expect(echoed?.body.request_id).toBe('mine');
+    // ...drawn from the seed, not the wall: the same requests get the same ids on every run
+    expect(run().map((r) => r.body.request_id)).toEqual(
+      [missing, wrongMethod, echoed].map((r) => r?.body.request_id),
+    );
   });
 
   it('accepts paths with the /api/v2 prefix and a query string', () => {

@@ -97,7 +97,9 @@ describe('branches', () => {
     const connection = sim.connect(created.body.endpoints[0].id);
     const deleted = sim.request('DELETE', path(`/branches/${created.body.branch.id}`));
     expect(deleted.status).toBe(200);
+    // its running compute is suspended first, as on the real service
     expect(deleted.body.operations.map((o: { action: string }) => o.action)).toEqual([
+      'suspend_compute',
       'delete_timeline',
     ]);
     expect(connection.state).toBe('dropped');
@@ -196,5 +198,58 @@ describe('operations listing', () => {
       status: 400,
       body: { message: expect.stringMatching(/cursor/) },
     });
+  });
+});
+
+describe('timestamps in bodies', () => {
+  it('are whole seconds, as the real service writes them, while the cursor keeps full precision', () => {
+    // given a project whose operations ended at instants with milliseconds
+    const { sim, path, endpointId, settle } = givenProject();
+    sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+    settle();
+    expect(
+      Object.values(sim.state.projects).some((p) =>
+        Object.values(p.operations).some((o) => o.updatedAt % 1000 !== 0),
+      ),
+    ).toBe(true);
+    // when the project, its compute and its operations are read
+    const bodies = [
+      sim.request('GET', path()).body,
+      sim.request('GET', path(`/endpoints/${endpointId}`)).body,
+      sim.request('GET', path('/branches')).body,
+      sim.request('GET', path('/operations?limit=1')).body,
+    ];
+    // then every timestamp is in whole seconds
+    const stamps = JSON.stringify(bodies).match(/"\d{4}-\d\d-\d\dT[^"]*"/g) ?? [];
+    const cursor = bodies[3].pagination.cursor as string;
+    const inBody = stamps.filter((s) => s !== JSON.stringify(cursor));
+    expect(inBody.length).toBeGreaterThan(5);
+    for (const stamp of inBody) expect(stamp).toMatch(/^"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"$/);
+    // and the cursor still has six fractional digits
+    expect(cursor).toMatch(/\.\d{6}Z$/);
+  });
+});
+
+describe('a branch being created', () => {
+  it('says where it is heading and how it is made, as the real service does', () => {
+    // given a settled project
+    const { sim, path, settle } = givenProject();
+    // when a branch is created
+    const created = sim.request('POST', path('/branches'), { branch: { name: 'dev' } }).body;
+    // then it is in init, pending ready, made from its parent's data, and not the primary one
+    expect(created.branch).toMatchObject({
+      current_state: 'init',
+      pending_state: 'ready',
+      init_source: 'parent-data',
+      primary: false,
+      default: false,
+    });
+    // and once ready it has no pending state; the default branch is the primary one
+    settle();
+    const listed = sim.request('GET', path('/branches')).body.branches;
+    const dev = listed.find((b: { id: string }) => b.id === created.branch.id);
+    expect(dev.current_state).toBe('ready');
+    expect(dev).not.toHaveProperty('pending_state');
+    expect(listed.find((b: { default: boolean }) => b.default)).toMatchObject({ primary: true });
   });
 });

@@ -56,22 +56,27 @@ describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
 
   it('refuses what a client can get wrong with a JSON error and no stack trace', async () => {
     const { call, base, send } = await serve(transport);
+    // Error bodies as the real service writes them: an empty code, a message, a request id.
     const cases = [
-      [await call('GET', '/projects', undefined, { authorization: '' }), 401, 'unauthorized'],
-      [await call('GET', '/nowhere'), 404, 'not_found'],
-      [await call('PUT', '/projects'), 405, 'method_not_allowed'],
-      [await call('POST', '/projects', '{"project":'), 400, 'invalid_input'],
-      [await call('POST', '/projects', 'x'.repeat(1024 * 1024 + 1)), 413, 'payload_too_large'],
-      [await call('POST', '/projects', { project: { name: 7 } }), 400, 'invalid_input'],
+      [await call('GET', '/projects', undefined, { authorization: '' }), 401],
+      [await call('GET', '/nowhere'), 404],
+      [await call('PUT', '/projects'), 405],
+      [await call('POST', '/projects', '{"project":'), 400],
+      [await call('POST', '/projects', 'x'.repeat(1024 * 1024 + 1)), 413],
+      [await call('POST', '/projects', { project: { name: 7 } }), 400],
     ] as const;
-    for (const [response, status, code] of cases) {
+    for (const [response, status] of cases) {
       expect(response.status).toBe(status);
-      expect(response.body).toMatchObject({ code, message: expect.any(String) });
+      expect(response.body).toMatchObject({
+        code: '',
+        message: expect.any(String),
+        request_id: expect.any(String),
+      });
       expect(JSON.stringify(response.body)).not.toMatch(/\n\s+at /);
     }
     const outside = await send(base.replace('/api/v2', '/other'));
     expect(outside.status).toBe(404);
-    expect(await outside.json()).toMatchObject({ code: 'not_found' });
+    expect(await outside.json()).toMatchObject({ code: '', message: expect.any(String) });
   });
 
   it('moves the clock only through control routes in manual mode', async () => {
@@ -163,7 +168,10 @@ describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     const limited = await get('/projects');
     expect(limited.headers.get('retry-after')).toBe('1');
-    expect(await limited.json()).toMatchObject({ code: 'rate_limited' });
+    expect(await limited.json()).toMatchObject({
+      code: '',
+      message: expect.stringMatching(/too many requests/),
+    });
     expect((await get('/projects/p-1/branches')).status).toBe(404); // another route: allowed
     wall += 1_001;
     expect((await get('/projects')).status).toBe(200);

@@ -159,6 +159,23 @@ describe('operation retention', () => {
     expect(Simulation.replay(sim.log).state).toEqual(sim.state);
   });
 
+  it('keeps ended operations 6 months by default, as the real service does', () => {
+    // given a project with the default retention, whose first operations have ended
+    const sim = new Simulation({ seed: 4 });
+    const created = sim.request('POST', '/projects').body;
+    const first = created.operations[0].id as string;
+    const listed = () =>
+      sim
+        .request('GET', `/projects/${created.project.id}/operations?limit=1000`)
+        .body.operations.map((o: { id: string }) => o.id);
+    // when a month passes, then they are still listed
+    sim.advance('30d');
+    expect(listed()).toContain(first);
+    // and once more than 6 months have passed, they are pruned
+    sim.advance('154d');
+    expect(listed()).not.toContain(first);
+  });
+
   it('keeps everything with operationRetentionMs: 0', () => {
     const { sim, project } = givenProject();
     const before = Object.keys(project().operations);

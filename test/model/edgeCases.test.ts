@@ -453,6 +453,8 @@ describe('computes created disabled', () => {
     const disabledProject = sim.request('POST', '/projects', { project: {} }).body;
     expect(disabledProject.endpoints[0].disabled).toBe(false);
     // the create-branch request has no `disabled` field in the schema; PATCH then create a disabled one
+    // (once the branch is created: until then its operations lock the whole project)
+    sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
     const alone = sim.request('POST', `/projects/${projectId}/endpoints`, {
       endpoint: { branch_id: created.branch.id, type: 'read_only', disabled: true },
     }).body;

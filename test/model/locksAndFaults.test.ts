@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { givenProject } from '../support/given.js';
 import { Simulation, metricsOf } from '../../src/index.js';
+import { LOCKED_MESSAGE } from '../../src/domain/rejection.js';
 
 describe('locks (423)', () => {
   it('refuses requests on a compute while an operation on it is unfinished, and accepts them after', () => {
@@ -9,8 +10,9 @@ describe('locks (423)', () => {
     const again = sim.request('POST', path(`/endpoints/${endpointId}/restart`));
     expect(again.status).toBe(423);
     expect(again.body).toMatchObject({
-      code: 'locked',
-      message: expect.stringMatching(/conflicting operations/),
+      code: '',
+      message: LOCKED_MESSAGE,
+      detail: expect.stringMatching(/^suspend_compute [0-9a-f-]+ is running$/),
     });
     expect(
       sim.request('PATCH', path(`/endpoints/${endpointId}`), {
@@ -21,10 +23,11 @@ describe('locks (423)', () => {
     expect(sim.request('POST', path(`/endpoints/${endpointId}/restart`)).status).toBe(200);
   });
 
-  it('refuses branching from a branch being created, right after the project (create_timeline runs)', () => {
+  it('refuses branching from a branch being created, right after the project (create_timeline runs), with 422', () => {
     const sim = new Simulation();
     const project = sim.request('POST', '/projects').body.project;
-    expect(sim.request('POST', `/projects/${project.id}/branches`).status).toBe(423);
+    const refused = sim.request('POST', `/projects/${project.id}/branches`);
+    expect(refused).toMatchObject({ status: 422, body: { message: 'branch not ready yet' } });
   });
 
   it('records each 423 in the log without changing state, and metrics count them', () => {
@@ -81,16 +84,16 @@ describe('locks (423)', () => {
   });
 
   it('records the branch a refused request named in its body', () => {
-    const sim = new Simulation();
-    const { project, branch } = sim.request('POST', '/projects').body;
-    const refused = sim.request('POST', `/projects/${project.id}/endpoints`, {
-      endpoint: { branch_id: branch.id, type: 'read_only' },
+    const { sim, endpointId, path, projectId, branchId } = givenProject();
+    sim.request('POST', path(`/endpoints/${endpointId}/restart`));
+    const refused = sim.request('POST', path('/endpoints'), {
+      endpoint: { branch_id: branchId, type: 'read_only' },
     });
     expect(refused.status).toBe(423);
     expect(sim.log.get(sim.log.length - 1)).toMatchObject({
       type: 'RequestLocked',
-      projectId: project.id,
-      branchId: branch.id,
+      projectId,
+      branchId,
     });
   });
 

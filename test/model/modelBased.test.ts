@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_PROFILE,
   OPERATION_ACTIONS,
   Simulation,
   isTerminal,
@@ -136,6 +137,53 @@ function checkInvariants(state: SimState): void {
   }
 }
 
+/**
+ * The model's lock rule (fidelity.md, audit 2026-11-23): a project refuses mutating requests with 423
+ * while it has an unfinished operation other than the background availability check, or as many
+ * unfinished operations as the profile's cap.
+ */
+function predictLocked(state: SimState, projectId: string): boolean {
+  const project = state.projects[projectId]!;
+  const unfinished = Object.keys(project.pendingOperations).map((id) => project.operations[id]!);
+  return (
+    unfinished.some((o) => o.action !== 'check_availability') ||
+    unfinished.length >= DEFAULT_PROFILE.locks.maxUnfinishedOperations
+  );
+}
+
+/** Whether a branch is still being created (the service answers 422 `branch not ready yet`). */
+function predictNotReady(state: SimState, projectId: string, branchId: string): boolean {
+  return state.projects[projectId]!.branches[branchId]!.currentState === 'init';
+}
+
+/** What the model predicts of a mutating request, in the order the service checks. */
+interface Prediction {
+  /** 400 for invalid input: `true` predicted, `false` impossible, `undefined` not predicted. */
+  readonly invalid?: boolean | undefined;
+  readonly conflict?: boolean;
+  readonly notReady?: boolean;
+  readonly locked: boolean;
+  /** The change is no change at all: accepted whatever the locks say. */
+  readonly noop?: boolean;
+  readonly success: readonly number[];
+}
+
+/** The response's status is the one predicted: 409, 422 and 423 exactly when the model says. */
+function expectPredicted(status: number, prediction: Prediction): void {
+  if (prediction.noop === true) return void expect(prediction.success).toContain(status);
+  if (prediction.invalid === true) return void expect(status).toBe(400);
+  if (status === 400 && prediction.invalid === undefined) return;
+  const refusal = prediction.conflict
+    ? 409
+    : prediction.notReady
+      ? 422
+      : prediction.locked
+        ? 423
+        : undefined;
+  if (refusal !== undefined) expect(status).toBe(refusal);
+  else expect(prediction.success).toContain(status);
+}
+
 type ModelProject = Model['projects'][number];
 const hasComputes = (p: ModelProject) => p.endpoints.length > 0;
 
@@ -160,6 +208,10 @@ function settle(real: Real, projectId: string, politely: boolean): void {
     { stepLimit: 100_000 },
   );
 }
+
+/** Whether `[min, max]` is a size the service accepts (autoscaling up to 16 CU, at most 8 CU wide). */
+const validSize = (min: number, max: number) =>
+  min <= max && (min === max || max <= 16) && max - min <= 8;
 
 const sizeArb = fc
   .constantFrom([0.25, 0.25], [0.25, 2], [1, 1], [2, 8], [0.5, 16], [20, 20], [1, 12], [3, 2])
@@ -187,8 +239,14 @@ class CreateBranchCmd implements Cmd {
     const project = target(model, real, this.p, this.politely);
     const kinds = ['read_write', 'read_only'].slice(0, this.computes);
     const body = { endpoints: kinds.map((type) => ({ type })) };
+    const before = real.sim.state;
     const response = send(real, 'POST', `/projects/${project.id}/branches`, body);
-    expect([201, 423]).toContain(response.status);
+    expectPredicted(response.status, {
+      invalid: false,
+      notReady: predictNotReady(before, project.id, project.branches[0]!),
+      locked: predictLocked(before, project.id),
+      success: [201],
+    });
     if (response.status === 201) {
       project.branches.push(response.body.branch.id);
       for (const e of response.body.endpoints) project.endpoints.push(e.id);
@@ -213,6 +271,7 @@ class CreateEndpointCmd implements Cmd {
     const hasReadWrite = Object.values(real.sim.state.projects[project.id]!.endpoints).some(
       (e) => e.branchId === branchId && e.type === 'read_write',
     );
+    const before = real.sim.state;
     const response = send(real, 'POST', `/projects/${project.id}/endpoints`, {
       endpoint: {
         branch_id: branchId,
@@ -221,10 +280,13 @@ class CreateEndpointCmd implements Cmd {
         autoscaling_limit_max_cu: max,
       },
     });
-    expect([201, 400, 409, 423]).toContain(response.status);
-    const validSize = min! <= max! && (min === max || max! <= 16) && max! - min! <= 8;
-    if (!validSize) expect(response.status).toBe(400);
-    else if (this.type === 'read_write' && hasReadWrite) expect(response.status).toBe(409);
+    expectPredicted(response.status, {
+      invalid: !validSize(min!, max!),
+      conflict: this.type === 'read_write' && hasReadWrite,
+      notReady: predictNotReady(before, project.id, branchId),
+      locked: predictLocked(before, project.id),
+      success: [201],
+    });
     if (response.status === 201) project.endpoints.push(response.body.endpoint.id);
   }
   toString = () => `createEndpoint(${this.p}, ${this.b}, ${this.type}, ${this.size.join('-')})`;
@@ -252,10 +314,36 @@ class UpdateEndpointCmd implements Cmd {
       enable: { disabled: false },
       settings: { settings: { pg_settings: { work_mem: '64MB' } } },
     }[this.change] as Record<string, unknown>;
+    const before = real.sim.state;
+    const endpoint = before.projects[project.id]!.endpoints[endpointId]!;
+    const branchId = body['branch_id'] as string | undefined;
+    const moves = this.change === 'branch' && branchId !== endpoint.branchId;
+    const [min, max] = this.size as [number, number];
+    const noop = {
+      size: endpoint.minCu === min && endpoint.maxCu === max,
+      timeout: endpoint.suspendTimeoutSeconds === 60,
+      never: endpoint.suspendTimeoutSeconds === -1,
+      branch: !moves,
+      disable: endpoint.disabled,
+      enable: !endpoint.disabled,
+      settings: JSON.stringify(endpoint.pgSettings) === JSON.stringify({ work_mem: '64MB' }),
+    }[this.change] as boolean;
     const response = send(real, 'PATCH', `/projects/${project.id}/endpoints/${endpointId}`, {
       endpoint: body,
     });
-    expect([200, 400, 404, 409, 423]).toContain(response.status);
+    expectPredicted(response.status, {
+      invalid: this.change === 'size' && !validSize(min, max) ? true : undefined,
+      conflict:
+        moves &&
+        endpoint.type === 'read_write' &&
+        Object.values(before.projects[project.id]!.endpoints).some(
+          (e) => e.branchId === branchId && e.type === 'read_write',
+        ),
+      notReady: moves && predictNotReady(before, project.id, branchId!),
+      locked: predictLocked(before, project.id),
+      noop,
+      success: [200],
+    });
   }
   toString = () => `update(${this.p}, ${this.e}, ${this.change})`;
 }
@@ -273,8 +361,16 @@ class ControlCmd implements Cmd {
     const endpointId = pick(project.endpoints, this.e)!;
     const method = this.verb === 'delete' ? 'DELETE' : 'POST';
     const path = `/projects/${project.id}/endpoints/${endpointId}${this.verb === 'delete' ? '' : `/${this.verb}`}`;
+    const before = real.sim.state;
     const response = send(real, method, path);
-    expect([200, 204, 400, 404, 423]).toContain(response.status);
+    if (this.verb === 'delete') expect([200, 204]).toContain(response.status);
+    else
+      expectPredicted(response.status, {
+        invalid:
+          this.verb !== 'suspend' && before.projects[project.id]!.endpoints[endpointId]!.disabled,
+        locked: predictLocked(before, project.id),
+        success: [200],
+      });
     if (this.verb === 'delete')
       project.endpoints = project.endpoints.filter((id) => id !== endpointId);
   }
@@ -291,8 +387,15 @@ class DeleteBranchCmd implements Cmd {
   run(model: Model, real: Real) {
     const project = target(model, real, this.p, this.politely, (p) => p.branches.length > 1);
     const branchId = pick(project.branches.slice(1), this.b)!;
+    const before = real.sim.state;
     const response = send(real, 'DELETE', `/projects/${project.id}/branches/${branchId}`);
-    expect([200, 400, 423]).toContain(response.status);
+    expectPredicted(response.status, {
+      invalid:
+        before.projects[project.id]!.branches[branchId]!.protected ||
+        Object.values(before.projects[project.id]!.branches).some((b) => b.parentId === branchId),
+      locked: predictLocked(before, project.id),
+      success: [200],
+    });
     if (response.status === 200) {
       project.branches = project.branches.filter((id) => id !== branchId);
       project.endpoints = project.endpoints.filter(

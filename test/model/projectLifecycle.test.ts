@@ -50,6 +50,9 @@ function givenProject(options: ConstructorParameters<typeof Simulation>[0] = {})
   return { sim, created, body, projectId, endpointId, endpoint, operations };
 }
 
+/** A timestamp as response bodies write it: whole seconds, like the real service. */
+const inWholeSeconds = (ms: number) => formatInstant(Math.floor(ms / 1000) * 1000);
+
 describe('creating a project', () => {
   it('returns 201 with the primary compute in init, pending active, and create_timeline running before start_compute', () => {
     const { created, body } = givenProject();
@@ -78,7 +81,7 @@ describe('creating a project', () => {
     sim.runUntil(computeIsActive);
     expect(endpoint().current_state).toBe('active');
     expect(endpoint()).not.toHaveProperty('pending_state');
-    expect(endpoint().last_active).toBe(formatInstant(sim.now()));
+    expect(endpoint().last_active).toBe(inWholeSeconds(sim.now()));
     expect(operations().every((o) => o.status === 'finished')).toBe(true);
   });
 
@@ -114,7 +117,7 @@ describe('scale to zero', () => {
     expect(endpoint()).toMatchObject({ current_state: 'active', pending_state: 'idle' });
     sim.runUntilIdle();
     expect(endpoint().current_state).toBe('idle');
-    expect(endpoint().last_active).toBe(formatInstant(activeAt));
+    expect(endpoint().last_active).toBe(inWholeSeconds(activeAt));
     expect(operations()[0]).toMatchObject({ action: 'suspend_compute', status: 'finished' });
   });
 

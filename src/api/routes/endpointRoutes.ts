@@ -31,6 +31,9 @@ export const createEndpointRoute: Route = {
       endpoint,
       newComputeBase(project.value.defaultEndpointSettings),
     );
+    const regionId = endpoint.string('region_id', ID, 'a region id');
+    if (regionId !== undefined && regionId !== project.value.regionId)
+      endpoint.fail(`endpoint.region_id must be the project's region, ${project.value.regionId}`);
     if (endpoint.problem !== undefined) return errorResponse(endpoint.problem);
     const command = {
       type: 'CreateEndpoint',

@@ -13,6 +13,7 @@ import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
 import { matchesSearch, pageLimit } from './listingQuery.js';
 import { executed, proxyHostOf, recordedOperations } from './responses.js';
+import { isKnownRegion } from '../../domain/regions.js';
 
 /** POST /projects */
 export const createProjectRoute: Route = {
@@ -33,6 +34,8 @@ export const createProjectRoute: Route = {
       /^[a-z0-9-]{1,60}$/,
       'a region id such as aws-us-east-2',
     );
+    if (regionId !== undefined && !isKnownRegion(regionId, target.profile.regionId))
+      project.fail(`project.region_id: unknown region ${JSON.stringify(regionId)}`);
     const branchName = project
       .object_('branch')
       .string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');

@@ -11,7 +11,7 @@ import type { CreateBranch } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
-import { findProject, lockedBy } from '../lookups.js';
+import { findProject, lockedBy, notReady } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
 import { endpointCreated, settingsProblem, startOrPark, tooManyReplicas } from '../newEndpoint.js';
 import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
@@ -42,7 +42,9 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
   const replicas = command.endpoints.filter((e) => e.endpointType === 'read_only').length;
   const tooMany = tooManyReplicas(state, project.id, replicas, context.profile.limits);
   if (tooMany !== undefined) return err(tooMany);
-  const locked = lockedBy(project, { branchId: parentId });
+  const unready = notReady(parent);
+  if (unready !== undefined) return err(unready);
+  const locked = lockedBy(project, { branchId: parentId }, context.profile.locks);
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.parentId });
 
   const branchId = drawUniqueId(

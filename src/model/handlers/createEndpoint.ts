@@ -9,7 +9,7 @@ import type { CreateEndpoint } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
-import { findBranch, lockedBy } from '../lookups.js';
+import { findBranch, lockedBy, notReady } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
 import {
   endpointCreated,
@@ -29,9 +29,10 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
     settingsProblem(command.settings, project.plan, context.profile.limits) ??
     (command.endpointType === 'read_write'
       ? secondReadWrite(state, project.id, branch.id)
-      : tooManyReplicas(state, project.id, 1, context.profile.limits));
+      : tooManyReplicas(state, project.id, 1, context.profile.limits)) ??
+    notReady(branch);
   if (problem !== undefined) return err(problem);
-  const locked = lockedBy(project, { branchId: branch.id });
+  const locked = lockedBy(project, { branchId: branch.id }, context.profile.locks);
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.branchId });
 
   const created = endpointCreated(state, project.id, project.regionId, branch.id, command, context);

@@ -1,7 +1,8 @@
 /**
- * DeleteBranch: a branch that is not the default, not protected and has no children goes, with its computes (their
- * connections terminated, their unfinished operations cancelled); a `delete_timeline` operation
- * removes its data.
+ * DeleteBranch: a branch that is not the default, not protected and has no children goes, with its
+ * computes (their connections terminated, their unfinished operations cancelled); a
+ * `suspend_compute` for each of them that was running, then a `delete_timeline` operation, removes
+ * its data.
  */
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
@@ -12,7 +13,8 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { findBranch, lockedBy } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
-import { recordOperations } from '../operationPlanner.js';
+import { recordOperations, suspendPlan, type PlannedOperation } from '../operationPlanner.js';
+import { isDown } from '../../domain/computeState.js';
 import { dropConnections } from '../connectionEvents.js';
 
 /** Decides a branch deletion. */
@@ -39,12 +41,17 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
         `branch ${branch.id} has child branch ${child.id}; delete that first`,
       ),
     );
-  const locked = lockedBy(project, { branchId: branch.id });
+  const locked = lockedBy(project, { branchId: branch.id }, context.profile.locks);
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: command.branchId });
 
   const draft = new CommandDraft(state, context);
+  const suspends: PlannedOperation[] = [];
   for (const endpoint of Object.values(project.endpoints)) {
     if (endpoint.branchId !== branch.id) continue;
+    // As on the real service, a running compute is suspended before its timeline goes (the compute
+    // itself is gone already: the operation only records the work, it changes nothing).
+    if (!isDown(endpoint.currentState, endpoint.pendingState))
+      suspends.push({ ...suspendPlan(branch.id, endpoint.id), running: [], finished: [] });
     draft.push(
       ...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
     );
@@ -53,6 +60,7 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
   cancelOperations(draft, project, (o) => o.branchId === branch.id);
   draft.push({ type: 'BranchDeleted', projectId: project.id, branchId: branch.id });
   recordOperations(draft, project.id, [
+    ...suspends,
     { action: 'delete_timeline', branchId: branch.id, latency: 'apply_config' },
   ]);
   return ok(draft.events);

@@ -26,6 +26,7 @@ function controllable(
   state: SimState,
   command: RestartEndpoint | StartEndpoint | SuspendEndpoint,
   starts: boolean,
+  context: ModelContext,
 ): { readonly ok: true; readonly value: Target } | Refusal {
   const found = findEndpoint(state, command.projectId, command.endpointId);
   if (!found.ok) return found;
@@ -38,7 +39,7 @@ function controllable(
       ),
     );
   }
-  const locked = lockedBy(project, { endpointId: endpoint.id });
+  const locked = lockedBy(project, { endpointId: endpoint.id }, context.profile.locks);
   return locked === undefined
     ? ok(found.value)
     : lockedRefusal(locked, command, { endpointId: command.endpointId });
@@ -57,7 +58,7 @@ function record(
 
 /** Decides a restart. */
 export const restartEndpoint: Handler<RestartEndpoint> = (state, command, context) => {
-  const target = controllable(state, command, true);
+  const target = controllable(state, command, true, context);
   if (!target.ok) return target;
   const { branchId, id } = target.value.endpoint;
   const suspend = suspendPlan(branchId, id);
@@ -74,7 +75,7 @@ export const restartEndpoint: Handler<RestartEndpoint> = (state, command, contex
 
 /** Decides a start request. */
 export const startEndpoint: Handler<StartEndpoint> = (state, command, context) => {
-  const target = controllable(state, command, true);
+  const target = controllable(state, command, true, context);
   if (!target.ok) return target;
   const { branchId, id, currentState, pendingState } = target.value.endpoint;
   const start = startPlan(branchId, id, 'wake_compute');
@@ -88,7 +89,7 @@ export const startEndpoint: Handler<StartEndpoint> = (state, command, context) =
 
 /** Decides a suspend request. */
 export const suspendEndpoint: Handler<SuspendEndpoint> = (state, command, context) => {
-  const target = controllable(state, command, false);
+  const target = controllable(state, command, false, context);
   if (!target.ok) return target;
   const { branchId, id, currentState, pendingState } = target.value.endpoint;
   const suspend = suspendPlan(branchId, id);

@@ -58,8 +58,8 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
   const point = pointOf(project, source, command, context.now);
   if (!point.ok) return point;
   const locked =
-    lockedBy(project, { branchId: branch.id }) ??
-    (self ? undefined : lockedBy(project, { branchId: source.id }));
+    lockedBy(project, { branchId: branch.id }, context.profile.locks) ??
+    (self ? undefined : lockedBy(project, { branchId: source.id }, context.profile.locks));
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: branch.id });
 
   const draft = new CommandDraft(state, context);

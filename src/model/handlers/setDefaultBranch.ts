@@ -18,7 +18,7 @@ export const setDefaultBranch: Handler<SetDefaultBranch> = (state, command, cont
   const { project, branch } = found.value;
   const draft = new CommandDraft(state, context);
   if (branch.isDefault) return ok(draft.events);
-  const locked = lockedBy(project, { branchId: branch.id });
+  const locked = lockedBy(project, { branchId: branch.id }, context.profile.locks);
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: branch.id });
   draft.push({
     type: 'DefaultBranchSet',

@@ -19,7 +19,7 @@ import type { UpdateEndpoint } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
-import { findEndpoint, lockedBy } from '../lookups.js';
+import { findEndpoint, lockedBy, notReady } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
 import { secondReadWrite, settingsProblem } from '../newEndpoint.js';
 import {
@@ -44,15 +44,17 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   const problem = settingsProblem(merged, project.plan, context.profile.limits);
   if (problem !== undefined) return err(problem);
   if (newBranchId !== undefined) {
-    if (own(project.branches, newBranchId) === undefined)
+    const destination = own(project.branches, newBranchId);
+    if (destination === undefined)
       return err(reject('not_found', `branch ${newBranchId} not found`));
     const taken =
       endpoint.type === 'read_write'
         ? secondReadWrite(state, project.id, newBranchId, endpoint.id)
         : undefined;
-    if (taken !== undefined) return err(taken);
+    const refused = taken ?? notReady(destination);
+    if (refused !== undefined) return err(refused);
   }
-  const locked = lockedBy(project, { endpointId: endpoint.id });
+  const locked = lockedBy(project, { endpointId: endpoint.id }, context.profile.locks);
   if (locked !== undefined)
     return lockedRefusal(locked, command, {
       endpointId: command.endpointId,

@@ -32,7 +32,7 @@ export const updateProject: Handler<UpdateProject> = (state, command, context) =
     command.historyRetentionSeconds !== undefined &&
     command.historyRetentionSeconds !== project.historyRetentionSeconds;
   if (retentionChanges) {
-    const locked = lockedBy(project, { branchId: project.defaultBranchId });
+    const locked = lockedBy(project, { branchId: project.defaultBranchId }, context.profile.locks);
     if (locked !== undefined) return lockedRefusal(locked, command, {});
   }
 
