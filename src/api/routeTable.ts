@@ -26,6 +26,22 @@ import {
   getProjectRoute,
   listProjectsRoute,
 } from './routes/projectRoutes.js';
+import {
+  createRoleRoute,
+  deleteRoleRoute,
+  getRoleRoute,
+  listRolesRoute,
+  resetRolePasswordRoute,
+  revealRolePasswordRoute,
+} from './routes/roleRoutes.js';
+import {
+  createDatabaseRoute,
+  deleteDatabaseRoute,
+  getDatabaseRoute,
+  listDatabasesRoute,
+  updateDatabaseRoute,
+} from './routes/databaseRoutes.js';
+import { connectionUriRoute } from './routes/connectionUriRoute.js';
 
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
@@ -47,4 +63,16 @@ export const ROUTES: readonly Route[] = [
   restartEndpointRoute,
   listOperationsRoute,
   getOperationRoute,
+  listRolesRoute,
+  createRoleRoute,
+  getRoleRoute,
+  deleteRoleRoute,
+  revealRolePasswordRoute,
+  resetRolePasswordRoute,
+  listDatabasesRoute,
+  createDatabaseRoute,
+  getDatabaseRoute,
+  updateDatabaseRoute,
+  deleteDatabaseRoute,
+  connectionUriRoute,
 ];

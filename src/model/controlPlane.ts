@@ -30,6 +30,8 @@ import { pruneOperations } from './handlers/pruneOperations.js';
 import { endSession } from './handlers/sessions.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
 import { arriveSession, attachWorkload } from './handlers/workloads.js';
+import { createRole, deleteRole, resetRolePassword } from './handlers/roles.js';
+import { createDatabase, deleteDatabase, updateDatabase } from './handlers/databases.js';
 import { emptyState, type SimState } from './state.js';
 import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
@@ -61,6 +63,12 @@ const HANDLERS: HandlerTable = {
   EndSession: endSession,
   Autoscale: autoscale,
   PruneOperations: pruneOperations,
+  CreateRole: createRole,
+  DeleteRole: deleteRole,
+  ResetRolePassword: resetRolePassword,
+  CreateDatabase: createDatabase,
+  UpdateDatabase: updateDatabase,
+  DeleteDatabase: deleteDatabase,
 };
 
 /** The control-plane Decider for one profile. */

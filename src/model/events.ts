@@ -43,6 +43,26 @@ export interface BranchCreated extends Stamp {
   readonly parentId?: string;
   readonly isDefault: boolean;
   readonly currentState: BranchLifecycle;
+  /**
+   * The roles it starts with: the owner of a new project's default branch, or a copy of the parent's
+   * (same passwords). Absent: none (logs written before branches had roles).
+   */
+  readonly roles?: readonly NewRole[];
+  /** The databases it starts with, with their drawn ids. Absent: none. */
+  readonly databases?: readonly NewDatabase[];
+}
+
+/** A role as it is created: its name and drawn password. */
+export interface NewRole {
+  readonly name: string;
+  readonly password: string;
+}
+
+/** A database as it is created: its drawn id, name and owner role. */
+export interface NewDatabase {
+  readonly id: number;
+  readonly name: string;
+  readonly ownerName: string;
 }
 
 /** A branch finished being created. */
@@ -305,6 +325,54 @@ export interface OperationsPruned extends Stamp {
   readonly nextAt: number;
 }
 
+/** A role was created on a branch. */
+export interface RoleCreated extends Stamp, NewRole {
+  readonly type: 'RoleCreated';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** A role of a branch got a new password. */
+export interface RolePasswordReset extends Stamp {
+  readonly type: 'RolePasswordReset';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
+  readonly password: string;
+}
+
+/** A role was deleted from a branch (it owned no database). */
+export interface RoleDeleted extends Stamp {
+  readonly type: 'RoleDeleted';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
+}
+
+/** A database was created on a branch. */
+export interface DatabaseCreated extends Stamp, NewDatabase {
+  readonly type: 'DatabaseCreated';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** A database of a branch was renamed or given another owner. */
+export interface DatabaseUpdated extends Stamp {
+  readonly type: 'DatabaseUpdated';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
+  readonly changes: { readonly name?: string; readonly ownerName?: string };
+}
+
+/** A database was deleted from a branch. */
+export interface DatabaseDeleted extends Stamp {
+  readonly type: 'DatabaseDeleted';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
+}
+
 /** Every domain event. */
 export type DomainEvent =
   | ProjectCreated
@@ -334,7 +402,13 @@ export type DomainEvent =
   | ComputeResized
   | WorkloadAttached
   | SessionArrived
-  | OperationsPruned;
+  | OperationsPruned
+  | RoleCreated
+  | RolePasswordReset
+  | RoleDeleted
+  | DatabaseCreated
+  | DatabaseUpdated
+  | DatabaseDeleted;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
@@ -372,6 +446,12 @@ const EVENT_TYPE_KEYS: Readonly<Record<DomainEvent['type'], true>> = {
   WorkloadAttached: true,
   SessionArrived: true,
   OperationsPruned: true,
+  RoleCreated: true,
+  RolePasswordReset: true,
+  RoleDeleted: true,
+  DatabaseCreated: true,
+  DatabaseUpdated: true,
+  DatabaseDeleted: true,
 };
 
 /** The domain event type names, for validating logs read from outside. */

@@ -88,6 +88,12 @@ const TOUCHES: TouchTable = {
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),
   OperationsPruned: (e, touch) => touch('projects', e.projectId, 'operations'),
+  RoleCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  RolePasswordReset: (e, touch) => branch(touch, e.projectId, e.branchId),
+  RoleDeleted: (e, touch) => branch(touch, e.projectId, e.branchId),
+  DatabaseCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  DatabaseUpdated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  DatabaseDeleted: (e, touch) => branch(touch, e.projectId, e.branchId),
 };
 
 /** Names the paths `event` changes. */

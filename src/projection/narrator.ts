@@ -80,6 +80,18 @@ export function createNarrator(): Narrator {
       case 'SessionArrived':
       case 'OperationsPruned':
         return undefined;
+      case 'RoleCreated':
+        return `role "${event.name}" created on ${event.branchId}`;
+      case 'RolePasswordReset':
+        return `role "${event.name}" on ${event.branchId} got a new password`;
+      case 'RoleDeleted':
+        return `role "${event.name}" deleted from ${event.branchId}`;
+      case 'DatabaseCreated':
+        return `database "${event.name}" (owner "${event.ownerName}") created on ${event.branchId}`;
+      case 'DatabaseUpdated':
+        return `database "${event.name}" on ${event.branchId} updated: ${describeChanges(event.changes)}`;
+      case 'DatabaseDeleted':
+        return `database "${event.name}" deleted from ${event.branchId}`;
       default:
         return unreachable(event);
     }

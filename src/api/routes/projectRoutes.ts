@@ -4,7 +4,15 @@
 import type { ProjectCreated } from '../../model/events.js';
 import { errorResponse } from '../apiResponse.js';
 import { BodyReader } from '../bodyReader.js';
-import { branchDto, endpointDto, projectDto, projectListItemDto } from '../dto.js';
+import {
+  branchDto,
+  connectionUrisDto,
+  databaseDto,
+  endpointDto,
+  projectDto,
+  projectListItemDto,
+  roleDto,
+} from '../dto.js';
 import { PROVISIONERS } from '../../domain/endpointDefaults.js';
 import { reject } from '../../domain/rejection.js';
 import { readNewSettings } from '../endpointSettingsBody.js';
@@ -61,16 +69,18 @@ export const createProjectRoute: Route = {
       const created = target.state.projects[projectId];
       if (created === undefined) throw new Error('created project missing from state');
       const branch = created.branches[created.defaultBranchId];
+      const endpoints = Object.values(created.endpoints);
       return {
         status: 201,
         body: {
           project: projectDto(created, proxyHostOf(created, target.profile.hostDomain)),
-          connection_uris: [],
-          roles: [],
-          databases: [],
+          connection_uris: branch === undefined ? [] : connectionUrisDto(branch, endpoints),
+          roles: branch === undefined ? [] : branch.roles.map((r) => roleDto(branch.id, r, true)),
+          databases:
+            branch === undefined ? [] : branch.databases.map((d) => databaseDto(branch.id, d)),
           operations: recordedOperations(target, projectId, events),
           branch: branch === undefined ? undefined : branchDto(branch),
-          endpoints: Object.values(created.endpoints).map(endpointDto),
+          endpoints: endpoints.map(endpointDto),
         },
       };
     });

@@ -1,6 +1,7 @@
 /**
  * CreateProject: a project, its default branch, a primary read-write compute in `init` (pending
- * `active`), and the operations `create_timeline` (running) then `start_compute` (scheduling).
+ * `active`), and the operations `create_timeline` (running) then `start_compute` (scheduling). The
+ * default branch starts with the owner role `neondb_owner` and the database `neondb` it owns.
  */
 import { drawUniqueId, newId } from '../../core/ids.js';
 import { err, ok } from '../../core/result.js';
@@ -10,6 +11,7 @@ import type { Handler } from '../decideContext.js';
 import { endpointCreated, settingsProblem, startOrPark } from '../newEndpoint.js';
 import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
 import { firstCheck } from '../availabilityChecks.js';
+import { DEFAULT_DATABASE, OWNER_ROLE, drawDatabaseIds, drawPassword } from '../branchConfig.js';
 
 /** Decides a project creation. */
 export const createProject: Handler<CreateProject> = (state, command, context) => {
@@ -46,6 +48,14 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
       name: command.branchName ?? 'main',
       isDefault: true,
       currentState: 'init',
+      roles: [{ name: OWNER_ROLE, password: drawPassword(context) }],
+      databases: [
+        {
+          id: (drawDatabaseIds(context, undefined, 1) as [number])[0],
+          name: DEFAULT_DATABASE,
+          ownerName: OWNER_ROLE,
+        },
+      ],
     },
     created,
   );
