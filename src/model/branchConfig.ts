@@ -4,7 +4,9 @@
  * read-write compute. An active compute gets `apply_config`; an idle one is activated for it and
  * suspended again (`apply_config` running, `suspend_compute` scheduling, as the public schema's
  * examples show); a branch without a read-write compute, or whose compute is disabled, records
- * nothing (the configuration is kept and applied at the compute's next start).
+ * nothing (the configuration is kept and applied at the compute's next start). A simulator choice:
+ * open connections are kept (the schema's descriptions say creating a role or resetting a password
+ * drops the active compute's connections; that drop is not simulated yet).
  */
 import { newPassword } from '../core/password.js';
 import { isDown } from '../domain/computeState.js';
@@ -15,7 +17,8 @@ import type { ModelContext, Refusal } from './decideContext.js';
 import { findBranch, lockedBy } from './lookups.js';
 import { lockedRefusal } from './lockedRefusal.js';
 import { recordOperations, suspendPlan, type PlannedOperation } from './operationPlanner.js';
-import type { BranchState, DatabaseState, ProjectState, RoleState } from './state.js';
+import type { Result } from '../core/result.js';
+import type { BranchState, DatabaseState, ProjectState, RoleState, SimState } from './state.js';
 
 /** The name of the role that owns a new project's database, as the real service names it. */
 export const OWNER_ROLE = 'neondb_owner';
@@ -28,11 +31,11 @@ export interface ConfigTarget {
   readonly branch: BranchState;
 }
 
-/** The branch `command` names, or its 404. */
+/** The branch `command` names, with its project, or a 404. */
 export function findConfigTarget(
-  state: Parameters<typeof findBranch>[0],
+  state: SimState,
   command: Pick<CreateRole, 'projectId' | 'branchId'>,
-): { ok: true; value: ConfigTarget } | { ok: false; error: Rejection } {
+): Result<ConfigTarget, Rejection> {
   return findBranch(state, command.projectId, command.branchId);
 }
 
