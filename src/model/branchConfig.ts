@@ -20,9 +20,7 @@ import { recordOperations, suspendPlan, type PlannedOperation } from './operatio
 import type { Result } from '../core/result.js';
 import type { BranchState, DatabaseState, ProjectState, RoleState, SimState } from './state.js';
 
-/** The name of the role that owns a new project's database, as the real service names it. */
-export const OWNER_ROLE = 'neondb_owner';
-/** The database of a new project. */
+/** The database of a new project, unless its request names another (its owner: `neondb_owner`). */
 export const DEFAULT_DATABASE = 'neondb';
 
 /** The project and branch a role or database command names. */

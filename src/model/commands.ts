@@ -35,6 +35,10 @@ export interface CreateProject extends Requested {
   readonly name?: string;
   readonly regionId?: string;
   readonly branchName?: string;
+  /** The default branch's database (default `neondb`). */
+  readonly databaseName?: string;
+  /** The role owning it (default `{databaseName}_owner`). */
+  readonly roleName?: string;
   readonly pgVersion?: number;
   readonly historyRetentionSeconds?: number;
   readonly endpoint: EndpointSettings;

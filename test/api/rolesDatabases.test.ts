@@ -351,3 +351,30 @@ describe('API key scopes', () => {
     expect(get(b, '/databases')).toBe(404);
   });
 });
+
+describe('a new project with named role and database', () => {
+  it('uses the database name from the request and {database}_owner unless the role is named', () => {
+    const sim = new Simulation({ seed: 3 });
+    const create = (branch: object) => sim.request('POST', '/projects', { project: { branch } });
+    const named = create({ database_name: 'shop' });
+    expect(named.body.databases).toMatchObject([{ name: 'shop', owner_name: 'shop_owner' }]);
+    expect(named.body.roles).toMatchObject([{ name: 'shop_owner' }]);
+    expect(named.body.connection_uris[0].connection_uri).toMatch(
+      /^postgresql:\/\/shop_owner:.*\/shop\?/,
+    );
+    const both = create({ database_name: 'shop', role_name: 'alice' });
+    expect(both.body.databases).toMatchObject([{ name: 'shop', owner_name: 'alice' }]);
+  });
+
+  it.each([
+    ['a reserved database', { database_name: 'postgres' }],
+    ['a pg_ role', { role_name: 'pg_admin' }],
+    ['a role name that is not a string', { role_name: 5 }],
+    ['an owner name past 63 bytes', { database_name: 'd'.repeat(60) }],
+  ])('refuses %s with 400 and creates nothing', (_, branch) => {
+    const sim = new Simulation({ seed: 3 });
+    const refused = sim.request('POST', '/projects', { project: { branch } });
+    expect(refused.status).toBe(400);
+    expect(sim.state.projects).toEqual({});
+  });
+});

@@ -39,9 +39,14 @@ export const createProjectRoute: Route = {
       /^[a-z0-9-]{1,60}$/,
       'a region id such as aws-us-east-2',
     );
-    const branchName = project
-      .object_('branch')
-      .string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
+    const branchBody = project.object_('branch');
+    const branchName = branchBody.string(
+      'name',
+      /^.{1,256}$/su,
+      'a branch name of 1 to 256 characters',
+    );
+    const roleName = branchBody.string('role_name', /^/u, 'a string');
+    const databaseName = branchBody.string('database_name', /^/u, 'a string');
     const defaults = project.object_('default_endpoint_settings');
     const provisioner = project.oneOf('provisioner', PROVISIONERS);
     // The deprecated top-level limits still work when default_endpoint_settings does not give them.
@@ -59,6 +64,8 @@ export const createProjectRoute: Route = {
       ...(name === undefined ? {} : { name }),
       ...(regionId === undefined ? {} : { regionId }),
       ...(branchName === undefined ? {} : { branchName }),
+      ...(roleName === undefined ? {} : { roleName }),
+      ...(databaseName === undefined ? {} : { databaseName }),
       ...(pgVersion === undefined ? {} : { pgVersion }),
       ...(retention === undefined ? {} : { historyRetentionSeconds: retention }),
     });
