@@ -378,3 +378,30 @@ describe('a new project with named role and database', () => {
     expect(sim.state.projects).toEqual({});
   });
 });
+
+describe('logs written before branches had roles', () => {
+  it('replay with branches that have no roles or databases, and accept new ones', () => {
+    const { sim } = givenBranch();
+    const lines = sim
+      .toJSONL()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const old = lines.map((event) => {
+      if (event['type'] !== 'BranchCreated') return event;
+      const { roles: _roles, databases: _databases, ...rest } = event;
+      return rest;
+    });
+    expect(old.filter((e) => e['type'] === 'BranchCreated')).toHaveLength(1);
+    expect(JSON.stringify(old)).not.toContain('neondb_owner');
+    const replayed = Simulation.fromJSONL(
+      `${old.map((e) => JSON.stringify(e)).join('\n')}\n`,
+    ).simulation;
+    const [project] = Object.values(replayed.state.projects);
+    const branch = project!.branches[project!.defaultBranchId]!;
+    expect(branch.roles).toEqual([]);
+    expect(branch.databases).toEqual([]);
+    const path = `/projects/${project!.id}/branches/${branch.id}/roles`;
+    expect(replayed.request('POST', path, { role: { name: 'app' } }).status).toBe(201);
+  });
+});
