@@ -68,13 +68,15 @@ export const deleteRole: Handler<DeleteRole> = (state, command, context) => {
   if (roleNamed(branch, command.name) === undefined)
     return err(reject('not_found', `role "${command.name}" not found on branch ${branch.id}`));
   const owned = branch.databases.filter((d) => d.ownerName === command.name).map((d) => d.name);
-  if (owned.length > 0)
+  if (owned.length > 0) {
+    const list = owned.map((n) => `"${n}"`).join(', ');
     return err(
       reject(
         'conflict',
-        `role "${command.name}" owns database${owned.length > 1 ? 's' : ''} ${owned.map((n) => `"${n}"`).join(', ')} on branch ${branch.id}; delete ${owned.length > 1 ? 'them' : 'it'} or give ${owned.length > 1 ? 'them' : 'it'} another owner first`,
+        `role "${command.name}" owns ${list} on branch ${branch.id}: delete or re-own them first`,
       ),
     );
+  }
   const locked = lockedConfig(found.value, command);
   if (locked !== undefined) return locked;
   const draft = new CommandDraft(state, context);
