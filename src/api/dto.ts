@@ -7,12 +7,15 @@ import { formatBodyInstant as formatInstant } from './bodyInstant.js';
 import { SIMULATED_USER } from '../domain/simulatedAccount.js';
 import { projectUsageAt } from '../model/usage.js';
 import { formatLsn } from '../domain/lsn.js';
+import { connectionUri, poolerHost } from '../domain/connectionUri.js';
 import type {
   BranchState,
+  DatabaseState,
   EndpointState,
   OperationState,
   ProjectEndpointDefaults,
   ProjectState,
+  RoleState,
 } from '../model/state.js';
 
 /** Compute record as the API returns it. */
@@ -202,4 +205,65 @@ export function projectListItemDto(
 /** The annotation the API attaches to a branch (none set in the simulator: an empty value). */
 export function branchAnnotationDto(b: BranchState): Record<string, unknown> {
   return { object: { type: 'console/branch', id: b.id }, value: {} };
+}
+
+/** Role record as the API returns it; the password only where the API shows it (create, reset). */
+export function roleDto(
+  branchId: string,
+  role: RoleState,
+  withPassword = false,
+): Record<string, unknown> {
+  return {
+    branch_id: branchId,
+    name: role.name,
+    ...(withPassword ? { password: role.password } : {}),
+    protected: false,
+    authentication_method: 'password',
+    created_at: formatInstant(role.createdAt),
+    updated_at: formatInstant(role.updatedAt),
+  };
+}
+
+/** Database record as the API returns it. */
+export function databaseDto(branchId: string, database: DatabaseState): Record<string, unknown> {
+  return {
+    id: database.id,
+    branch_id: branchId,
+    name: database.name,
+    owner_name: database.ownerName,
+    created_at: formatInstant(database.createdAt),
+    updated_at: formatInstant(database.updatedAt),
+  };
+}
+
+/**
+ * The `connection_uris` of a create-project or create-branch response: for each compute, the URI of
+ * the branch's only role and database (none when it has several of either, as the schema says).
+ */
+export function connectionUrisDto(
+  branch: BranchState,
+  endpoints: readonly EndpointState[],
+): Record<string, unknown>[] {
+  const [role, ...otherRoles] = branch.roles;
+  const [database, ...otherDatabases] = branch.databases;
+  if (role === undefined || database === undefined) return [];
+  if (otherRoles.length > 0 || otherDatabases.length > 0) return [];
+  return endpoints.map((endpoint) => {
+    const target = {
+      roleName: role.name,
+      password: role.password,
+      host: endpoint.host,
+      databaseName: database.name,
+    };
+    return {
+      connection_uri: connectionUri(target, false),
+      connection_parameters: {
+        database: database.name,
+        password: role.password,
+        role: role.name,
+        host: endpoint.host,
+        pooler_host: poolerHost(endpoint.host),
+      },
+    };
+  });
 }

@@ -38,6 +38,22 @@ import {
   updateBranchRoute,
 } from './routes/branchUpdateRoutes.js';
 import { restoreBranchRoute } from './routes/branchRestoreRoute.js';
+import {
+  createRoleRoute,
+  deleteRoleRoute,
+  getRoleRoute,
+  listRolesRoute,
+  resetRolePasswordRoute,
+  revealRolePasswordRoute,
+} from './routes/roleRoutes.js';
+import {
+  createDatabaseRoute,
+  deleteDatabaseRoute,
+  getDatabaseRoute,
+  listDatabasesRoute,
+  updateDatabaseRoute,
+} from './routes/databaseRoutes.js';
+import { connectionUriRoute } from './routes/connectionUriRoute.js';
 
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
@@ -72,4 +88,16 @@ export const ROUTES: readonly Route[] = [
   restoreBranchRoute,
   countBranchesRoute,
   listBranchEndpointsRoute,
+  listRolesRoute,
+  createRoleRoute,
+  getRoleRoute,
+  deleteRoleRoute,
+  revealRolePasswordRoute,
+  resetRolePasswordRoute,
+  listDatabasesRoute,
+  createDatabaseRoute,
+  getDatabaseRoute,
+  updateDatabaseRoute,
+  deleteDatabaseRoute,
+  connectionUriRoute,
 ];

@@ -35,6 +35,10 @@ export interface CreateProject extends Requested {
   readonly name?: string;
   readonly regionId?: string;
   readonly branchName?: string;
+  /** The default branch's database (default `neondb`). */
+  readonly databaseName?: string;
+  /** The role owning it (default `{databaseName}_owner`). */
+  readonly roleName?: string;
   readonly pgVersion?: number;
   readonly historyRetentionSeconds?: number;
   readonly endpoint: EndpointSettings;
@@ -205,6 +209,50 @@ export interface SetTransaction {
   readonly open: boolean;
 }
 
+/** What every role or database command names: the branch it changes. */
+interface OnBranch extends Requested {
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** Create a role on a branch, with a drawn password. */
+export interface CreateRole extends OnBranch {
+  readonly type: 'CreateRole';
+  readonly name: string;
+}
+
+/** Delete a role that owns no database. */
+export interface DeleteRole extends OnBranch {
+  readonly type: 'DeleteRole';
+  readonly name: string;
+}
+
+/** Give a role a new drawn password. */
+export interface ResetRolePassword extends OnBranch {
+  readonly type: 'ResetRolePassword';
+  readonly name: string;
+}
+
+/** Create a database owned by a role of the same branch. */
+export interface CreateDatabase extends OnBranch {
+  readonly type: 'CreateDatabase';
+  readonly name: string;
+  readonly ownerName: string;
+}
+
+/** Rename a database or give it another owner. */
+export interface UpdateDatabase extends OnBranch {
+  readonly type: 'UpdateDatabase';
+  readonly name: string;
+  readonly changes: { readonly name?: string; readonly ownerName?: string };
+}
+
+/** Delete a database. */
+export interface DeleteDatabase extends OnBranch {
+  readonly type: 'DeleteDatabase';
+  readonly name: string;
+}
+
 /** Every command a request or client can issue. */
 export type RequestCommand =
   | CreateProject
@@ -228,7 +276,13 @@ export type RequestCommand =
   | SetDefaultBranch
   | RestoreBranch
   | RunQuery
-  | SetTransaction;
+  | SetTransaction
+  | CreateRole
+  | DeleteRole
+  | ResetRolePassword
+  | CreateDatabase
+  | UpdateDatabase
+  | DeleteDatabase;
 
 /** Every command. */
 export type Command = RequestCommand | TimerCommand;

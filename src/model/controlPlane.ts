@@ -36,6 +36,8 @@ import { updateProject } from './handlers/updateProject.js';
 import { updateBranch } from './handlers/updateBranch.js';
 import { setDefaultBranch } from './handlers/setDefaultBranch.js';
 import { restoreBranch } from './handlers/restoreBranch.js';
+import { createRole, deleteRole, resetRolePassword } from './handlers/roles.js';
+import { createDatabase, deleteDatabase, updateDatabase } from './handlers/databases.js';
 import { emptyState, type SimState } from './state.js';
 import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
@@ -76,6 +78,12 @@ const HANDLERS: HandlerTable = {
   RunQuery: runQuery,
   SetTransaction: setTransaction,
   EndQuery: endQuery,
+  CreateRole: createRole,
+  DeleteRole: deleteRole,
+  ResetRolePassword: resetRolePassword,
+  CreateDatabase: createDatabase,
+  UpdateDatabase: updateDatabase,
+  DeleteDatabase: deleteDatabase,
 };
 
 /** The control-plane Decider for one profile. */

@@ -47,6 +47,26 @@ export interface BranchCreated extends Stamp {
   readonly currentState: BranchLifecycle;
   /** The parent's LSN at creation, where the new timeline starts (absent for a root branch). */
   readonly parentLsn?: number;
+  /**
+   * The roles it starts with: the owner of a new project's default branch, or a copy of the parent's
+   * (same passwords). Absent: none (logs written before branches had roles).
+   */
+  readonly roles?: readonly NewRole[];
+  /** The databases it starts with, with their drawn ids. Absent: none. */
+  readonly databases?: readonly NewDatabase[];
+}
+
+/** A role as it is created: its name and drawn password. */
+export interface NewRole {
+  readonly name: string;
+  readonly password: string;
+}
+
+/** A database as it is created: its drawn id, name and owner role. */
+export interface NewDatabase {
+  readonly id: number;
+  readonly name: string;
+  readonly ownerName: string;
 }
 
 /** A branch finished being created. */
@@ -395,6 +415,9 @@ export interface BranchPreserved extends Stamp {
   readonly timelineStartedAt: number;
   /** Children of the restored branch, re-parented to the preserved one. */
   readonly childIds: readonly string[];
+  /** The restored branch's roles and databases, kept with its previous state. Absent: none. */
+  readonly roles?: readonly NewRole[];
+  readonly databases?: readonly NewDatabase[];
 }
 
 /** A branch was restored to a point in its own or another branch's history: a new timeline from it. */
@@ -409,6 +432,54 @@ export interface BranchRestored extends Stamp {
   readonly parentTimestamp?: number;
   /** The LSN its new timeline starts at (the restored point). */
   readonly timelineStartLsn: number;
+}
+
+/** A role was created on a branch. */
+export interface RoleCreated extends Stamp, NewRole {
+  readonly type: 'RoleCreated';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** A role of a branch got a new password. */
+export interface RolePasswordReset extends Stamp {
+  readonly type: 'RolePasswordReset';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
+  readonly password: string;
+}
+
+/** A role was deleted from a branch (it owned no database). */
+export interface RoleDeleted extends Stamp {
+  readonly type: 'RoleDeleted';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
+}
+
+/** A database was created on a branch. */
+export interface DatabaseCreated extends Stamp, NewDatabase {
+  readonly type: 'DatabaseCreated';
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
+/** A database of a branch was renamed or given another owner. */
+export interface DatabaseUpdated extends Stamp {
+  readonly type: 'DatabaseUpdated';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
+  readonly changes: { readonly name?: string; readonly ownerName?: string };
+}
+
+/** A database was deleted from a branch. */
+export interface DatabaseDeleted extends Stamp {
+  readonly type: 'DatabaseDeleted';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly name: string;
 }
 
 /** Every domain event. */
@@ -450,7 +521,13 @@ export type DomainEvent =
   | BranchRestored
   | QueryStarted
   | QueryFinished
-  | TransactionChanged;
+  | TransactionChanged
+  | RoleCreated
+  | RolePasswordReset
+  | RoleDeleted
+  | DatabaseCreated
+  | DatabaseUpdated
+  | DatabaseDeleted;
 
 /** Every event of a control-plane log: the engine's own (header, clock marks) and the domain's. */
 export type SimEvent = EngineEvent | DomainEvent;
@@ -498,6 +575,12 @@ const EVENT_TYPE_KEYS: Readonly<Record<DomainEvent['type'], true>> = {
   QueryStarted: true,
   QueryFinished: true,
   TransactionChanged: true,
+  RoleCreated: true,
+  RolePasswordReset: true,
+  RoleDeleted: true,
+  DatabaseCreated: true,
+  DatabaseUpdated: true,
+  DatabaseDeleted: true,
 };
 
 /** The domain event type names, for validating logs read from outside. */

@@ -75,6 +75,12 @@ const HANDLERS: EventHandlers = {
       timelineStartedAt: e.at,
       ...(e.parentLsn === undefined ? {} : { parentLsn: e.parentLsn }),
       ...(e.parentId === undefined ? {} : { parentTimestamp: e.at }),
+      roles: (e.roles ?? []).map((role) => ({ ...role, createdAt: e.at, updatedAt: e.at })),
+      databases: (e.databases ?? []).map((database) => ({
+        ...database,
+        createdAt: e.at,
+        updatedAt: e.at,
+      })),
     };
   },
 
@@ -431,6 +437,12 @@ const HANDLERS: EventHandlers = {
       timelineStartedAt: e.timelineStartedAt,
       ...(e.parentLsn === undefined ? {} : { parentLsn: e.parentLsn }),
       ...(e.parentTimestamp === undefined ? {} : { parentTimestamp: e.parentTimestamp }),
+      roles: (e.roles ?? []).map((role) => ({ ...role, createdAt: e.at, updatedAt: e.at })),
+      databases: (e.databases ?? []).map((database) => ({
+        ...database,
+        createdAt: e.at,
+        updatedAt: e.at,
+      })),
     };
     for (const childId of e.childIds) {
       const child = project.branches[childId];
@@ -453,6 +465,52 @@ const HANDLERS: EventHandlers = {
     branch.timelineStartedAt = e.at;
     branch.lastResetAt = e.at;
     branch.updatedAt = e.at;
+  },
+
+  RoleCreated(draft, e) {
+    branchOf(draft, e.projectId, e.branchId).roles.push({
+      name: e.name,
+      password: e.password,
+      createdAt: e.at,
+      updatedAt: e.at,
+    });
+  },
+
+  RolePasswordReset(draft, e) {
+    const role = branchOf(draft, e.projectId, e.branchId).roles.find((r) => r.name === e.name);
+    if (role === undefined) return;
+    role.password = e.password;
+    role.updatedAt = e.at;
+  },
+
+  RoleDeleted(draft, e) {
+    const branch = branchOf(draft, e.projectId, e.branchId);
+    branch.roles = branch.roles.filter((r) => r.name !== e.name);
+  },
+
+  DatabaseCreated(draft, e) {
+    branchOf(draft, e.projectId, e.branchId).databases.push({
+      id: e.id,
+      name: e.name,
+      ownerName: e.ownerName,
+      createdAt: e.at,
+      updatedAt: e.at,
+    });
+  },
+
+  DatabaseUpdated(draft, e) {
+    const database = branchOf(draft, e.projectId, e.branchId).databases.find(
+      (d) => d.name === e.name,
+    );
+    if (database === undefined) return;
+    if (e.changes.name !== undefined) database.name = e.changes.name;
+    if (e.changes.ownerName !== undefined) database.ownerName = e.changes.ownerName;
+    database.updatedAt = e.at;
+  },
+
+  DatabaseDeleted(draft, e) {
+    const branch = branchOf(draft, e.projectId, e.branchId);
+    branch.databases = branch.databases.filter((d) => d.name !== e.name);
   },
 };
 
@@ -640,6 +698,12 @@ function projectOf(draft: S, projectId: string): Draft<SimState>['projects'][str
   const project = draft.projects[projectId];
   if (project === undefined) throw new Error(`no project ${projectId}`);
   return project;
+}
+
+function branchOf(draft: S, projectId: string, branchId: string) {
+  const branch = projectOf(draft, projectId).branches[branchId];
+  if (branch === undefined) throw new Error(`no branch ${branchId} in project ${projectId}`);
+  return branch;
 }
 
 function endpointOf(draft: S, projectId: string, endpointId: string): Draft<EndpointState> {

@@ -108,6 +108,23 @@ export interface OperationState {
   readonly retryAt?: number;
 }
 
+/** A Postgres role of a branch. */
+export interface RoleState {
+  readonly name: string;
+  readonly password: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A database of a branch, owned by one of its roles. */
+export interface DatabaseState {
+  readonly id: number;
+  readonly name: string;
+  readonly ownerName: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
 /** Branch states of the public API. */
 export type BranchLifecycle = 'init' | 'ready';
 
@@ -139,6 +156,10 @@ export interface BranchState {
   readonly parentTimestamp?: number;
   /** When it was last restored (reset). */
   readonly lastResetAt?: number;
+  /** Its roles, in creation order (names unique within the branch). */
+  readonly roles: readonly RoleState[];
+  /** Its databases, in creation order (names unique; each owner is one of `roles`). */
+  readonly databases: readonly DatabaseState[];
 }
 
 /** The default compute settings of a project (`default_endpoint_settings`) that PATCH set. */

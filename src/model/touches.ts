@@ -112,6 +112,12 @@ const TOUCHES: TouchTable = {
   QueryStarted: (e, touch) => connection(touch, e),
   QueryFinished: (e, touch) => connection(touch, e),
   TransactionChanged: (e, touch) => connection(touch, e),
+  RoleCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  RolePasswordReset: (e, touch) => branch(touch, e.projectId, e.branchId),
+  RoleDeleted: (e, touch) => branch(touch, e.projectId, e.branchId),
+  DatabaseCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  DatabaseUpdated: (e, touch) => branch(touch, e.projectId, e.branchId),
+  DatabaseDeleted: (e, touch) => branch(touch, e.projectId, e.branchId),
 };
 
 /** Names the paths `event` changes. */

@@ -101,6 +101,18 @@ export function createNarrator(): Narrator {
         return `connection ${event.connectionId} is idle again`;
       case 'TransactionChanged':
         return `connection ${event.connectionId} ${event.open ? 'began' : 'ended'} a transaction`;
+      case 'RoleCreated':
+        return `role "${event.name}" created on ${event.branchId}`;
+      case 'RolePasswordReset':
+        return `role "${event.name}" on ${event.branchId} got a new password`;
+      case 'RoleDeleted':
+        return `role "${event.name}" deleted from ${event.branchId}`;
+      case 'DatabaseCreated':
+        return `database "${event.name}" (owner "${event.ownerName}") created on ${event.branchId}`;
+      case 'DatabaseUpdated':
+        return `database "${event.name}" on ${event.branchId} updated: ${describeChanges(event.changes)}`;
+      case 'DatabaseDeleted':
+        return `database "${event.name}" deleted from ${event.branchId}`;
       default:
         return unreachable(event);
     }

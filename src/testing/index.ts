@@ -81,6 +81,10 @@ export {
   updateEndpointBody,
   invalidUpdateEndpointBody,
   createEndpointBody,
+  createRoleBody,
+  invalidCreateRoleBody,
+  createDatabaseBody,
+  invalidCreateDatabaseBody,
 } from './arbitraries/bodyArbitraries.js';
 export { faultProfile, type FaultProfileConstraints } from './arbitraries/faultArbitraries.js';
 export { workload } from './arbitraries/workloadArbitraries.js';

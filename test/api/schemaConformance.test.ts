@@ -193,4 +193,65 @@ describe('schema conformance of in-process responses', () => {
     checked(sim, 'GET', `/projects/${p}/branches`);
     checked(sim, 'DELETE', `/projects/${p}/branches/${devId}`); // 400: the default branch
   });
+
+  it('validates every role, database and connection URI response against the public v2 schema', () => {
+    const sim = new Simulation({ seed: 10 });
+    const settle = (p: string) =>
+      sim.runUntil((s) => Object.keys(s.projects[p]?.pendingOperations ?? {}).length === 0);
+    const created = checked(sim, 'POST', '/projects', { project: { name: 'roles' } });
+    const p = created.body.project.id as string;
+    const main = created.body.branch.id as string;
+    const primary = created.body.endpoints[0].id as string;
+    const on = (suffix: string, branch = main) => `/projects/${p}/branches/${branch}${suffix}`;
+    checked(sim, 'POST', on('/roles'), { role: { name: 'app' } }); // 423 while create_timeline runs
+    settle(p);
+    checked(sim, 'GET', on('/roles'));
+    checked(sim, 'POST', on('/roles'), { role: { name: 'app' } });
+    checked(sim, 'POST', on('/roles'), { role: { name: 'app2' } }); // 423 while apply_config runs
+    settle(p);
+    checked(sim, 'POST', on('/roles'), { role: { name: 'app' } }); // 409
+    checked(sim, 'POST', on('/roles'), { role: { name: 'pg_x' } }); // 400
+    checked(sim, 'POST', on('/roles'), { role: {} }); // 400
+    checked(sim, 'GET', on('/roles/app'));
+    checked(sim, 'GET', on('/roles/ghost')); // 404
+    checked(sim, 'GET', on('/roles/app/reveal_password'));
+    checked(sim, 'GET', on('/roles/ghost/reveal_password')); // 404
+    checked(sim, 'POST', on('/roles/app/reset_password'));
+    settle(p);
+    checked(sim, 'GET', on('/databases'));
+    checked(sim, 'POST', on('/databases'), { database: { name: 'appdb', owner_name: 'app' } });
+    settle(p);
+    checked(sim, 'POST', on('/databases'), { database: { name: 'x', owner_name: 'ghost' } }); // 400
+    checked(sim, 'POST', on('/databases'), { database: { name: 'appdb', owner_name: 'app' } }); // 409
+    checked(sim, 'GET', on('/databases/appdb'));
+    checked(sim, 'GET', on('/databases/ghost')); // 404
+    checked(sim, 'DELETE', on('/roles/app')); // 409: it owns appdb
+    checked(sim, 'PATCH', on('/databases/appdb'), { database: { name: 'shop' } });
+    settle(p);
+    checked(sim, 'PATCH', on('/databases/shop'), { database: { name: 'shop' } }); // no change
+    const child = checked(sim, 'POST', `/projects/${p}/branches`, {
+      endpoints: [{ type: 'read_write' }],
+    });
+    settle(p); // the project-wide lock of the first branch's creation
+    const only = checked(sim, 'POST', `/projects/${p}/branches`, {});
+    settle(p);
+    checked(sim, 'GET', on('/roles', child.body.branch.id));
+    checked(sim, 'GET', on('/databases', only.body.branch.id));
+    const uri = `/projects/${p}/connection_uri?role_name=app&database_name=shop`;
+    checked(sim, 'GET', uri);
+    checked(sim, 'GET', `${uri}&pooled=true&endpoint_id=${primary}`);
+    checked(sim, 'GET', `${uri}&branch_id=${child.body.branch.id}`);
+    checked(sim, 'GET', `/projects/${p}/connection_uri?role_name=app`); // 400
+    checked(sim, 'GET', `/projects/${p}/connection_uri?role_name=x&database_name=shop`); // 404
+    // Now a suspended compute: changes activate it and suspend it again.
+    checked(sim, 'POST', `/projects/${p}/endpoints/${primary}/suspend`);
+    settle(p);
+    checked(sim, 'DELETE', on('/databases/shop'));
+    settle(p);
+    checked(sim, 'DELETE', on('/databases/shop')); // 204
+    checked(sim, 'DELETE', on('/roles/app'));
+    settle(p);
+    checked(sim, 'DELETE', on('/roles/app')); // 204
+    checked(sim, 'DELETE', on('/roles/app', 'br-none-none-000000')); // 404
+  });
 });

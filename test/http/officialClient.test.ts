@@ -112,3 +112,91 @@ describe('the official client against computesim serve', () => {
     expect(problems).toEqual([]);
   }, 30_000);
 });
+
+describe('the official client: roles, databases and connection URIs', () => {
+  it('creates a role and a database, reveals and resets the password, builds URIs and cleans up', async () => {
+    const api = createApiClient({ apiKey: KEY, baseURL: base });
+    const problems: string[] = [];
+    api.instance.interceptors.response.use((response) => {
+      const method = (response.config.method ?? 'get').toUpperCase();
+      const path = new URL(response.config.url ?? '', `${base}/`).pathname.replace('/api/v2', '');
+      const match = router.match(method, path);
+      if (!match.ok) problems.push(`no route for ${method} ${path}`);
+      else
+        problems.push(
+          ...schemaProblems(method, match.value.route.pattern, response.status, response.data).map(
+            (p) => `${method} ${path} ${response.status}: ${p}`,
+          ),
+        );
+      return response;
+    });
+    /** Lets virtual time run until the project has no unfinished operation. */
+    const settle = () =>
+      fetch(`${base}/_sim/run_until_idle`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+
+    const created = await api.createProject({ project: { name: 'roles' } });
+    const projectId = created.data.project.id;
+    const branchId = created.data.branch.id;
+    expect(created.data.roles.map((r) => r.name)).toEqual(['neondb_owner']);
+    expect(created.data.databases.map((d) => d.name)).toEqual(['neondb']);
+    expect(created.data.connection_uris[0]!.connection_uri).toContain(
+      `@${created.data.endpoints[0]!.host}/neondb`,
+    );
+    await settle();
+
+    const role = await api.createProjectBranchRole(projectId, branchId, { role: { name: 'app' } });
+    expect(role.status).toBe(201);
+    // run_until_idle let the compute scale to zero: the change wakes it and suspends it again.
+    expect(role.data.operations.map((o) => o.action)).toEqual(['apply_config', 'suspend_compute']);
+    await settle();
+    const database = await api.createProjectBranchDatabase(projectId, branchId, {
+      database: { name: 'appdb', owner_name: 'app' },
+    });
+    expect(database.data.database.owner_name).toBe('app');
+    await settle();
+
+    const roles = await api.listProjectBranchRoles(projectId, branchId);
+    expect(roles.data.roles.map((r) => r.name)).toEqual(['neondb_owner', 'app']);
+    const databases = await api.listProjectBranchDatabases(projectId, branchId);
+    expect(databases.data.databases.map((d) => d.name)).toEqual(['neondb', 'appdb']);
+    const revealed = await api.getProjectBranchRolePassword(projectId, branchId, 'app');
+    expect(revealed.data.password).toBe(role.data.role.password);
+
+    const reset = await api.resetProjectBranchRolePassword(projectId, branchId, 'app');
+    const password = reset.data.role.password!;
+    expect(password).not.toBe(role.data.role.password);
+    await settle();
+    const uri = await api.getConnectionUri({
+      projectId,
+      role_name: 'app',
+      database_name: 'appdb',
+      pooled: true,
+    });
+    expect(uri.data.uri).toMatch(
+      new RegExp(`^postgresql://app:${password}@ep-[a-z]+-[a-z]+-\\d{6}-pooler\\..+/appdb\\?`),
+    );
+
+    await expect(api.deleteProjectBranchRole(projectId, branchId, 'app')).rejects.toMatchObject({
+      response: { status: 409 },
+    });
+    const renamed = await api.updateProjectBranchDatabase(projectId, branchId, 'appdb', {
+      database: { name: 'shop', owner_name: 'neondb_owner' },
+    });
+    expect(renamed.data.database.name).toBe('shop');
+    await settle();
+    expect((await api.getProjectBranchDatabase(projectId, branchId, 'shop')).status).toBe(200);
+    await api.deleteProjectBranchDatabase(projectId, branchId, 'shop');
+    await settle();
+    const deleted = await api.deleteProjectBranchRole(projectId, branchId, 'app');
+    expect(deleted.data.role.name).toBe('app');
+    await settle();
+    await expect(api.getProjectBranchRole(projectId, branchId, 'app')).rejects.toMatchObject({
+      response: { status: 404 },
+    });
+    expect(problems).toEqual([]);
+  }, 30_000);
+});

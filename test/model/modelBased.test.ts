@@ -18,8 +18,18 @@ import { immerFold } from '../support/immerFold.js';
 import { formatInstant } from '../../src/core/instant.js';
 import { formatLsn, lsnAt } from '../../src/domain/lsn.js';
 
+/** The roles (name → password) and databases (name → owner) of one branch, in creation order. */
+interface BranchConfig {
+  roles: Map<string, string>;
+  databases: Map<string, string>;
+}
 interface Model {
-  projects: { id: string; branches: string[]; endpoints: string[] }[];
+  projects: {
+    id: string;
+    branches: string[];
+    endpoints: string[];
+    config: Map<string, BranchConfig>;
+  }[];
   connections: Connection[];
 }
 interface Real {
@@ -105,6 +115,18 @@ function checkInvariants(state: SimState): void {
         expect(seen.has(at.id), `${branch.id}: no cycle of parents`).toBe(false);
         seen.add(at.id);
       }
+    }
+    for (const branch of branches) {
+      const roleNames = branch.roles.map((r) => r.name);
+      const databaseNames = branch.databases.map((d) => d.name);
+      expect(new Set(roleNames).size, 'role names are unique per branch').toBe(roleNames.length);
+      expect(new Set(databaseNames).size, 'database names are unique per branch').toBe(
+        databaseNames.length,
+      );
+      for (const database of branch.databases)
+        expect(roleNames, `the owner of ${database.name} is a role of its branch`).toContain(
+          database.ownerName,
+        );
     }
     for (const operation of Object.values(project.operations)) {
       expect(operation.id).toMatch(
@@ -222,8 +244,19 @@ class CreateProjectCmd implements Cmd {
   run(model: Model, real: Real) {
     const response = send(real, 'POST', '/projects', { project: { name: 'p' } });
     expect(response.status).toBe(201);
-    const { project, branch, endpoints } = response.body;
-    model.projects.push({ id: project.id, branches: [branch.id], endpoints: [endpoints[0].id] });
+    const { project, branch, endpoints, roles } = response.body;
+    const owner = roles[0] as { name: string; password: string };
+    const config: BranchConfig = {
+      roles: new Map([[owner.name, owner.password]]),
+      databases: new Map([['neondb', 'neondb_owner']]),
+    };
+    model.projects.push({
+      id: project.id,
+      branches: [branch.id],
+      endpoints: [endpoints[0].id],
+      config: new Map([[branch.id, config]]),
+    });
+    checkConfig(model.projects.at(-1)!, branch.id, real.sim.state);
   }
   toString = () => 'createProject';
 }
@@ -240,16 +273,26 @@ class CreateBranchCmd implements Cmd {
     const kinds = ['read_write', 'read_only'].slice(0, this.computes);
     const body = { endpoints: kinds.map((type) => ({ type })) };
     const before = real.sim.state;
+    // A branch without a parent named comes from the project's default (which set_as_default moves).
+    const parentId = before.projects[project.id]!.defaultBranchId;
     const response = send(real, 'POST', `/projects/${project.id}/branches`, body);
     expectPredicted(response.status, {
       invalid: false,
-      notReady: predictNotReady(before, project.id, project.branches[0]!),
+      notReady: predictNotReady(before, project.id, parentId),
       locked: predictLocked(before, project.id),
       success: [201],
     });
     if (response.status === 201) {
-      project.branches.push(response.body.branch.id);
+      const branchId = response.body.branch.id as string;
+      project.branches.push(branchId);
       for (const e of response.body.endpoints) project.endpoints.push(e.id);
+      // A child starts with a copy of its parent's (here the default branch's) roles and databases.
+      const parent = project.config.get(parentId)!;
+      project.config.set(branchId, {
+        roles: new Map(parent.roles),
+        databases: new Map(parent.databases),
+      });
+      checkConfig(project, branchId, real.sim.state);
     }
   }
   toString = () => `createBranch(${this.p}, ${this.computes} computes)`;
@@ -391,6 +434,7 @@ class DeleteBranchCmd implements Cmd {
     const response = send(real, 'DELETE', `/projects/${project.id}/branches/${branchId}`);
     expectPredicted(response.status, {
       invalid:
+        branchId === before.projects[project.id]!.defaultBranchId ||
         before.projects[project.id]!.branches[branchId]!.protected ||
         Object.values(before.projects[project.id]!.branches).some((b) => b.parentId === branchId),
       locked: predictLocked(before, project.id),
@@ -398,12 +442,220 @@ class DeleteBranchCmd implements Cmd {
     });
     if (response.status === 200) {
       project.branches = project.branches.filter((id) => id !== branchId);
+      project.config.delete(branchId);
       project.endpoints = project.endpoints.filter(
         (id) => real.sim.state.projects[project.id]!.endpoints[id] !== undefined,
       );
     }
   }
   toString = () => `deleteBranch(${this.p}, ${this.b})`;
+}
+
+/** The branch's roles and databases in state equal the model's (passwords included). */
+function checkConfig(project: ModelProject, branchId: string, state: SimState): void {
+  const branch = state.projects[project.id]!.branches[branchId]!;
+  const expected = project.config.get(branchId)!;
+  const sorted = (entries: Iterable<[string, string]>) =>
+    [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  expect(
+    sorted(branch.roles.map((r) => [r.name, r.password])),
+    'roles as the model has them',
+  ).toEqual(sorted(expected.roles));
+  expect(
+    sorted(branch.databases.map((d) => [d.name, d.ownerName])),
+    'databases as the model has them',
+  ).toEqual(sorted(expected.databases));
+}
+
+const ROLE_NAMES = ['app', 'web', 'neondb_owner', 'pg_bad', 'r'.repeat(64)];
+const DATABASE_NAMES = ['appdb', 'shop', 'neondb', 'template1', 'd'.repeat(64)];
+const OWNER_NAMES = ['app', 'web', 'neondb_owner', 'ghost'];
+const roleNameValid = (name: string) => !name.startsWith('pg_') && name.length <= 63;
+const databaseNameValid = (name: string) => name !== 'template1' && name.length <= 63;
+
+/** A role or database request on one branch of a project, checked against the model. */
+abstract class BranchConfigCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly b: number,
+  ) {}
+  check = (m: Model) => m.projects.length > 0;
+  run(model: Model, real: Real) {
+    const project = target(model, real, this.p, this.politely);
+    const branchId = pick(project.branches, this.b)!;
+    const config = project.config.get(branchId)!;
+    const path = `/projects/${project.id}/branches/${branchId}`;
+    const { method, suffix, body, refusals, success } = this.request(config);
+    const response = send(real, method, `${path}${suffix}`, body);
+    if (refusals.length > 0) expect(refusals).toContain(response.status);
+    else if (this.politely) expect(response.status).toBe(success);
+    else expect([success, 423]).toContain(response.status);
+    if (response.status === success) this.apply(config, response.body);
+    checkConfig(project, branchId, real.sim.state);
+  }
+  /** The request, the statuses it may be refused with (none: it must succeed) and its success. */
+  abstract request(config: BranchConfig): {
+    method: string;
+    suffix: string;
+    body?: unknown;
+    refusals: number[];
+    success: number;
+  };
+  /** What a successful request changes in the model. */
+  abstract apply(config: BranchConfig, body: { role?: { password: string } }): void;
+}
+
+class CreateRoleCmd extends BranchConfigCmd {
+  constructor(
+    politely: boolean,
+    p: number,
+    b: number,
+    readonly name: string,
+  ) {
+    super(politely, p, b);
+  }
+  override request(config: BranchConfig) {
+    const refusals = [
+      ...(roleNameValid(this.name) ? [] : [400]),
+      ...(config.roles.has(this.name) ? [409] : []),
+    ];
+    return {
+      method: 'POST',
+      suffix: '/roles',
+      body: { role: { name: this.name } },
+      refusals,
+      success: 201,
+    };
+  }
+  override apply(config: BranchConfig, body: { role?: { password: string } }) {
+    config.roles.set(this.name, body.role!.password);
+  }
+  override toString = () => `createRole(${this.p}, ${this.b}, ${this.name.slice(0, 8)})`;
+}
+
+class ResetPasswordCmd extends BranchConfigCmd {
+  constructor(
+    politely: boolean,
+    p: number,
+    b: number,
+    readonly name: string,
+  ) {
+    super(politely, p, b);
+  }
+  override request(config: BranchConfig) {
+    const suffix = `/roles/${this.name}/reset_password`;
+    return {
+      method: 'POST',
+      suffix,
+      refusals: config.roles.has(this.name) ? [] : [404],
+      success: 200,
+    };
+  }
+  override apply(config: BranchConfig, body: { role?: { password: string } }) {
+    expect(body.role!.password).not.toBe(config.roles.get(this.name));
+    config.roles.set(this.name, body.role!.password);
+  }
+  override toString = () => `resetPassword(${this.p}, ${this.b}, ${this.name.slice(0, 8)})`;
+}
+
+class DeleteRoleCmd extends BranchConfigCmd {
+  constructor(
+    politely: boolean,
+    p: number,
+    b: number,
+    readonly name: string,
+  ) {
+    super(politely, p, b);
+  }
+  override request(config: BranchConfig) {
+    const owns = [...config.databases.values()].includes(this.name);
+    const refusals = !config.roles.has(this.name) ? [204] : owns ? [409] : [];
+    return { method: 'DELETE', suffix: `/roles/${this.name}`, refusals, success: 200 };
+  }
+  override apply(config: BranchConfig) {
+    config.roles.delete(this.name);
+  }
+  override toString = () => `deleteRole(${this.p}, ${this.b}, ${this.name.slice(0, 8)})`;
+}
+
+class CreateDatabaseCmd extends BranchConfigCmd {
+  constructor(
+    politely: boolean,
+    p: number,
+    b: number,
+    readonly name: string,
+    readonly owner: string,
+  ) {
+    super(politely, p, b);
+  }
+  override request(config: BranchConfig) {
+    const refusals = [
+      ...(databaseNameValid(this.name) ? [] : [400]),
+      ...(config.databases.has(this.name) ? [409] : []),
+      ...(config.roles.has(this.owner) ? [] : [400]),
+    ];
+    const body = { database: { name: this.name, owner_name: this.owner } };
+    return { method: 'POST', suffix: '/databases', body, refusals, success: 201 };
+  }
+  override apply(config: BranchConfig) {
+    config.databases.set(this.name, this.owner);
+  }
+  override toString = () =>
+    `createDatabase(${this.p}, ${this.b}, ${this.name.slice(0, 8)}, ${this.owner})`;
+}
+
+class UpdateDatabaseCmd extends BranchConfigCmd {
+  constructor(
+    politely: boolean,
+    p: number,
+    b: number,
+    readonly name: string,
+    readonly change: { name?: string; owner_name?: string },
+  ) {
+    super(politely, p, b);
+  }
+  override request(config: BranchConfig) {
+    const owner = config.databases.get(this.name);
+    const rename = this.change.name !== undefined && this.change.name !== this.name;
+    const reown = this.change.owner_name !== undefined && this.change.owner_name !== owner;
+    const refusals =
+      owner === undefined
+        ? [404]
+        : [
+            ...(rename && !databaseNameValid(this.change.name!) ? [400] : []),
+            ...(rename && config.databases.has(this.change.name!) ? [409] : []),
+            ...(reown && !config.roles.has(this.change.owner_name!) ? [400] : []),
+          ];
+    const body = { database: this.change };
+    return { method: 'PATCH', suffix: `/databases/${this.name}`, body, refusals, success: 200 };
+  }
+  override apply(config: BranchConfig) {
+    const owner = this.change.owner_name ?? config.databases.get(this.name)!;
+    config.databases.delete(this.name);
+    config.databases.set(this.change.name ?? this.name, owner);
+  }
+  override toString = () =>
+    `updateDatabase(${this.p}, ${this.b}, ${this.name}, ${JSON.stringify(this.change)})`;
+}
+
+class DeleteDatabaseCmd extends BranchConfigCmd {
+  constructor(
+    politely: boolean,
+    p: number,
+    b: number,
+    readonly name: string,
+  ) {
+    super(politely, p, b);
+  }
+  override request(config: BranchConfig) {
+    const refusals = config.databases.has(this.name) ? [] : [204];
+    return { method: 'DELETE', suffix: `/databases/${this.name}`, refusals, success: 200 };
+  }
+  override apply(config: BranchConfig) {
+    config.databases.delete(this.name);
+  }
+  override toString = () => `deleteDatabase(${this.p}, ${this.b}, ${this.name.slice(0, 8)})`;
 }
 
 class ConnectCmd implements Cmd {
@@ -664,6 +916,13 @@ class RestoreBranchCmd implements Cmd {
       for (const child of Object.values(before.branches).filter((b) => b.parentId === branchId))
         expect(after[child.id]!.parentId, 'children move to the kept branch').toBe(kept.id);
       project.branches.push(kept.id);
+      // The kept branch holds the previous state: the restored branch's roles and databases.
+      const previous = project.config.get(branchId)!;
+      project.config.set(kept.id, {
+        roles: new Map(previous.roles),
+        databases: new Map(previous.databases),
+      });
+      checkConfig(project, kept.id, real.sim.state);
     }
     const parent = this.preserve ? added[0] : sourceId;
     expect(after[branchId]!.parentId, 'the kept branch, else the source, is the parent').toBe(
@@ -753,6 +1012,39 @@ const commands = [
   fc
     .tuple(fc.boolean(), fc.nat(), fc.nat())
     .map(([w, p, b]) => new RestoreBranchCmd(w, p, b, 'parent', 0, 'head', false)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.nat(), fc.constantFrom(...ROLE_NAMES))
+    .map(([w, p, b, n]) => new CreateRoleCmd(w, p, b, n)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.nat(), fc.constantFrom(...OWNER_NAMES))
+    .map(([w, p, b, n]) => new ResetPasswordCmd(w, p, b, n)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.nat(), fc.constantFrom(...OWNER_NAMES))
+    .map(([w, p, b, n]) => new DeleteRoleCmd(w, p, b, n)),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom(...DATABASE_NAMES),
+      fc.constantFrom(...OWNER_NAMES),
+    )
+    .map(([w, p, b, n, o]) => new CreateDatabaseCmd(w, p, b, n, o)),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom('appdb', 'shop', 'neondb'),
+      fc.record(
+        { name: fc.constantFrom(...DATABASE_NAMES), owner_name: fc.constantFrom(...OWNER_NAMES) },
+        { requiredKeys: [] },
+      ),
+    )
+    .map(([w, p, b, n, c]) => new UpdateDatabaseCmd(w, p, b, n, c)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.nat(), fc.constantFrom('appdb', 'shop', 'neondb'))
+    .map(([w, p, b, n]) => new DeleteDatabaseCmd(w, p, b, n)),
 ];
 
 const faultsArb = fc.option(

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  createDatabaseBody,
   createEndpointBody,
   createProjectBody,
+  createRoleBody,
+  invalidCreateDatabaseBody,
+  invalidCreateRoleBody,
   faultProfile,
   faultProfileProblem,
   invalidCreateProjectBody,
@@ -106,6 +110,43 @@ describe('fault and workload arbitraries', () => {
         expect(sim.log.length).toBeGreaterThan(logged);
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe('role and database body arbitraries', () => {
+  it('valid role and database bodies are accepted on a fresh branch, and can be read back', () => {
+    fc.assert(
+      fc.property(createRoleBody(), createDatabaseBody('neondb_owner'), (role, database) => {
+        const { sim, path, branchId, settle } = givenProject({ seed: 4 });
+        const on = (suffix: string) => path(`/branches/${branchId}${suffix}`);
+        const created = sim.request('POST', on('/roles'), role);
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        settle();
+        const name = created.body.role.name as string;
+        expect(sim.request('GET', on(`/roles/${encodeURIComponent(name)}`)).status).toBe(200);
+        const db = sim.request('POST', on('/databases'), database);
+        expect(db.status, JSON.stringify(db.body)).toBe(201);
+        const dbName = db.body.database.name as string;
+        expect(sim.request('GET', on(`/databases/${encodeURIComponent(dbName)}`)).status).toBe(200);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('invalid role and database bodies are refused with 400 and change nothing', () => {
+    const { sim, path, branchId } = world;
+    const on = (suffix: string) => path(`/branches/${branchId}${suffix}`);
+    fc.assert(
+      fc.property(invalidCreateRoleBody(), invalidCreateDatabaseBody('neondb_owner'), (r, d) => {
+        const before = sim.state;
+        const logged = sim.log.length;
+        expect(sim.request('POST', on('/roles'), r).status).toBe(400);
+        expect(sim.request('POST', on('/databases'), d).status).toBe(400);
+        expect(sim.state).toBe(before);
+        expect(sim.log.length).toBe(logged);
+      }),
+      { numRuns: 60 },
     );
   });
 });

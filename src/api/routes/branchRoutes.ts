@@ -6,7 +6,14 @@ import type { NewEndpoint } from '../../model/commands.js';
 import { errorResponse } from '../apiResponse.js';
 import { newComputeBase } from '../endpointDefaultsBody.js';
 import { BodyReader } from '../bodyReader.js';
-import { branchAnnotationDto, branchDto, endpointDto } from '../dto.js';
+import {
+  branchAnnotationDto,
+  branchDto,
+  connectionUrisDto,
+  databaseDto,
+  endpointDto,
+  roleDto,
+} from '../dto.js';
 import { readEndpointType, readNewSettings } from '../endpointSettingsBody.js';
 import type { Route } from '../route.js';
 import { findBranch, findProject } from './lookup.js';
@@ -45,17 +52,16 @@ export const createBranchRoute: Route = {
       const created = after?.branches[branchId];
       if (after === undefined || created === undefined)
         throw new Error('created branch missing from state');
+      const endpoints = Object.values(after.endpoints).filter((e) => e.branchId === branchId);
       return {
         status: 201,
         body: {
           branch: branchDto(created),
-          endpoints: Object.values(after.endpoints)
-            .filter((e) => e.branchId === branchId)
-            .map(endpointDto),
+          endpoints: endpoints.map(endpointDto),
           operations: recordedOperations(target, project.value.id, events),
-          roles: [],
-          databases: [],
-          connection_uris: [],
+          roles: created.roles.map((r) => roleDto(branchId, r, true)),
+          databases: created.databases.map((d) => databaseDto(branchId, d)),
+          connection_uris: connectionUrisDto(created, endpoints),
         },
       };
     });

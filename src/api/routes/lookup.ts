@@ -6,11 +6,14 @@ import { own } from '../../core/own.js';
 import { err, ok, type Result } from '../../core/result.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
 import * as model from '../../model/lookups.js';
+import { databaseNamed, roleNamed } from '../../model/branchConfig.js';
 import type {
   BranchState,
+  DatabaseState,
   EndpointState,
   OperationState,
   ProjectState,
+  RoleState,
 } from '../../model/state.js';
 import type { RequestTarget } from '../requestTarget.js';
 
@@ -59,4 +62,32 @@ export function findOperation(
   return operation === undefined
     ? err(reject('not_found', `operation ${id} not found`))
     : ok(operation);
+}
+
+/** The role `{role_name}` of the branch `{branch_id}`, with its branch. */
+export function findRole(
+  target: RequestTarget,
+  params: Params,
+): Result<{ branch: BranchState; role: RoleState }, Rejection> {
+  const branch = findBranch(target, params);
+  if (!branch.ok) return branch;
+  const name = params['role_name'] ?? '';
+  const role = roleNamed(branch.value, name);
+  return role === undefined
+    ? err(reject('not_found', `role "${name}" not found on branch ${branch.value.id}`))
+    : ok({ branch: branch.value, role });
+}
+
+/** The database `{database_name}` of the branch `{branch_id}`, with its branch. */
+export function findDatabase(
+  target: RequestTarget,
+  params: Params,
+): Result<{ branch: BranchState; database: DatabaseState }, Rejection> {
+  const branch = findBranch(target, params);
+  if (!branch.ok) return branch;
+  const name = params['database_name'] ?? '';
+  const database = databaseNamed(branch.value, name);
+  return database === undefined
+    ? err(reject('not_found', `database "${name}" not found on branch ${branch.value.id}`))
+    : ok({ branch: branch.value, database });
 }

@@ -4,7 +4,15 @@
 import type { ProjectCreated } from '../../model/events.js';
 import { errorResponse } from '../apiResponse.js';
 import { BodyReader } from '../bodyReader.js';
-import { branchDto, endpointDto, projectDto, projectListItemDto } from '../dto.js';
+import {
+  branchDto,
+  connectionUrisDto,
+  databaseDto,
+  endpointDto,
+  projectDto,
+  projectListItemDto,
+  roleDto,
+} from '../dto.js';
 import { PROVISIONERS } from '../../domain/endpointDefaults.js';
 import { reject } from '../../domain/rejection.js';
 import { readNewSettings } from '../endpointSettingsBody.js';
@@ -36,9 +44,14 @@ export const createProjectRoute: Route = {
     );
     if (regionId !== undefined && !isKnownRegion(regionId, target.profile.regionId))
       project.fail(`project.region_id: unknown region ${JSON.stringify(regionId)}`);
-    const branchName = project
-      .object_('branch')
-      .string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
+    const branchBody = project.object_('branch');
+    const branchName = branchBody.string(
+      'name',
+      /^.{1,256}$/su,
+      'a branch name of 1 to 256 characters',
+    );
+    const roleName = branchBody.string('role_name', /^/u, 'a string');
+    const databaseName = branchBody.string('database_name', /^/u, 'a string');
     const defaults = project.object_('default_endpoint_settings');
     const kept = readEndpointDefaults(defaults);
     const provisioner = project.oneOf('provisioner', PROVISIONERS);
@@ -57,6 +70,8 @@ export const createProjectRoute: Route = {
       ...(name === undefined ? {} : { name }),
       ...(regionId === undefined ? {} : { regionId }),
       ...(branchName === undefined ? {} : { branchName }),
+      ...(roleName === undefined ? {} : { roleName }),
+      ...(databaseName === undefined ? {} : { databaseName }),
       ...(pgVersion === undefined ? {} : { pgVersion }),
       ...(retention === undefined ? {} : { historyRetentionSeconds: retention }),
       ...(kept === undefined ? {} : { defaultEndpointSettings: kept }),
@@ -68,16 +83,18 @@ export const createProjectRoute: Route = {
       const created = target.state.projects[projectId];
       if (created === undefined) throw new Error('created project missing from state');
       const branch = created.branches[created.defaultBranchId];
+      const endpoints = Object.values(created.endpoints);
       return {
         status: 201,
         body: {
           project: projectDto(created, proxyHostOf(created, target.profile.hostDomain), target.now),
-          connection_uris: [],
-          roles: [],
-          databases: [],
+          connection_uris: branch === undefined ? [] : connectionUrisDto(branch, endpoints),
+          roles: branch === undefined ? [] : branch.roles.map((r) => roleDto(branch.id, r, true)),
+          databases:
+            branch === undefined ? [] : branch.databases.map((d) => databaseDto(branch.id, d)),
           operations: recordedOperations(target, projectId, events),
           branch: branch === undefined ? undefined : branchDto(branch),
-          endpoints: Object.values(created.endpoints).map(endpointDto),
+          endpoints: endpoints.map(endpointDto),
         },
       };
     });

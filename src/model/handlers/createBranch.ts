@@ -1,6 +1,7 @@
 /**
  * CreateBranch: a branch from its parent (the default branch unless named), with computes or without:
- * `create_branch` runs first, then each compute's `start_compute` in turn.
+ * `create_branch` runs first, then each compute's `start_compute` in turn. The branch starts with a
+ * copy of its parent's roles (same passwords) and databases (new ids), as they are at its creation.
  */
 import { own } from '../../core/own.js';
 import { drawUniqueId, newId } from '../../core/ids.js';
@@ -11,6 +12,7 @@ import type { CreateBranch } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { firstCheck } from '../availabilityChecks.js';
+import { drawDatabaseIds } from '../branchConfig.js';
 import { findProject, lockedBy, notReady } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
 import { endpointCreated, settingsProblem, startOrPark, tooManyReplicas } from '../newEndpoint.js';
@@ -52,6 +54,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     context.random('ids'),
     (id) => id in project.branches,
   );
+  const databaseIds = drawDatabaseIds(context, project, parent.databases.length);
   const draft = new CommandDraft(state, context);
   draft.push({
     type: 'BranchCreated',
@@ -62,6 +65,12 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     isDefault: false,
     currentState: 'init',
     parentLsn: lsnAt(parent, context.now),
+    roles: parent.roles.map(({ name, password }) => ({ name, password })),
+    databases: parent.databases.map(({ name, ownerName }, i) => ({
+      id: databaseIds[i] as number,
+      name,
+      ownerName,
+    })),
   });
   const plan: PlannedOperation[] = [
     {

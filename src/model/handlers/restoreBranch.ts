@@ -26,6 +26,7 @@ import { formatLsn, instantOfLsn, lsnAt } from '../../domain/lsn.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
 import type { Result } from '../../core/result.js';
 import type { RestoreBranch } from '../commands.js';
+import { drawDatabaseIds } from '../branchConfig.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { lockedRefusal } from '../lockedRefusal.js';
@@ -66,6 +67,7 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
   let preservedId: string | undefined;
   if (command.preserveUnderName !== undefined) {
     preservedId = drawUniqueId(newId.branch, context.random('ids'), (id) => id in project.branches);
+    const preservedDatabaseIds = drawDatabaseIds(context, project, branch.databases.length);
     draft.push({
       type: 'BranchPreserved',
       projectId: project.id,
@@ -78,6 +80,13 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
       timelineStartLsn: branch.timelineStartLsn,
       timelineStartedAt: branch.timelineStartedAt,
       childIds: childrenOf(project, branch.id).map((b) => b.id),
+      // The previous state keeps the branch's roles and databases (its data), databases newly numbered.
+      roles: branch.roles.map(({ name, password }) => ({ name, password })),
+      databases: branch.databases.map(({ name, ownerName }, i) => ({
+        id: preservedDatabaseIds[i] as number,
+        name,
+        ownerName,
+      })),
     });
   }
   draft.push({

@@ -89,3 +89,65 @@ export function createEndpointBody(branchId: string): fc.Arbitrary<object> {
       },
     }));
 }
+
+/**
+ * A role or database name the API accepts: 1 to 63 bytes of letters (any script), digits, `_`, `-`
+ * and spaces, not starting with `pg_` (for roles) or naming a database every cluster has.
+ */
+function pgName(): fc.Arbitrary<string> {
+  return fc
+    .string({
+      unit: fc.constantFrom(...'abcxyz_-09 ', 'é', 'ß', 'Ж', '名'),
+      minLength: 1,
+      maxLength: 21,
+    })
+    .filter(
+      (name) =>
+        !name.startsWith('pg_') &&
+        !['public', 'none', 'postgres', 'template0', 'template1'].includes(name) &&
+        new TextEncoder().encode(name).length <= 63,
+    );
+}
+
+/** A valid `POST …/branches/{id}/roles` body (the name may still be taken on the branch: 409). */
+export function createRoleBody(): fc.Arbitrary<object> {
+  return pgName().map((name) => ({ role: { name } }));
+}
+
+/** A `POST …/branches/{id}/roles` body the API must refuse with 400, whatever the branch holds. */
+export function invalidCreateRoleBody(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constantFrom<unknown>(
+      {},
+      { role: {} },
+      { role: { name: '' } },
+      { role: { name: 42 } },
+      { role: 'app' },
+      { role: { name: 'pg_app' } },
+      [],
+    ),
+    fc.integer({ min: 64, max: 200 }).map((length) => ({ role: { name: 'r'.repeat(length) } })),
+  );
+}
+
+/** A valid `POST …/branches/{id}/databases` body owned by `ownerName` (a role of the branch). */
+export function createDatabaseBody(ownerName: string): fc.Arbitrary<object> {
+  return pgName().map((name) => ({ database: { name, owner_name: ownerName } }));
+}
+
+/** A `POST …/branches/{id}/databases` body the API must refuse with 400, whatever the branch holds. */
+export function invalidCreateDatabaseBody(ownerName: string): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constantFrom<unknown>(
+      {},
+      { database: { name: 'app' } },
+      { database: { owner_name: ownerName } },
+      { database: { name: 'template1', owner_name: ownerName } },
+      { database: { name: '', owner_name: ownerName } },
+      { database: { name: 7, owner_name: ownerName } },
+    ),
+    fc.integer({ min: 64, max: 200 }).map((length) => ({
+      database: { name: 'd'.repeat(length), owner_name: ownerName },
+    })),
+  );
+}

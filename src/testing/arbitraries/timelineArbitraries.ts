@@ -64,6 +64,8 @@ export function timelineAction(): fc.Arbitrary<TimelineAction> {
     fc.record({ kind: fc.constant('dropConnections' as const), compute: index }),
     fc.record({ kind: fc.constant('deleteCompute' as const), compute: index }),
     fc.record({ kind: fc.constant('deleteBranch' as const), branch: index }),
+    fc.record({ kind: fc.constant('createRole' as const), branch: index, role: index }),
+    fc.record({ kind: fc.constant('createDatabase' as const), branch: index, database: index }),
   ) as fc.Arbitrary<TimelineAction>;
 }
 

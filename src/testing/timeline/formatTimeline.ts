@@ -44,6 +44,10 @@ export function describeAction(action: TimelineAction): string {
       return `delete compute #${action.compute}`;
     case 'deleteBranch':
       return `delete branch #${action.branch}`;
+    case 'createRole':
+      return `create role role${action.role} on branch #${action.branch}`;
+    case 'createDatabase':
+      return `create database db${action.database} on branch #${action.branch}`;
     default:
       return `${action.kind} compute #${action.compute}`;
   }

@@ -59,6 +59,22 @@ export function playStep(host: StepHost, action: TimelineAction): ApiResponse | 
       if (compute !== undefined) host.sim.dropConnections(compute.id);
       return undefined;
     }
+    case 'createRole': {
+      const branch = pick(branchesOf(state), action.branch);
+      if (branch === undefined) return undefined;
+      return host.request('POST', `/projects/${branch.projectId}/branches/${branch.id}/roles`, {
+        role: { name: `role${action.role}` },
+      });
+    }
+    case 'createDatabase': {
+      const branch = pick(branchesOf(state), action.branch);
+      const owner = branch?.firstRole;
+      if (branch === undefined || owner === undefined) return undefined;
+      const path = `/projects/${branch.projectId}/branches/${branch.id}/databases`;
+      return host.request('POST', path, {
+        database: { name: `db${action.database}`, owner_name: owner },
+      });
+    }
     default: {
       const compute = pick(computesOf(state), action.compute);
       if (compute === undefined) return undefined;
@@ -84,10 +100,16 @@ export function playStep(host: StepHost, action: TimelineAction): ApiResponse | 
   }
 }
 
-/** Every branch, in the order they were created within their projects. */
-function branchesOf(state: SimState): { id: string; projectId: string }[] {
+/** Every branch, in the order they were created within their projects, with its first role. */
+function branchesOf(
+  state: SimState,
+): { id: string; projectId: string; firstRole: string | undefined }[] {
   return Object.values(state.projects).flatMap((p) =>
-    Object.keys(p.branches).map((id) => ({ id, projectId: p.id })),
+    Object.values(p.branches).map((b) => ({
+      id: b.id,
+      projectId: p.id,
+      firstRole: b.roles[0]?.name,
+    })),
   );
 }
 

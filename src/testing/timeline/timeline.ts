@@ -24,7 +24,11 @@ export type TimelineAction =
   | { readonly kind: 'deleteCompute'; readonly compute: number }
   | { readonly kind: 'deleteBranch'; readonly branch: number }
   | { readonly kind: 'connect'; readonly compute: number; readonly holdMs: number }
-  | { readonly kind: 'dropConnections'; readonly compute: number };
+  | { readonly kind: 'dropConnections'; readonly compute: number }
+  /** Create the role `role<role>` on a branch (a second one with the same name is a 409). */
+  | { readonly kind: 'createRole'; readonly branch: number; readonly role: number }
+  /** Create the database `db<database>` on a branch, owned by the branch's first role. */
+  | { readonly kind: 'createDatabase'; readonly branch: number; readonly database: number };
 
 /** A step: wait `gapMs` of virtual time, then do `action`. */
 export interface TimelineStep {

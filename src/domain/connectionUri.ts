@@ -1,0 +1,29 @@
+/**
+ * Connection URIs of a role and database through a compute, built in this one place: direct to the
+ * compute's host, or through its pooler, whose host puts `-pooler` after the compute id
+ * (`ep-…-123456-pooler.us-east-2.aws.neon.tech`), as the real service names it.
+ */
+
+/** What a connection URI is made of. */
+export interface ConnectionTarget {
+  readonly roleName: string;
+  readonly password: string;
+  /** The compute's host (`ep-….<region>.<domain>`). */
+  readonly host: string;
+  readonly databaseName: string;
+}
+
+/** The pooler host of a compute host: `-pooler` appended to its first label. */
+export function poolerHost(host: string): string {
+  const dot = host.indexOf('.');
+  return dot === -1 ? `${host}-pooler` : `${host.slice(0, dot)}-pooler${host.slice(dot)}`;
+}
+
+/** `postgresql://ROLE:PASSWORD@HOST/DB?sslmode=require`, through the pooler when `pooled`. */
+export function connectionUri(target: ConnectionTarget, pooled: boolean): string {
+  const host = pooled ? poolerHost(target.host) : target.host;
+  const role = encodeURIComponent(target.roleName);
+  const password = encodeURIComponent(target.password);
+  const database = encodeURIComponent(target.databaseName);
+  return `postgresql://${role}:${password}@${host}/${database}?sslmode=require`;
+}
