@@ -7,6 +7,8 @@ import { REJECTION_STATUS, type Rejection } from '../domain/rejection.js';
 export interface ApiResponse<B = unknown> {
   readonly status: number;
   readonly body: B;
+  /** Response headers the answer needs (`allow` on a 405); the HTTP server sends them. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The body of every error response. */

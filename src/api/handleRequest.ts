@@ -4,12 +4,13 @@
  */
 import { reject } from '../domain/rejection.js';
 import type { RequestCommand } from '../model/commands.js';
+import type { ApiContract } from './apiContract.js';
 import { keyProblem } from './apiKey.js';
 import { errorResponse, type ApiResponse } from './apiResponse.js';
 import type { RequestTarget } from './requestTarget.js';
 import type { Route } from './route.js';
 import { ROUTES } from './routeTable.js';
-import { Router } from './router.js';
+import { SchemaRouter } from './schemaRouter.js';
 
 /** Per-request options of `sim.request`. */
 export interface RequestOptions {
@@ -20,11 +21,16 @@ export interface RequestOptions {
 }
 
 const API_PREFIX = '/api/v2';
-const router = new Router(ROUTES);
+const routers = new WeakMap<ApiContract, SchemaRouter>();
 
-/** Handles one request against `target`. */
+/**
+ * Handles one request against `target`: routes it over the route table and `contract` (an operation
+ * of the schema without a route is 501), checks the key, then the body against the contract, and
+ * only then lets the route's handler decide.
+ */
 export function handleRequest(
   target: RequestTarget,
+  contract: ApiContract,
   method: string,
   path: string,
   body: unknown,
@@ -35,8 +41,13 @@ export function handleRequest(
     return errorResponse(reject('invalid_input', 'method and path must be strings'), requestId);
   }
   const { pathname, query } = splitPath(path);
-  const match = router.match(method.toUpperCase(), pathname);
-  if (!match.ok) return errorResponse(match.error, requestId);
+  let router = routers.get(contract);
+  if (router === undefined) {
+    router = new SchemaRouter(ROUTES, contract);
+    routers.set(contract, router);
+  }
+  const match = router.match(method.toUpperCase(), pathname, requestId);
+  if (!match.ok) return match.error;
   const { route, params } = match.value;
   const denied = keyProblem(
     target.apiKeys,
@@ -46,6 +57,10 @@ export function handleRequest(
     params['project_id'],
   );
   if (denied !== undefined) return errorResponse(denied, requestId);
+  const bodyProblem =
+    route.method === 'GET' ? undefined : contract.bodyProblem(route.method, route.pattern, body);
+  if (bodyProblem !== undefined)
+    return errorResponse(reject('invalid_input', bodyProblem), requestId);
   const key = options.apiKey === undefined ? undefined : target.apiKeys.get(options.apiKey);
   const onlyProject = key?.kind === 'project' ? key.projectId : undefined;
   try {

@@ -1,6 +1,7 @@
 /**
  * Matches a method and path against the route table: the route and its path parameters, or why
- * nothing matched (404 unknown path, 405 known path with another method).
+ * nothing matched (404 unknown path, 405 known path with another method). A literal segment wins
+ * over a parameter (`/projects/shared` before `/projects/{project_id}`), whatever the table's order.
  */
 import { err, ok, type Result } from '../core/result.js';
 import { reject, type Rejection } from '../domain/rejection.js';
@@ -28,13 +29,15 @@ export class Router<R extends RoutePattern = Route> {
   readonly #routes: readonly CompiledRoute<R>[];
 
   constructor(routes: readonly R[]) {
-    this.#routes = routes.map((route) => ({
-      route,
-      segments: split(route.pattern).map((segment) => {
-        const param = /^\{(\w+)\}$/.exec(segment)?.[1];
-        return param === undefined ? { literal: segment } : { param };
-      }),
-    }));
+    this.#routes = routes
+      .map((route) => ({
+        route,
+        segments: split(route.pattern).map((segment) => {
+          const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+          return param === undefined ? { literal: segment } : { param };
+        }),
+      }))
+      .sort(bySpecificity);
   }
 
   /** Finds the route for `method` and `pathname` (no query string, relative to `/api/v2`). */
@@ -51,6 +54,26 @@ export class Router<R extends RoutePattern = Route> {
       return err(reject('method_not_allowed', `method ${method} is not allowed on ${pathname}`));
     return err(reject('not_found', `no route for ${method} ${pathname}`));
   }
+
+  /** The methods some route answers on `pathname` (the `Allow` of a 405), in table order. */
+  methodsAt(pathname: string): string[] {
+    const parts = split(pathname);
+    const methods = new Set<string>();
+    for (const compiled of this.#routes)
+      if (matchSegments(compiled.segments, parts) !== undefined) methods.add(compiled.route.method);
+    return [...methods];
+  }
+}
+
+/** Literal segments before parameters, compared from the left; equal ones keep the table's order. */
+function bySpecificity(a: CompiledRoute<RoutePattern>, b: CompiledRoute<RoutePattern>): number {
+  const length = Math.min(a.segments.length, b.segments.length);
+  for (let i = 0; i < length; i++) {
+    const literalA = a.segments[i]?.literal !== undefined;
+    const literalB = b.segments[i]?.literal !== undefined;
+    if (literalA !== literalB) return literalA ? -1 : 1;
+  }
+  return 0;
 }
 
 function split(path: string): string[] {
@@ -62,13 +85,16 @@ function matchSegments(
   parts: readonly string[],
 ): Record<string, string> | undefined {
   if (segments.length !== parts.length) return undefined;
+  // Literals first: most patterns of a large table fail on one, before any decoding.
+  for (let i = 0; i < segments.length; i++) {
+    const literal = segments[i]?.literal;
+    if (literal !== undefined && literal !== parts[i]) return undefined;
+  }
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as CompiledRoute<RoutePattern>['segments'][number];
     const part = parts[i] as string;
-    if (segment.literal !== undefined) {
-      if (segment.literal !== part) return undefined;
-    } else {
+    if (segment.literal === undefined) {
       let decoded: string;
       try {
         decoded = decodeURIComponent(part);
