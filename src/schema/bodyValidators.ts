@@ -39,6 +39,11 @@ export class BodyValidators {
     return error === undefined ? 'body: does not match the schema' : describe(error);
   }
 
+  /** Compiles the validator of `method pattern` now, if it is not compiled yet. */
+  compile(method: string, pattern: string): void {
+    this.#rule(method, pattern);
+  }
+
   #rule(method: string, pattern: string): BodyRule {
     const key = `${method} ${pattern}`;
     let rule = this.#rules.get(key);

@@ -16,7 +16,7 @@ export const PUBLIC_SCHEMA_FILE = '@neondatabase/api-client/public-v2-for-users.
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
 let document: OpenApiDocument | undefined;
-let contract: ApiContract | undefined;
+let contract: PublicContract | undefined;
 
 /** The parsed schema (parsed on the first call; about a second of YAML, once per process). */
 export function publicSchemaDocument(): OpenApiDocument {
@@ -50,12 +50,13 @@ export function operationsOf(doc: OpenApiDocument): ContractOperation[] {
  * Nothing is read until a request needs it; each operation's body validator is compiled on its
  * first body.
  */
-export function publicContract(): ApiContract {
-  contract ??= new LazyContract();
+export function publicContract(): PublicContract {
+  contract ??= new PublicContract();
   return contract;
 }
 
-class LazyContract implements ApiContract {
+/** The public schema as a contract, read and compiled as it is first needed. */
+export class PublicContract implements ApiContract {
   #operations: readonly ContractOperation[] | undefined;
   #validators: BodyValidators | undefined;
 
@@ -67,5 +68,15 @@ class LazyContract implements ApiContract {
   bodyProblem(method: string, pattern: string, body: unknown): string | undefined {
     this.#validators ??= new BodyValidators(publicSchemaDocument());
     return this.#validators.problem(method, pattern, body);
+  }
+
+  /**
+   * Reads the schema and compiles the body validators of `routes` now rather than on their first
+   * request (a server does it before it listens, so no client waits a second for it).
+   */
+  prepare(routes: readonly { readonly method: string; readonly pattern: string }[]): void {
+    this.#validators ??= new BodyValidators(publicSchemaDocument());
+    for (const route of routes) this.#validators.compile(route.method, route.pattern);
+    void this.operations;
   }
 }
