@@ -26,10 +26,11 @@ interface CompiledRoute<R extends RoutePattern> {
 
 /** A router over a fixed list of routes (the REST table, or any table of method and pattern). */
 export class Router<R extends RoutePattern = Route> {
-  readonly #routes: readonly CompiledRoute<R>[];
+  /** The compiled routes by their number of segments (only those can match a path of as many). */
+  readonly #byLength = new Map<number, CompiledRoute<R>[]>();
 
   constructor(routes: readonly R[]) {
-    this.#routes = routes
+    const compiled = routes
       .map((route) => ({
         route,
         segments: split(route.pattern).map((segment) => {
@@ -38,13 +39,18 @@ export class Router<R extends RoutePattern = Route> {
         }),
       }))
       .sort(bySpecificity);
+    for (const route of compiled) {
+      const same = this.#byLength.get(route.segments.length);
+      if (same === undefined) this.#byLength.set(route.segments.length, [route]);
+      else same.push(route);
+    }
   }
 
   /** Finds the route for `method` and `pathname` (no query string, relative to `/api/v2`). */
   match(method: string, pathname: string): Result<RouteMatch<R>, Rejection> {
     const parts = split(pathname);
     let pathKnown = false;
-    for (const compiled of this.#routes) {
+    for (const compiled of this.#byLength.get(parts.length) ?? []) {
       const params = matchSegments(compiled.segments, parts);
       if (params === undefined) continue;
       if (compiled.route.method === method) return ok({ route: compiled.route, params });
@@ -59,7 +65,7 @@ export class Router<R extends RoutePattern = Route> {
   methodsAt(pathname: string): string[] {
     const parts = split(pathname);
     const methods = new Set<string>();
-    for (const compiled of this.#routes)
+    for (const compiled of this.#byLength.get(parts.length) ?? [])
       if (matchSegments(compiled.segments, parts) !== undefined) methods.add(compiled.route.method);
     return [...methods];
   }
