@@ -10,6 +10,7 @@ import type { Route } from '../../src/api/route.js';
 import { ROUTES } from '../../src/api/routeTable.js';
 import { SchemaRouter } from '../../src/api/schemaRouter.js';
 import { publicContract } from '../../src/schema/publicSchema.js';
+import { schemaProblems } from '../support/openApiValidator.js';
 import { serveOver, TRANSPORTS } from '../support/transports.js';
 
 const operations = publicContract().operations;
@@ -41,6 +42,8 @@ describe('routing over the public schema, in process', () => {
       const response = sim.request(operation.method, path, {});
       expect(response.status, `${operation.method} ${path}`).toBe(501);
       expect(response.body).toEqual(notSimulated(operation.pattern, operation.method));
+      // An error body the schema allows for that operation (its `default` response).
+      expect(schemaProblems(operation.method, operation.pattern, 501, response.body)).toEqual([]);
       expect(sim.log.length).toBe(before);
     }
   });
