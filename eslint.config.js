@@ -56,7 +56,13 @@ export default tseslint.config(
   {
     // Type-aware rules: a promise nobody awaits loses its errors; a switch over a union must
     // handle every member (a new event type or action then fails here, not at run time).
-    files: ['src/**/*.ts', 'test/**/*.ts', 'benchmarks/**/*.ts', 'scenarios/**/*.ts'],
+    files: [
+      'src/**/*.ts',
+      'test/**/*.ts',
+      'benchmarks/**/*.ts',
+      'scenarios/**/*.ts',
+      'scripts/**/*.ts',
+    ],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

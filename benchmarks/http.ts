@@ -109,7 +109,7 @@ export async function runHttpBenchmark(): Promise<boolean> {
       (await send(agent, sim.port, 'GET', path)).status === 200 ? 1 : -1,
     );
     const mix = await load('serve: create + delete a project', async (agent) => {
-      const created = await send(agent, sim.port, 'POST', '/api/v2/projects', '{}');
+      const created = await send(agent, sim.port, 'POST', '/api/v2/projects', '{"project":{}}');
       if (created.status !== 201) return -1;
       const id = (JSON.parse(created.text) as { project: { id: string } }).project.id;
       const deleted = await send(agent, sim.port, 'DELETE', `/api/v2/projects/${id}`);

@@ -44,7 +44,10 @@ async function client(ctx: ClientContext, untilMs: number): Promise<void> {
 
 /** Creates a project and polls its operations until none is running. */
 async function poll(ctx: ClientContext): Promise<void> {
-  const post = await ctx.fetch(`${ctx.baseURL}/projects`, { method: 'POST', body: '{}' });
+  const post = await ctx.fetch(`${ctx.baseURL}/projects`, {
+    method: 'POST',
+    body: '{"project":{}}',
+  });
   if (post.status !== 201) return;
   const { project, operations } = (await post.json()) as {
     project: { id: string };

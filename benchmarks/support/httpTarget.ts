@@ -36,7 +36,7 @@ if (kind === 'bare') {
   );
 } else if (kind === 'sim') {
   const sim = new Simulation({ seed: 1 });
-  const created = sim.request('POST', '/projects');
+  const created = sim.request('POST', '/projects', { project: {} });
   const projectId: string = created.body.project.id;
   const endpointId: string = created.body.endpoints[0].id;
   const settle = () =>

@@ -8,7 +8,7 @@ import { REJECTION_STATUS, type Rejection } from '../domain/rejection.js';
 export interface ApiResponse<B = unknown> {
   readonly status: number;
   readonly body: B;
-  /** Extra response headers, lower-case (`retry-after` on a 429). */
+  /** Extra response headers, lower-case (`retry-after` on a 429, `allow` on a 405); the HTTP server sends them. */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -37,10 +37,15 @@ export function errorResponse(rejection: Rejection, requestId?: string): ApiResp
   };
 }
 
+/** The code of a 501 for a route of the public schema computesim does not simulate: kept, as the
+ * real service has no such answer to imitate. */
+const NOT_SIMULATED = 'not_implemented';
+
 /**
  * An error body as the service answers it: with a `request_id` (the one it has, else `requestId`)
  * and, unless `codes` is `'computesim'`, the real service's `code` (the schema's default, an empty
- * string) instead of computesim's refusal kind. Bodies that are not error objects pass unchanged.
+ * string) instead of computesim's refusal kind (but a 501's `not_implemented`). Bodies that are not
+ * error objects pass unchanged.
  */
 export function asServiceError(body: unknown, requestId: string, codes: ErrorCodes): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
@@ -48,7 +53,7 @@ export function asServiceError(body: unknown, requestId: string, codes: ErrorCod
   if (typeof error.message !== 'string') return body;
   return {
     ...error,
-    code: codes === 'computesim' ? (error.code ?? '') : '',
+    code: codes === 'computesim' || error.code === NOT_SIMULATED ? (error.code ?? '') : '',
     request_id: error.request_id ?? requestId,
   };
 }

@@ -4,12 +4,13 @@
  */
 import { reject } from '../domain/rejection.js';
 import type { RequestCommand } from '../model/commands.js';
+import type { ApiContract } from './apiContract.js';
 import { keyProblem, keyRingOf } from './apiKey.js';
 import { asServiceError, errorResponse, type ApiResponse } from './apiResponse.js';
 import type { RequestTarget } from './requestTarget.js';
 import type { Route } from './route.js';
 import { ROUTES } from './routeTable.js';
-import { Router } from './router.js';
+import { SchemaRouter } from './schemaRouter.js';
 
 /** Per-request options of `sim.request`. */
 export interface RequestOptions {
@@ -23,17 +24,22 @@ export interface RequestOptions {
 }
 
 const API_PREFIX = '/api/v2';
-const router = new Router(ROUTES);
+const routers = new WeakMap<ApiContract, SchemaRouter>();
 
-/** Handles one request against `target`. */
+/**
+ * Handles one request against `target`: routes it over the route table and `contract` (an operation
+ * of the schema without a route is 501), checks the key, then the body against the contract, and
+ * only then lets the route's handler decide.
+ */
 export function handleRequest(
   target: RequestTarget,
+  contract: ApiContract,
   method: string,
   path: string,
   body: unknown,
   options: RequestOptions = {},
 ): ApiResponse {
-  const response = dispatch(target, method, path, body, options);
+  const response = dispatch(target, contract, method, path, body, options);
   if (response.status < 400) return response;
   const requestId = options.requestId ?? target.nextRequestId();
   return {
@@ -45,6 +51,7 @@ export function handleRequest(
 /** The answer of the route, or the refusal, before error bodies take the service's form. */
 function dispatch(
   target: RequestTarget,
+  contract: ApiContract,
   method: string,
   path: string,
   body: unknown,
@@ -54,8 +61,13 @@ function dispatch(
     return errorResponse(reject('invalid_input', 'method and path must be strings'));
   }
   const { pathname, query } = splitPath(path);
+  let router = routers.get(contract);
+  if (router === undefined) {
+    router = new SchemaRouter(ROUTES, contract);
+    routers.set(contract, router);
+  }
   const match = router.match(method.toUpperCase(), pathname);
-  if (!match.ok) return errorResponse(match.error);
+  if (!match.ok) return match.error;
   const { route, params } = match.value;
   const keys = keyRingOf(target.apiKeys, target.state);
   const wait = target.admit?.(callerOf(target, options.apiKey), `${route.method} ${route.pattern}`);
@@ -73,6 +85,9 @@ function dispatch(
     params['project_id'],
   );
   if (denied !== undefined) return errorResponse(denied);
+  const bodyProblem =
+    route.method === 'GET' ? undefined : contract.bodyProblem(route.method, route.pattern, body);
+  if (bodyProblem !== undefined) return errorResponse(reject('invalid_input', bodyProblem));
   const key = options.apiKey === undefined ? undefined : keys.find(options.apiKey);
   const onlyProject = key?.kind === 'project' ? key.projectId : undefined;
   try {

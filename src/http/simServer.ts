@@ -8,6 +8,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ROUTES } from '../api/routeTable.js';
+import { publicContract } from '../schema/publicSchema.js';
 import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
 import type { ClockMode } from '../service/clockMode.js';
 import { ERROR_STATUS } from '../service/errorTable.js';
@@ -109,6 +111,8 @@ export class SimServer {
 
   /** Listens on `host:port` (0: any free port); resolves to the API's base URL. */
   listen(port: number, host = '127.0.0.1'): Promise<string> {
+    // The schema every request is checked against, read before the first client waits for it.
+    publicContract().prepare(ROUTES);
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {

@@ -20,6 +20,7 @@ import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
 import { API_KEY_KINDS, keyRingOf, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
+import { publicContract } from '../schema/publicSchema.js';
 import { HttpCore } from '../service/httpCore.js';
 import { RateLimiter } from '../service/rateLimiter.js';
 import type { Rejection } from '../domain/rejection.js';
@@ -260,7 +261,14 @@ export class Simulation {
     body?: unknown,
     options?: RequestOptions,
   ): ApiResponse<B> {
-    return handleRequest(this.#target, method, path, body, options) as ApiResponse<B>;
+    return handleRequest(
+      this.#target,
+      publicContract(),
+      method,
+      path,
+      body,
+      options,
+    ) as ApiResponse<B>;
   }
 
   /**

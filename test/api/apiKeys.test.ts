@@ -28,7 +28,7 @@ describe('creating an API key', () => {
     expect(created.body.key).toMatch(/^[a-z0-9]{64}$/);
     // And the secret is accepted at once, for any route a personal key may use
     expect(as(created.body.key, 'GET', '/projects').status).toBe(200);
-    expect(as(created.body.key, 'POST', '/projects', {}).status).toBe(201);
+    expect(as(created.body.key, 'POST', '/projects', { project: {} }).status).toBe(201);
     expect(as(created.body.key, 'GET', '/users/me').status).toBe(200);
     // And the list shows it without its secret
     const listed = as('k1', 'GET', '/api_keys');
@@ -53,7 +53,9 @@ describe('creating an API key', () => {
     for (const body of [undefined, {}, { key_name: 7 }, { key_name: 'x'.repeat(65) }, [1]]) {
       const response = as('k1', 'POST', '/api_keys', body);
       expect(response.status).toBe(400);
-      expect(response.body.message).toMatch(/key_name|JSON object/);
+      expect(response.body.message).toMatch(
+        /key_name|JSON object|body: is required|must be object/,
+      );
     }
     expect(sim.toJSONL()).toBe(before);
   });
@@ -136,7 +138,7 @@ describe('what each kind of key may do with users and keys', () => {
   ] as const)('a %s key: %s %s → %d', (kind, path, method, status) => {
     const { sim, as } = givenASimulationWithKeys();
     as('k1', 'POST', '/api_keys', { key_name: 'one' });
-    const project = as('k1', 'POST', '/projects', {}).body.project.id as string;
+    const project = as('k1', 'POST', '/projects', { project: {} }).body.project.id as string;
     const key = sim.addApiKey(
       kind === 'project' ? { kind, projectId: project } : { kind: kind as 'organization' },
     );

@@ -130,7 +130,7 @@ describe('usage counters of a project', () => {
 
   it('stay 0 for a project whose computes never started', () => {
     const sim = new Simulation({ seed: 2, start: START, profile: QUIET });
-    const p = sim.request('POST', '/projects', {}).body.project;
+    const p = sim.request('POST', '/projects', { project: {} }).body.project;
     expect(p).toMatchObject({ active_time_seconds: 0, compute_time_seconds: 0, cpu_used_sec: 0 });
   });
 });

@@ -53,7 +53,8 @@ describe('a new project', () => {
 
   it('draws the same passwords from the same seed, and others from another seed', () => {
     const password = (seed: number) =>
-      new Simulation({ seed }).request('POST', '/projects', {}).body.roles[0].password as string;
+      new Simulation({ seed }).request('POST', '/projects', { project: {} }).body.roles[0]
+        .password as string;
     expect(password(5)).toBe(password(5));
     expect(password(5)).not.toBe(password(6));
   });
@@ -334,8 +335,8 @@ describe('GET /projects/{id}/connection_uri', () => {
 describe('API key scopes', () => {
   it("a project-scoped key reaches its project's roles and databases only", () => {
     const sim = new Simulation();
-    const a = sim.request('POST', '/projects', {}).body;
-    const b = sim.request('POST', '/projects', {}).body;
+    const a = sim.request('POST', '/projects', { project: {} }).body;
+    const b = sim.request('POST', '/projects', { project: {} }).body;
     const key = sim.addApiKey({ kind: 'project', projectId: a.project.id });
     const get = (created: typeof a, suffix: string) =>
       sim.request(

@@ -26,7 +26,7 @@ describe('GET /users/me', () => {
   it('is the owner of projects and the creator of API keys', () => {
     const sim = new Simulation({ seed: 3 });
     const me = sim.request('GET', '/users/me').body;
-    const project = sim.request('POST', '/projects', {}).body.project;
+    const project = sim.request('POST', '/projects', { project: {} }).body.project;
     expect(project.owner_id).toBe(me.id);
     const key = sim.request('POST', '/api_keys', { key_name: 'mine' }).body;
     expect(key.created_by).toBe(me.id);

@@ -45,7 +45,7 @@ describe('published snapshots', () => {
         const earlyJson = JSON.stringify(early);
         expectDeepFrozen(early);
         for (const step of after) if (step.kind === 'advance') sim.advance(step.ms);
-        sim.request('POST', '/projects');
+        sim.request('POST', '/projects', { project: {} });
         sim.runUntilIdle();
         expect(JSON.stringify(early)).toBe(earlyJson);
         expectDeepFrozen(sim.state);
@@ -57,7 +57,7 @@ describe('published snapshots', () => {
   it('share unchanged projects with the previous snapshot', () => {
     const sim = simulate([{ kind: 'createProject' }, { kind: 'runUntilIdle' }]);
     const before = sim.state;
-    sim.request('POST', '/projects');
+    sim.request('POST', '/projects', { project: {} });
     const [first] = Object.keys(before.projects);
     expect(sim.state.projects[first as string]).toBe(before.projects[first as string]);
     expect(sim.state.projects).not.toBe(before.projects);
@@ -68,7 +68,7 @@ describe('published snapshots', () => {
       trackedEvents: 0,
     });
     const before = sim.state;
-    sim.request('POST', '/projects');
+    sim.request('POST', '/projects', { project: {} });
     const [first] = Object.keys(before.projects);
     expect(sim.state.projects[first as string]).toBe(before.projects[first as string]);
     expect(sim.state.projects).not.toBe(before.projects);

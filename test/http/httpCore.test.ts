@@ -51,7 +51,7 @@ describe('sim.fetch', () => {
 
   it('checks the simulation’s own keys, and keeps project keys away from the controls', async () => {
     const sim = new Simulation({ seed: 5 });
-    const project = sim.request('POST', '/projects').body.project.id as string;
+    const project = sim.request('POST', '/projects', { project: {} }).body.project.id as string;
     const scoped = sim.addApiKey({ kind: 'project', projectId: project });
     const get = async (path: string, key?: string) =>
       (

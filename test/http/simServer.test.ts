@@ -82,7 +82,7 @@ describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
   it('moves the clock only through control routes in manual mode', async () => {
     const { call } = await serve(transport);
     const before = (await call('GET', '/_sim/clock')).body;
-    const { operations } = (await call('POST', '/projects')).body;
+    const { operations } = (await call('POST', '/projects', { project: {} })).body;
     expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(before.now_ms);
     const advanced = await call('POST', '/_sim/advance', { by: '30s' });
     expect(advanced.body.now_ms).toBe(before.now_ms + 30_000);
@@ -103,7 +103,7 @@ describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
     const start = (await call('GET', '/_sim/clock')).body.now_ms;
     wall += 2_000;
     expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(start + 120_000);
-    const project = (await call('POST', '/projects')).body.project.id;
+    const project = (await call('POST', '/projects', { project: {} })).body.project.id;
     const jumped = (await call('POST', '/_sim/run_until_idle')).body.now_ms;
     expect(jumped).toBeGreaterThan(start + 120_000 + 60_000);
     wall += 1_000;
@@ -115,7 +115,7 @@ describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
 
   it('opens and closes simulated connections, snapshots and resets', async () => {
     const { call, server } = await serve(transport);
-    const { endpoints } = (await call('POST', '/projects')).body;
+    const { endpoints } = (await call('POST', '/projects', { project: {} })).body;
     await call('POST', '/_sim/advance', { by: '30s' });
     const opened = await call('POST', '/_sim/connections', { endpoint_id: endpoints[0].id });
     expect(opened.status).toBe(201);
@@ -136,8 +136,8 @@ describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
 
   it('keeps project-scoped keys to their project and away from the controls', async () => {
     const sim = new Simulation({ seed: 3 });
-    const mine = sim.request('POST', '/projects').body.project.id;
-    const theirs = sim.request('POST', '/projects').body.project.id;
+    const mine = sim.request('POST', '/projects', { project: {} }).body.project.id;
+    const theirs = sim.request('POST', '/projects', { project: {} }).body.project.id;
     const { base, send } = await serveOver(
       transport,
       {

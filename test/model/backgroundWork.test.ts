@@ -162,7 +162,7 @@ describe('operation retention', () => {
   it('keeps ended operations 6 months by default, as the real service does', () => {
     // given a project with the default retention, whose first operations have ended
     const sim = new Simulation({ seed: 4 });
-    const created = sim.request('POST', '/projects').body;
+    const created = sim.request('POST', '/projects', { project: {} }).body;
     const first = created.operations[0].id as string;
     const listed = () =>
       sim

@@ -52,7 +52,7 @@ describe('operations that give up', () => {
       seed: 1,
       profile: { faults: { create_timeline: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } } },
     });
-    const created = sim.request('POST', '/projects').body;
+    const created = sim.request('POST', '/projects', { project: {} }).body;
     const endpointId = created.endpoints[0].id;
     sim.runUntilIdle();
     const endpoint = () => sim.state.projects[created.project.id]!.endpoints[endpointId]!;
@@ -97,7 +97,7 @@ describe('operations that give up', () => {
         faults: { suspend_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
       },
     });
-    sim.request('POST', '/projects');
+    sim.request('POST', '/projects', { project: {} });
     expect(() => sim.runUntilIdle()).toThrow(/still busy after 30d of virtual time/);
     const suspends = [...sim.log].filter(
       (e) => e.type === 'OperationCreated' && e.action === 'suspend_compute',
@@ -283,7 +283,7 @@ describe('failures that do not stop a compute from starting', () => {
         tenantDetachAfterMs: 0,
       },
     });
-    const created = sim.request('POST', '/projects').body;
+    const created = sim.request('POST', '/projects', { project: {} }).body;
     const endpointId: string = created.endpoints[0].id;
     const endpoint = () => sim.state.projects[created.project.id]!.endpoints[endpointId]!;
     sim.runUntilIdle();
@@ -317,7 +317,7 @@ describe('failures that do not stop a compute from starting', () => {
           tenantDetachAfterMs: 0,
         },
       });
-      const created = sim.request('POST', '/projects').body;
+      const created = sim.request('POST', '/projects', { project: {} }).body;
       const projectId: string = created.project.id;
       const project = () => sim.state.projects[projectId]!;
       let endpointId: string = created.endpoints[0].id;
@@ -472,7 +472,7 @@ describe('run loops', () => {
         tenantDetachAfterMs: 0,
       },
     });
-    const projectId: string = sim.request('POST', '/projects').body.project.id;
+    const projectId: string = sim.request('POST', '/projects', { project: {} }).body.project.id;
     for (let i = 0; i < 2; i++) {
       sim.runUntil((s) => Object.keys(s.projects[projectId]!.pendingOperations).length === 0);
       sim.advance('130s');

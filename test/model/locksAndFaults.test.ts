@@ -25,7 +25,7 @@ describe('locks (423)', () => {
 
   it('refuses branching from a branch being created, right after the project (create_timeline runs), with 422', () => {
     const sim = new Simulation();
-    const project = sim.request('POST', '/projects').body.project;
+    const project = sim.request('POST', '/projects', { project: {} }).body.project;
     const refused = sim.request('POST', `/projects/${project.id}/branches`);
     expect(refused).toMatchObject({ status: 422, body: { message: 'branch not ready yet' } });
   });
@@ -66,7 +66,7 @@ describe('locks (423)', () => {
         expect(sim.request('POST', path(`/endpoints/${endpointId}/restart`)).status).toBe(423);
       settle();
       const continued = (target: Simulation) => {
-        const created = target.request('POST', '/projects').body;
+        const created = target.request('POST', '/projects', { project: {} }).body;
         target.runUntilIdle();
         const operations = Object.values(target.state.projects[created.project.id]!.operations);
         return {
@@ -130,7 +130,7 @@ describe('operation failures', () => {
         faults: { create_timeline: { failureRate: 1, maxRetries: 2, retryDelayMs: 10_000 } },
       },
     });
-    const created = sim.request('POST', '/projects');
+    const created = sim.request('POST', '/projects', { project: {} });
     const timeline = () =>
       sim.request(
         'GET',
@@ -165,7 +165,7 @@ describe('operation failures', () => {
           faults: { start_compute: { failureRate: 0.5, maxRetries: 20, retryDelayMs: 1_000 } },
         },
       });
-      const created = sim.request('POST', '/projects');
+      const created = sim.request('POST', '/projects', { project: {} });
       sim.runUntilIdle();
       const ops = sim.request('GET', `/projects/${created.body.project.id}/operations?limit=100`)
         .body.operations;
@@ -180,7 +180,7 @@ describe('operation failures', () => {
       seed: 1,
       profile: { faults: { start_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } } },
     });
-    const created = sim.request('POST', '/projects');
+    const created = sim.request('POST', '/projects', { project: {} });
     const connection = sim.connect(created.body.endpoints[0].id);
     expect(connection.state).toBe('connecting');
     sim.runUntilIdle();

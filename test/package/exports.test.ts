@@ -14,7 +14,7 @@ describe('the built package', () => {
     const script = `
       import { Simulation } from 'computesim';
       const sim = new Simulation({ seed: 1 });
-      const res = sim.request('POST', '/projects');
+      const res = sim.request('POST', '/projects', { project: {} });
       sim.runUntilIdle();
       console.log(JSON.stringify({ status: res.status, events: sim.log.length }));`;
     const output = execFileSync('node', ['--input-type=module', '-e', script], {
@@ -48,7 +48,7 @@ describe('the built package', () => {
     const script = `
       import { runClient, defaultOracles, checkClient } from 'computesim/testing';
       const run = await runClient(async ({ fetch, baseURL, sleep }) => {
-        const res = await fetch(baseURL + '/projects', { method: 'POST', body: '{}' });
+        const res = await fetch(baseURL + '/projects', { method: 'POST', body: '{"project":{}}' });
         const { project, operations } = await res.json();
         for (const op of operations)
           while ((await (await fetch(baseURL + '/projects/' + project.id + '/operations/' + op.id)).json()).operation.status !== 'finished')

@@ -65,7 +65,7 @@ describe('runScenario', () => {
     let later = false;
     const run = runScenario(
       scenario((s) => {
-        const { project, endpoints } = s.request('POST', '/projects').body;
+        const { project, endpoints } = s.request('POST', '/projects', { project: {} }).body;
         const state = () => s.state.projects[project.id]?.endpoints[endpoints[0].id]?.currentState;
         s.at('+1m', () => s.expect('state of the compute', state(), 'active'));
         s.at('+6m', () => s.expect('state of the compute', state(), 'active'));
@@ -133,7 +133,7 @@ describe('runScenario', () => {
     let finals: readonly { action: string; status: string }[] = [];
     const run = runScenario(
       scenario((s) => {
-        const { operations } = s.request('POST', '/projects').body;
+        const { operations } = s.request('POST', '/projects', { project: {} }).body;
         s.waitFor(operations, (done) => {
           finals = done;
         });
@@ -153,7 +153,7 @@ describe('runScenario', () => {
     const run = runScenario(
       scenario(
         (s) => {
-          const { operations } = s.request('POST', '/projects').body;
+          const { operations } = s.request('POST', '/projects', { project: {} }).body;
           s.waitFor(operations, (done) => {
             finals = done;
           });
@@ -175,7 +175,7 @@ describe('runScenario', () => {
 
   it('is deterministic for a seed and narrates exactly the events of its log', () => {
     const script = (s: ScenarioScript) => {
-      const { endpoints } = s.request('POST', '/projects').body;
+      const { endpoints } = s.request('POST', '/projects', { project: {} }).body;
       s.at('+10m', () => s.connect(endpoints[0].id));
     };
     const a = runScenario(scenario(script), { seed: 4 });
@@ -256,7 +256,7 @@ describe('runScenario', () => {
   it('reports progress through a long scenario without changing it', () => {
     const busy = scenario(
       (s) => {
-        const { endpoints } = s.request('POST', '/projects').body;
+        const { endpoints } = s.request('POST', '/projects', { project: {} }).body;
         s.workload({
           kind: 'poisson',
           endpointId: endpoints[0].id,
@@ -280,7 +280,7 @@ describe('runScenario', () => {
   it('asks for a duration before attaching a workload', () => {
     const run = runScenario(
       scenario((s) => {
-        const { endpoints } = s.request('POST', '/projects').body;
+        const { endpoints } = s.request('POST', '/projects', { project: {} }).body;
         s.workload({
           kind: 'cron',
           endpointId: endpoints[0].id,

@@ -32,7 +32,7 @@ describe('lifecycles', () => {
     // Start at +6.6 s; a client at +2m (30 s); suspend 5 min after it leaves (+7m30s); the log
     // ends at +12m30s, so 13 slots.
     const sim = new Simulation({ seed: 42, start: '2026-01-05T09:00:00Z' });
-    const { endpoints } = sim.request('POST', '/projects').body;
+    const { endpoints } = sim.request('POST', '/projects', { project: {} }).body;
     const endpointId: string = endpoints[0].id;
     sim.advance('2m');
     const client = sim.connect(endpointId);
@@ -52,7 +52,7 @@ describe('lifecycles', () => {
         name: 'restart',
         start: '2026-01-05T09:00:00Z',
         script(s) {
-          const { project, endpoints } = s.request('POST', '/projects').body;
+          const { project, endpoints } = s.request('POST', '/projects', { project: {} }).body;
           const id: string = endpoints[0].id;
           s.at('+1m', () => {
             s.connect(id);
@@ -68,7 +68,7 @@ describe('lifecycles', () => {
         name: 'drop',
         start: '2026-01-05T09:00:00Z',
         script(s) {
-          const { project, endpoints } = s.request('POST', '/projects').body;
+          const { project, endpoints } = s.request('POST', '/projects', { project: {} }).body;
           const id: string = endpoints[0].id;
           s.at('+1m', () => s.connect(id));
           s.at('+2m', () => s.request('POST', `/projects/${project.id}/endpoints/${id}/suspend`));
@@ -87,8 +87,8 @@ describe('lifecycles', () => {
 
   it('marks a deleted compute with d, and nothing after it', () => {
     const sim = new Simulation({ seed: 42, start: '2026-01-05T09:00:00Z' });
-    const { project, endpoints } = sim.request('POST', '/projects').body;
-    const other = sim.request('POST', '/projects').body;
+    const { project, endpoints } = sim.request('POST', '/projects', { project: {} }).body;
+    const other = sim.request('POST', '/projects', { project: {} }).body;
     sim.advance('2m');
     sim.request('DELETE', `/projects/${project.id}/endpoints/${endpoints[0].id}`);
     sim.request('DELETE', `/projects/${other.project.id}`);
@@ -109,7 +109,7 @@ describe('lifecycles', () => {
         name: 'pattern',
         start: '2026-01-05T09:00:00Z',
         script(s) {
-          const { endpoints } = s.request('POST', '/projects').body;
+          const { endpoints } = s.request('POST', '/projects', { project: {} }).body;
           const id: string = endpoints[0].id;
           s.at('+1m', () => s.connections(id, '2-c', { hold: '10s' }));
           s.at('+5m', () => {

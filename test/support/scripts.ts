@@ -49,7 +49,7 @@ export function runScript(sim: Simulation, script: readonly Step[]): number[] {
   for (const step of script) {
     switch (step.kind) {
       case 'createProject': {
-        const body = step.name === undefined ? undefined : { project: { name: step.name } };
+        const body = { project: step.name === undefined ? {} : { name: step.name } };
         const response = sim.request('POST', '/projects', body);
         if (response.status === 201)
           projectIds.push((response.body as { project: { id: string } }).project.id);

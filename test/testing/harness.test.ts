@@ -121,7 +121,10 @@ describe('the client edge', () => {
     const run = await runClient(
       async ({ fetch, baseURL }) => {
         const limited = await fetch(`${baseURL}/projects`);
-        const other = await fetch(`${baseURL}/projects`, { method: 'POST', body: '{}' });
+        const other = await fetch(`${baseURL}/projects`, {
+          method: 'POST',
+          body: '{"project":{}}',
+        });
         return [limited.status, limited.headers.get('retry-after'), other.status];
       },
       { faults },
@@ -149,7 +152,7 @@ describe('the client edge', () => {
     const run = await runClient(
       async ({ fetch, baseURL, connect, sleep }) => {
         const { endpoints } = await json(
-          await fetch(`${baseURL}/projects`, { method: 'POST', body: '{}' }),
+          await fetch(`${baseURL}/projects`, { method: 'POST', body: '{"project":{}}' }),
         );
         await sleep(60_000);
         const connection = connect(endpoints[0].id, { purpose: 'write' });

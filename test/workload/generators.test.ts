@@ -44,7 +44,7 @@ describe('daily rates', () => {
 describe('generators attached to a compute', () => {
   function givenCompute() {
     const sim = new Simulation({ seed: 3, start: MONDAY });
-    const created = sim.request('POST', '/projects').body;
+    const created = sim.request('POST', '/projects', { project: {} }).body;
     return { sim, endpointId: created.endpoints[0].id as string };
   }
   const arrivals = (sim: Simulation, workloadId: string) =>

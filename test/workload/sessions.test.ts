@@ -19,7 +19,7 @@ function givenIdleCompute() {
       tenantDetachAfterMs: 0,
     },
   });
-  const endpointId: string = sim.request('POST', '/projects').body.endpoints[0].id;
+  const endpointId: string = sim.request('POST', '/projects', { project: {} }).body.endpoints[0].id;
   sim.runUntilIdle();
   return { sim, endpointId, from: sim.now() + 60_000 };
 }

@@ -56,7 +56,8 @@ describe('time series', () => {
 
   it('counts plain client connections apart from workload sessions', () => {
     const sim = new Simulation({ seed: 2, start: START, profile: QUIET });
-    const endpointId: string = sim.request('POST', '/projects').body.endpoints[0].id;
+    const endpointId: string = sim.request('POST', '/projects', { project: {} }).body.endpoints[0]
+      .id;
     sim.advance('1m');
     const client = sim.connect(endpointId);
     sim.advance('2m');
@@ -98,7 +99,8 @@ describe('time series', () => {
 
   it('buckets keep short bursts of a long run visible and integrate to the CU-hours', () => {
     const sim = new Simulation({ seed: 4, start: START, profile: QUIET });
-    const endpointId: string = sim.request('POST', '/projects').body.endpoints[0].id;
+    const endpointId: string = sim.request('POST', '/projects', { project: {} }).body.endpoints[0]
+      .id;
     sim.addWorkload({ kind: 'cron', endpointId, every: '30m', session: { duration: '20s' } });
     sim.advance('40d', { stepLimit: Number.MAX_SAFE_INTEGER });
     const every = 96 * 60_000;

@@ -1,0 +1,82 @@
+/**
+ * The public v2 schema at run time: read once per process, on first use, from the YAML that
+ * `@neondatabase/api-client` ships (nothing of it is copied into computesim), and offered to the
+ * REST surface as an `ApiContract`: its operations, and request bodies checked against it.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parse } from 'yaml';
+import type { ApiContract, ContractOperation } from '../api/apiContract.js';
+import { BodyValidators } from './bodyValidators.js';
+import type { OpenApiDocument } from './openApiDocument.js';
+
+/** Where the schema comes from: the package and the file in it. */
+export const PUBLIC_SCHEMA_FILE = '@neondatabase/api-client/public-v2-for-users.gen.yaml';
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+let document: OpenApiDocument | undefined;
+let contract: PublicContract | undefined;
+
+/** The parsed schema (parsed on the first call; about a second of YAML, once per process). */
+export function publicSchemaDocument(): OpenApiDocument {
+  if (document === undefined) {
+    const file = createRequire(import.meta.url).resolve(PUBLIC_SCHEMA_FILE);
+    document = parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  }
+  return document;
+}
+
+/** Every operation of `doc`, in the schema's order. */
+export function operationsOf(doc: OpenApiDocument): ContractOperation[] {
+  const operations: ContractOperation[] = [];
+  for (const [pattern, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method] as { operationId?: string; tags?: string[] } | undefined;
+      if (operation === undefined) continue;
+      operations.push({
+        method: method.toUpperCase(),
+        pattern,
+        operationId: operation.operationId ?? `${method} ${pattern}`,
+        tag: operation.tags?.[0] ?? 'Other',
+      });
+    }
+  }
+  return operations;
+}
+
+/**
+ * The public schema as the REST surface's contract: one per process, shared by every simulation.
+ * Nothing is read until a request needs it; each operation's body validator is compiled on its
+ * first body.
+ */
+export function publicContract(): PublicContract {
+  contract ??= new PublicContract();
+  return contract;
+}
+
+/** The public schema as a contract, read and compiled as it is first needed. */
+export class PublicContract implements ApiContract {
+  #operations: readonly ContractOperation[] | undefined;
+  #validators: BodyValidators | undefined;
+
+  get operations(): readonly ContractOperation[] {
+    this.#operations ??= operationsOf(publicSchemaDocument());
+    return this.#operations;
+  }
+
+  bodyProblem(method: string, pattern: string, body: unknown): string | undefined {
+    this.#validators ??= new BodyValidators(publicSchemaDocument());
+    return this.#validators.problem(method, pattern, body);
+  }
+
+  /**
+   * Reads the schema and compiles the body validators of `routes` now rather than on their first
+   * request (a server does it before it listens, so no client waits a second for it).
+   */
+  prepare(routes: readonly { readonly method: string; readonly pattern: string }[]): void {
+    this.#validators ??= new BodyValidators(publicSchemaDocument());
+    for (const route of routes) this.#validators.compile(route.method, route.pattern);
+    void this.operations;
+  }
+}
