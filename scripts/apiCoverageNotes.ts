@@ -8,13 +8,24 @@
 /** Notes by operationId; an operation without a note behaves as the schema describes. */
 export const COVERAGE_NOTES: Readonly<Record<string, string>> = {
   listProjects:
-    'Pages with `limit` (1..400, default 10) and `cursor` only: `search`, `org_id` and `recoverable` are ignored. Usage counters are always 0.',
+    'Pages with `limit` (1..400, default 10) and `cursor`; `search` matches a name or id substring; `org_id` is checked for shape only (one simulated account owns every project); `recoverable` is ignored (deleted projects are not kept).',
   getProject:
-    'Usage counters (`active_time_seconds`, `compute_time_seconds`, `written_data_bytes`, …) are always 0; the consumption period is the 30 days from creation.',
+    'Usage counters (`active_time_seconds`, `compute_time_seconds`, `cpu_used_sec`) count from creation up to the virtual now and never reset per billing period; `written_data_bytes` and storage stay 0 (nothing in the model writes data).',
+  updateProject:
+    '`name`, `history_retention_seconds` (records `apply_storage_config`) and `default_endpoint_settings`; `settings` (HIPAA, connection blocking, logical replication) are accepted and ignored.',
   deleteProject:
     'The project is gone at once; the real service keeps a deleted project recoverable for 7 days (`recoverProject` is not simulated).',
   createProjectBranch:
-    'Reads `branch.name`, `branch.parent_id` and `endpoints`; the other fields the schema allows (`parent_lsn`, `parent_timestamp`, `expires_at`, `protected`, `archived`, `init_source`) are accepted and ignored.',
+    "Reads `branch.name`, `branch.parent_id` and `endpoints`; a child copies its parent's roles and databases. The other fields the schema allows (`parent_lsn`, `parent_timestamp`, `expires_at`, `protected`, `archived`, `init_source`) are accepted and ignored.",
   deleteProjectBranch:
-    "The branch's computes go at once (their connections terminated) and one `delete_timeline` runs; the real service runs `suspend_compute` first and keeps the branch recoverable unless `hard_delete`.",
+    "The branch's computes go at once (a `suspend_compute` for each running one, then `delete_timeline`); the real service keeps the branch recoverable unless `hard_delete`.",
+  restoreProjectBranch:
+    'LSNs follow a simple model (a timeline advances 16 bytes per millisecond of virtual time); running computes restart (`suspend_compute`, `create_timeline`, `start_compute`) and their connections are dropped with 57P01.',
+  updateProjectBranch: '`name` and `protected`; `expires_at` is accepted and ignored.',
+  createProjectBranchRole:
+    'Open connections are kept (the real service drops them when a role is created or its password reset).',
+  getConsumptionHistoryPerProject:
+    'Frames are the growth of the project counters over each period (they add up to the record); storage and data-transfer metrics are 0; deleted projects are left out.',
+  createApiKey:
+    'The created key is personal; `last_used_at` is not tracked. Keys given with `--api-key` or `addApiKey` are not listed and cannot be revoked.',
 };
