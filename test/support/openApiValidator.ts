@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 
 type Doc = {
   paths: Record<
@@ -23,7 +23,7 @@ type Doc = {
 
 const require = createRequire(import.meta.url);
 const file = require.resolve('@neondatabase/api-client/public-v2-for-users.gen.yaml');
-const doc = parse(readFileSync(file, 'utf8')) as Doc;
+const doc = load(readFileSync(file, 'utf8')) as Doc;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
