@@ -11,13 +11,15 @@
 import { newPassword } from '../core/password.js';
 import { isDown } from '../domain/computeState.js';
 import type { Rejection } from '../domain/rejection.js';
-import type { CommandDraft } from './commandDraft.js';
+import { CommandDraft } from './commandDraft.js';
 import type { CreateRole } from './commands.js';
-import type { ModelContext, Refusal } from './decideContext.js';
+import type { Decision, ModelContext, Refusal } from './decideContext.js';
+import type { DomainEvent } from './events.js';
+import type { Unstamped } from '../engine/loggedEvent.js';
 import { findBranch, lockedBy } from './lookups.js';
 import { lockedRefusal } from './lockedRefusal.js';
 import { recordOperations, suspendPlan, type PlannedOperation } from './operationPlanner.js';
-import type { Result } from '../core/result.js';
+import { ok, type Result } from '../core/result.js';
 import type { BranchState, DatabaseState, ProjectState, RoleState, SimState } from './state.js';
 import type { LocksProfile } from '../domain/profile.js';
 
@@ -36,6 +38,26 @@ export function findConfigTarget(
   command: Pick<CreateRole, 'projectId' | 'branchId'>,
 ): Result<ConfigTarget, Rejection> {
   return findBranch(state, command.projectId, command.branchId);
+}
+
+/**
+ * A role or database change that passed its own checks: 423 while an operation locks the branch,
+ * else the event `change` gives (called only then: it may draw ids or passwords) followed by the
+ * operations that apply it to the branch's compute.
+ */
+export function decideConfigChange(
+  state: SimState,
+  context: ModelContext,
+  target: ConfigTarget,
+  command: Pick<CreateRole, 'projectId' | 'branchId' | 'request'>,
+  change: () => Unstamped<DomainEvent>,
+): Decision {
+  const locked = lockedConfig(target, command, context.profile.locks);
+  if (locked !== undefined) return locked;
+  const draft = new CommandDraft(state, context);
+  draft.push(change());
+  applyConfig(draft, target.project, target.branch.id);
+  return ok(draft.events);
 }
 
 /** A 423 refusal when an unfinished operation locks the branch (under the profile's `locks`), else `undefined`. */

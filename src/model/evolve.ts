@@ -7,14 +7,16 @@ import { INITIAL_LSN } from '../domain/lsn.js';
 import { operationKind } from '../domain/operationKinds.js';
 import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
-import type { DomainEvent, SessionDemand } from './events.js';
+import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type {
   ConnectionState,
+  DatabaseState,
   EndpointState,
   OperationState,
   ProjectState,
+  RoleState,
   SimState,
 } from './state.js';
 
@@ -75,12 +77,7 @@ const HANDLERS: EventHandlers = {
       timelineStartedAt: e.at,
       ...(e.parentLsn === undefined ? {} : { parentLsn: e.parentLsn }),
       ...(e.parentId === undefined ? {} : { parentTimestamp: e.at }),
-      roles: (e.roles ?? []).map((role) => ({ ...role, createdAt: e.at, updatedAt: e.at })),
-      databases: (e.databases ?? []).map((database) => ({
-        ...database,
-        createdAt: e.at,
-        updatedAt: e.at,
-      })),
+      ...configOf(e),
     };
   },
 
@@ -437,12 +434,7 @@ const HANDLERS: EventHandlers = {
       timelineStartedAt: e.timelineStartedAt,
       ...(e.parentLsn === undefined ? {} : { parentLsn: e.parentLsn }),
       ...(e.parentTimestamp === undefined ? {} : { parentTimestamp: e.parentTimestamp }),
-      roles: (e.roles ?? []).map((role) => ({ ...role, createdAt: e.at, updatedAt: e.at })),
-      databases: (e.databases ?? []).map((database) => ({
-        ...database,
-        createdAt: e.at,
-        updatedAt: e.at,
-      })),
+      ...configOf(e),
     };
     for (const childId of e.childIds) {
       const child = project.branches[childId];
@@ -717,4 +709,20 @@ function operationOf(draft: S, projectId: string, operationId: string) {
   if (operation === undefined)
     throw new Error(`no operation ${operationId} in project ${projectId}`);
   return operation;
+}
+
+/** The roles and databases a new branch starts with (absent in logs older than roles: none). */
+function configOf(e: {
+  readonly at: number;
+  readonly roles?: readonly NewRole[];
+  readonly databases?: readonly NewDatabase[];
+}): { roles: RoleState[]; databases: DatabaseState[] } {
+  return {
+    roles: (e.roles ?? []).map((role) => ({ ...role, createdAt: e.at, updatedAt: e.at })),
+    databases: (e.databases ?? []).map((database) => ({
+      ...database,
+      createdAt: e.at,
+      updatedAt: e.at,
+    })),
+  };
 }

@@ -6,15 +6,13 @@ import { err, ok } from '../../core/result.js';
 import { databaseNameProblem } from '../../domain/pgNames.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
 import {
-  applyConfig,
   databaseNamed,
+  decideConfigChange,
   drawDatabaseIds,
   findConfigTarget,
-  lockedConfig,
   roleNamed,
 } from '../branchConfig.js';
 import type { CreateDatabase, DeleteDatabase, UpdateDatabase } from '../commands.js';
-import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import type { BranchState } from '../state.js';
 
@@ -25,20 +23,14 @@ export const createDatabase: Handler<CreateDatabase> = (state, command, context)
   const { project, branch } = found.value;
   const problem = nameProblem(branch, command.name) ?? ownerProblem(branch, command.ownerName);
   if (problem !== undefined) return err(problem);
-  const locked = lockedConfig(found.value, command, context.profile.locks);
-  if (locked !== undefined) return locked;
-  const [id] = drawDatabaseIds(context, project, 1) as [number];
-  const draft = new CommandDraft(state, context);
-  draft.push({
+  return decideConfigChange(state, context, found.value, command, () => ({
     type: 'DatabaseCreated',
     projectId: project.id,
     branchId: branch.id,
-    id,
+    id: (drawDatabaseIds(context, project, 1) as [number])[0],
     name: command.name,
     ownerName: command.ownerName,
-  });
-  applyConfig(draft, project, branch.id);
-  return ok(draft.events);
+  }));
 };
 
 /** Decides a database update; a request that changes nothing records nothing. */
@@ -58,18 +50,13 @@ export const updateDatabase: Handler<UpdateDatabase> = (state, command, context)
     (changes.ownerName === undefined ? undefined : ownerProblem(branch, changes.ownerName));
   if (problem !== undefined) return err(problem);
   if (Object.keys(changes).length === 0) return ok([]);
-  const locked = lockedConfig(found.value, command, context.profile.locks);
-  if (locked !== undefined) return locked;
-  const draft = new CommandDraft(state, context);
-  draft.push({
+  return decideConfigChange(state, context, found.value, command, () => ({
     type: 'DatabaseUpdated',
     projectId: project.id,
     branchId: branch.id,
     name: database.name,
     changes,
-  });
-  applyConfig(draft, project, branch.id);
-  return ok(draft.events);
+  }));
 };
 
 /** Decides a database deletion. */
@@ -79,17 +66,12 @@ export const deleteDatabase: Handler<DeleteDatabase> = (state, command, context)
   const { project, branch } = found.value;
   if (databaseNamed(branch, command.name) === undefined)
     return err(reject('not_found', `database "${command.name}" not found on branch ${branch.id}`));
-  const locked = lockedConfig(found.value, command, context.profile.locks);
-  if (locked !== undefined) return locked;
-  const draft = new CommandDraft(state, context);
-  draft.push({
+  return decideConfigChange(state, context, found.value, command, () => ({
     type: 'DatabaseDeleted',
     projectId: project.id,
     branchId: branch.id,
     name: command.name,
-  });
-  applyConfig(draft, project, branch.id);
-  return ok(draft.events);
+  }));
 };
 
 /** Why `name` cannot be a new database name on the branch (400 invalid, 409 taken). */

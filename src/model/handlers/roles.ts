@@ -2,18 +2,11 @@
  * Role commands: create (with a drawn password), reset a password, delete one that owns no database.
  * Each applies the change to the branch's compute (see branchConfig.ts).
  */
-import { err, ok } from '../../core/result.js';
+import { err } from '../../core/result.js';
 import { roleNameProblem } from '../../domain/pgNames.js';
 import { reject } from '../../domain/rejection.js';
-import {
-  applyConfig,
-  drawPassword,
-  findConfigTarget,
-  lockedConfig,
-  roleNamed,
-} from '../branchConfig.js';
+import { decideConfigChange, drawPassword, findConfigTarget, roleNamed } from '../branchConfig.js';
 import type { CreateRole, DeleteRole, ResetRolePassword } from '../commands.js';
-import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 
 /** Decides a role creation: a valid name not yet taken on the branch. */
@@ -25,18 +18,13 @@ export const createRole: Handler<CreateRole> = (state, command, context) => {
   if (problem !== undefined) return err(reject('invalid_input', problem));
   if (roleNamed(branch, command.name) !== undefined)
     return err(reject('conflict', `role "${command.name}" already exists on branch ${branch.id}`));
-  const locked = lockedConfig(found.value, command, context.profile.locks);
-  if (locked !== undefined) return locked;
-  const draft = new CommandDraft(state, context);
-  draft.push({
+  return decideConfigChange(state, context, found.value, command, () => ({
     type: 'RoleCreated',
     projectId: project.id,
     branchId: branch.id,
     name: command.name,
     password: drawPassword(context),
-  });
-  applyConfig(draft, project, branch.id);
-  return ok(draft.events);
+  }));
 };
 
 /** Decides a password reset of an existing role. */
@@ -46,18 +34,13 @@ export const resetRolePassword: Handler<ResetRolePassword> = (state, command, co
   const { project, branch } = found.value;
   if (roleNamed(branch, command.name) === undefined)
     return err(reject('not_found', `role "${command.name}" not found on branch ${branch.id}`));
-  const locked = lockedConfig(found.value, command, context.profile.locks);
-  if (locked !== undefined) return locked;
-  const draft = new CommandDraft(state, context);
-  draft.push({
+  return decideConfigChange(state, context, found.value, command, () => ({
     type: 'RolePasswordReset',
     projectId: project.id,
     branchId: branch.id,
     name: command.name,
     password: drawPassword(context),
-  });
-  applyConfig(draft, project, branch.id);
-  return ok(draft.events);
+  }));
 };
 
 /** Decides a role deletion: refused (409) while the role owns a database of the branch. */
@@ -77,15 +60,10 @@ export const deleteRole: Handler<DeleteRole> = (state, command, context) => {
       ),
     );
   }
-  const locked = lockedConfig(found.value, command, context.profile.locks);
-  if (locked !== undefined) return locked;
-  const draft = new CommandDraft(state, context);
-  draft.push({
+  return decideConfigChange(state, context, found.value, command, () => ({
     type: 'RoleDeleted',
     projectId: project.id,
     branchId: branch.id,
     name: command.name,
-  });
-  applyConfig(draft, project, branch.id);
-  return ok(draft.events);
+  }));
 };
