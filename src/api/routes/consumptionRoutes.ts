@@ -8,10 +8,10 @@
 import { hashString } from '../../core/hash.js';
 import { formatInstant } from '../../core/instant.js';
 import { RandomSource } from '../../core/randomSource.js';
-import { reject } from '../../domain/rejection.js';
 import type { ProjectState, SimState } from '../../model/state.js';
 import { projectUsageAt } from '../../model/usage.js';
 import { errorResponse } from '../apiResponse.js';
+import { pageAfter } from './listingQuery.js';
 import { readConsumptionQuery, type ConsumptionMetric } from '../consumptionQuery.js';
 import type { Timeframe } from '../consumptionTimeframes.js';
 import type { RequestTarget } from '../requestTarget.js';
@@ -30,15 +30,9 @@ export const projectConsumptionRoute: Route = {
         (onlyProject === undefined || p.id === onlyProject) &&
         (projectIds.length === 0 || projectIds.includes(p.id)),
     );
-    const first = cursor === undefined ? 0 : all.findIndex((p) => p.id === cursor) + 1;
-    if (cursor !== undefined && first === 0)
-      return errorResponse(
-        reject(
-          'invalid_input',
-          `cursor ${JSON.stringify(cursor)} is not a project id from a previous page`,
-        ),
-      );
-    const page = all.slice(first, first + limit);
+    const paged = pageAfter(all, cursor, limit);
+    if (!paged.ok) return errorResponse(paged.error);
+    const page = paged.value;
     const shown = frames.filter((frame) => frame.start <= target.now);
     const counters = new CountersAtBoundaries(target, shown);
     const last = page[page.length - 1];

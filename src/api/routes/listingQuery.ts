@@ -1,6 +1,7 @@
 /**
- * Query parameters listings share: the page size (`limit`, 1..400, default 10) and `search` (a
- * case-insensitive substring of a name or an id).
+ * Query parameters listings share: the page size (`limit`, 1..400, default 10), `search` (a
+ * case-insensitive substring of a name or an id), and a `cursor` naming the last id of the page
+ * before.
  */
 import { err, ok, type Result } from '../../core/result.js';
 import { reject, type Rejection } from '../../domain/rejection.js';
@@ -24,4 +25,24 @@ export function matchesSearch(search: string | null, ...fields: readonly string[
   if (search === null || search === '') return true;
   const needle = search.toLowerCase();
   return fields.some((field) => field.toLowerCase().includes(needle));
+}
+
+/**
+ * The page of `all` that follows the item whose id is `cursor` (from the start without one), at most
+ * `limit` long; a cursor no earlier page gave is a 400.
+ */
+export function pageAfter<T extends { readonly id: string }>(
+  all: readonly T[],
+  cursor: string | undefined,
+  limit: number,
+): Result<readonly T[], Rejection> {
+  const from = cursor === undefined ? 0 : all.findIndex((item) => item.id === cursor) + 1;
+  if (cursor !== undefined && from === 0)
+    return err(
+      reject(
+        'invalid_input',
+        `cursor ${JSON.stringify(cursor)} is not a project id from a previous page`,
+      ),
+    );
+  return ok(all.slice(from, from + limit));
 }

@@ -19,7 +19,7 @@ import { readNewSettings } from '../endpointSettingsBody.js';
 import { readEndpointDefaults } from '../endpointDefaultsBody.js';
 import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
-import { matchesSearch, pageLimit } from './listingQuery.js';
+import { matchesSearch, pageAfter, pageLimit } from './listingQuery.js';
 import { executed, proxyHostOf, recordedOperations } from './responses.js';
 import { isKnownRegion } from '../../domain/regions.js';
 
@@ -124,15 +124,9 @@ export const listProjectsRoute: Route = {
         (onlyProject === undefined || p.id === onlyProject) &&
         matchesSearch(query.get('search'), p.name, p.id),
     );
-    const from = cursor === null ? 0 : all.findIndex((p) => p.id === cursor) + 1;
-    if (cursor !== null && from === 0)
-      return errorResponse(
-        reject(
-          'invalid_input',
-          `cursor ${JSON.stringify(cursor)} is not a project id from a previous page`,
-        ),
-      );
-    const page = all.slice(from, from + limit.value);
+    const paged = pageAfter(all, cursor ?? undefined, limit.value);
+    if (!paged.ok) return errorResponse(paged.error);
+    const page = paged.value;
     const last = page[page.length - 1];
     return {
       status: 200,
