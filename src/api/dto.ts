@@ -7,7 +7,7 @@ import { formatBodyInstant as formatInstant } from './bodyInstant.js';
 import { SIMULATED_USER } from '../domain/simulatedAccount.js';
 import { projectUsageAt } from '../model/usage.js';
 import { formatLsn } from '../domain/lsn.js';
-import { connectionUri, poolerHost } from '../domain/connectionUri.js';
+import { connectionUri, poolerHost, type PostgresAddress } from '../domain/connectionUri.js';
 import type {
   BranchState,
   DatabaseState,
@@ -243,6 +243,7 @@ export function databaseDto(branchId: string, database: DatabaseState): Record<s
 export function connectionUrisDto(
   branch: BranchState,
   endpoints: readonly EndpointState[],
+  front?: PostgresAddress,
 ): Record<string, unknown>[] {
   const [role, ...otherRoles] = branch.roles;
   const [database, ...otherDatabases] = branch.databases;
@@ -256,7 +257,7 @@ export function connectionUrisDto(
       databaseName: database.name,
     };
     return {
-      connection_uri: connectionUri(target, false),
+      connection_uri: connectionUri(target, false, front),
       connection_parameters: {
         database: database.name,
         password: role.password,

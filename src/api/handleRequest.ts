@@ -160,6 +160,10 @@ class IssuedTarget implements RequestTarget {
   nextRequestId(): string {
     return this.target.nextRequestId();
   }
+
+  get postgresFront(): RequestTarget['postgresFront'] {
+    return this.target.postgresFront;
+  }
 }
 
 function splitPath(path: string): { pathname: string; query: URLSearchParams } {

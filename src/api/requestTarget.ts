@@ -3,6 +3,7 @@
  */
 import type { Result } from '../core/result.js';
 import type { ApiKey } from './apiKey.js';
+import type { PostgresAddress } from '../domain/connectionUri.js';
 import type { Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { RequestCommand } from '../model/commands.js';
@@ -33,4 +34,6 @@ export interface RequestTarget {
    * purpose-keyed stream of the seed), never from the wall clock or ambient randomness.
    */
   nextRequestId(): string;
+  /** Where a Postgres front serves the computes, if one does: connection URIs point at it. */
+  readonly postgresFront: PostgresAddress | undefined;
 }

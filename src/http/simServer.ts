@@ -15,6 +15,8 @@ import type { ClockMode } from '../service/clockMode.js';
 import { ERROR_STATUS } from '../service/errorTable.js';
 import { API_PREFIX, HttpCore, type HttpContext, type Reply } from '../service/httpCore.js';
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
+import type { PostgresAddress } from '../domain/connectionUri.js';
+import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
 import { memoryFull } from './memoryFull.js';
 import type { RateLimits } from '../service/rateLimiter.js';
 import type { SliceStop } from '../service/slicedRun.js';
@@ -61,6 +63,7 @@ export class SimServer {
   /** The HTTP core: `core.fetch` answers a `Request` exactly as the socket does. */
   readonly core: HttpCore;
   readonly #writer: StateFile | undefined;
+  #postgres: { readonly front: PostgresFront; readonly address: PostgresAddress } | undefined;
 
   constructor(
     sim: Simulation,
@@ -68,6 +71,7 @@ export class SimServer {
   ) {
     if (options.keys.length === 0) throw new RangeError('serve: give at least one API key');
     const withKeys = (next: Simulation): Simulation => {
+      next.servePostgresAt(this.#postgres?.address);
       for (const key of options.keys)
         next.addApiKey({
           kind: key.kind,
@@ -124,11 +128,44 @@ export class SimServer {
   }
 
   /**
+   * Serves the computes over the Postgres wire protocol on `host:port` too (0: any free port): the
+   * connection URIs the API answers point there from now on. Resolves to the address.
+   */
+  async listenPostgres(
+    port: number,
+    host = '127.0.0.1',
+    options: PostgresFrontOptions,
+  ): Promise<PostgresAddress> {
+    const core = this.core;
+    const front = new PostgresFront(
+      {
+        get sim() {
+          return core.sim as Simulation;
+        },
+        act: (work) => core.act((sim) => work(sim as Simulation)),
+        onReplaced: (listener) => core.onReplaced(() => listener()),
+        paced: this.options.clock.rate > 0,
+      },
+      options,
+    );
+    const address = await front.listen(port, host);
+    this.#postgres = { front, address };
+    this.sim.servePostgresAt(address);
+    return address;
+  }
+
+  /** The Postgres front, when `listenPostgres` started one. */
+  get postgres(): PostgresFront | undefined {
+    return this.#postgres?.front;
+  }
+
+  /**
    * Stops accepting connections and closes idle ones at once; any still open after `graceMs` (a
    * keep-alive client mid-request) are closed too, so a shutdown never waits on a client.
    */
-  close(graceMs = 500): Promise<void> {
+  async close(graceMs = 500): Promise<void> {
     this.core.close();
+    await this.#postgres?.front.close();
     return new Promise((resolve) => {
       const force = setTimeout(() => this.server.closeAllConnections(), graceMs);
       force.unref();

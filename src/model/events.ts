@@ -432,6 +432,8 @@ export interface BranchRestored extends Stamp {
   readonly parentTimestamp?: number;
   /** The LSN its new timeline starts at (the restored point). */
   readonly timelineStartLsn: number;
+  /** The branch whose history it was restored from (itself for `^self`). Absent in older logs. */
+  readonly sourceBranchId?: string;
 }
 
 /** A role was created on a branch. */

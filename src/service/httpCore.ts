@@ -129,6 +129,16 @@ export interface Reply {
   readonly body: string | ReadableStream<Uint8Array> | null;
 }
 
+function messageOf(answer: Answer): string {
+  const body = answer.body as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? body.message : 'the change was not applied';
+}
+
+/** A front's change was not run, or not kept: the store cannot take writes, or the clock is busy. */
+export class NotServedError extends Error {
+  override readonly name = 'NotServedError';
+}
+
 /** The HTTP core of a served simulation. */
 export class HttpCore {
   #sim: ServedSimulation;
@@ -139,6 +149,7 @@ export class HttpCore {
   #moving: string | undefined;
   #closing = false;
   #issuedIds = 0;
+  readonly #replacedListeners = new Set<(sim: ServedSimulation) => void>();
   /** Since the store last failed a write (cleared by a write that succeeds). */
   #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
 
@@ -164,6 +175,42 @@ export class HttpCore {
   /** The simulation being served (it changes on `_sim/reset`). */
   get sim(): ServedSimulation {
     return this.#sim;
+  }
+
+  /**
+   * Runs `work` on the served simulation as a request would run a change: the paced clock caught up
+   * first, the store flushed after. For fronts beside the REST API (the Postgres front), so that what
+   * their clients do is paced, logged and durable like any request. Throws `NotServedError` when the
+   * store cannot take writes (nothing changed then), or when a clock move is under way.
+   */
+  act<T>(work: (sim: ServedSimulation) => T): T {
+    const refused = this.#readOnly();
+    if (refused !== undefined) throw new NotServedError(messageOf(refused));
+    this.#sync();
+    const value = work(this.#sim);
+    try {
+      const before = this.options.store?.written;
+      this.options.store?.flush(this.#sim);
+      if (this.options.store?.written !== before) this.#writeFailures = undefined;
+    } catch (error) {
+      throw new NotServedError(messageOf(this.#notDurable(error)));
+    }
+    return value;
+  }
+
+  /**
+   * Calls `listener` each time the served simulation is replaced by another (`_sim/reset`, or a
+   * roll back after the store refused a write), so fronts can drop what they hold of the old one.
+   * Returns the unsubscribe function.
+   */
+  onReplaced(listener: (sim: ServedSimulation) => void): () => void {
+    this.#replacedListeners.add(listener);
+    return () => this.#replacedListeners.delete(listener);
+  }
+
+  #replaced(next: ServedSimulation): void {
+    this.#sim = next;
+    for (const listener of [...this.#replacedListeners]) listener(next);
   }
 
   /** Stops clock moves under way at their next slice (503): the server is stopping. */
@@ -312,7 +359,7 @@ export class HttpCore {
   #notDurable(error: unknown): Answer {
     const store = this.options.store as SimStore;
     const renew = this.options.renew as Renewal;
-    this.#sim = renew.replay(this.#sim.log.range(0, store.written));
+    this.#replaced(renew.replay(this.#sim.log.range(0, store.written)));
     // Replaying costs time in proportion to the log: until the store can be written again, writes
     // are refused before they run, and a store that keeps failing is tried less and less often.
     const count = (this.#writeFailures?.count ?? 0) + 1;
@@ -373,7 +420,7 @@ export class HttpCore {
             ? renew.fromJSONL(from.jsonl)
             : renew.fresh(from.seed ?? this.#sim.seed);
         this.options.store?.rewrite(next);
-        this.#sim = next;
+        this.#replaced(next);
         this.#driver = this.#newDriver();
         return undefined;
       },

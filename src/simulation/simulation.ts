@@ -15,6 +15,7 @@ import {
   asOverrides,
 } from '../domain/profile.js';
 import { connectionLimits, type ConnectionLimits } from '../domain/computeSize.js';
+import type { PostgresAddress } from '../domain/connectionUri.js';
 import type { ApiResponse } from '../api/apiResponse.js';
 import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
 import { API_KEY_KINDS, keyRingOf, type ApiKey } from '../api/apiKey.js';
@@ -78,6 +79,7 @@ export class Simulation {
   readonly #target: RequestTarget;
   readonly #apiKeys = new Map<string, ApiKey>();
   #http: HttpCore | undefined;
+  #postgresFront: PostgresAddress | undefined;
   /** The resolved profile in force. */
   readonly profile: Profile;
 
@@ -104,6 +106,7 @@ export class Simulation {
       this.#engine,
       this.profile,
       this.#apiKeys,
+      () => this.#postgresFront,
       limiterOf(this.#engine, this.profile),
     );
   }
@@ -381,6 +384,16 @@ export class Simulation {
     return value;
   }
 
+  /**
+   * Where a Postgres front serves this simulation's computes (`computesim serve --pg-port`): from
+   * now on the connection URIs the API answers point at it, naming the compute in
+   * `options=endpoint%3D<id>`. `undefined` goes back to the computes' own hosts. Not logged: it is
+   * where the simulation is served, not part of what it simulates.
+   */
+  servePostgresAt(address: PostgresAddress | undefined): void {
+    this.#postgresFront = address;
+  }
+
   /** Whether `key` is a live API key of this simulation (given, or created through the API). */
   knowsApiKey(key: string): boolean {
     return keyRingOf(this.#apiKeys, this.#target.state).find(key) !== undefined;
@@ -448,10 +461,14 @@ function targetOf(
   engine: ControlPlaneEngine,
   profile: Profile,
   apiKeys: ReadonlyMap<string, ApiKey>,
+  postgresFront: () => PostgresAddress | undefined,
   limiter: RateLimiter | undefined,
 ): RequestTarget {
   let issuedIds = 0;
   return {
+    get postgresFront() {
+      return postgresFront();
+    },
     ...(limiter === undefined
       ? {}
       : { admit: (caller: string, route: string) => limiter.admit(caller, route) }),

@@ -61,7 +61,7 @@ export const createBranchRoute: Route = {
           operations: recordedOperations(target, project.value.id, events),
           roles: created.roles.map((r) => roleDto(branchId, r, true)),
           databases: created.databases.map((d) => databaseDto(branchId, d)),
-          connection_uris: connectionUrisDto(created, endpoints),
+          connection_uris: connectionUrisDto(created, endpoints, target.postgresFront),
         },
       };
     });

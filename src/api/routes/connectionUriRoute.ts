@@ -62,6 +62,7 @@ export const connectionUriRoute: Route = {
     const uri = connectionUri(
       { roleName: role.name, password: role.password, host: endpoint.host, databaseName },
       pooledText === 'true',
+      target.postgresFront,
     );
     return { status: 200, body: { uri } };
   },

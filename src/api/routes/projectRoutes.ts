@@ -88,7 +88,8 @@ export const createProjectRoute: Route = {
         status: 201,
         body: {
           project: projectDto(created, proxyHostOf(created, target.profile.hostDomain), target.now),
-          connection_uris: branch === undefined ? [] : connectionUrisDto(branch, endpoints),
+          connection_uris:
+            branch === undefined ? [] : connectionUrisDto(branch, endpoints, target.postgresFront),
           roles: branch === undefined ? [] : branch.roles.map((r) => roleDto(branch.id, r, true)),
           databases:
             branch === undefined ? [] : branch.databases.map((d) => databaseDto(branch.id, d)),

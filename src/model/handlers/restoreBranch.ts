@@ -97,6 +97,7 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
     parentLsn: point.value.lsn,
     parentTimestamp: point.value.at,
     timelineStartLsn: point.value.lsn,
+    sourceBranchId: source.id,
   });
   recordOperations(draft, project.id, restartPlan(project, branch.id));
   return ok(draft.events);

@@ -1,0 +1,296 @@
+/**
+ * The data behind the Postgres front: one embedded Postgres (PGlite, Postgres in WASM) per branch
+ * database, each in its own data directory under a root folder. Instances open lazily when a client
+ * needs one and close when none does (the data stays on disk), with a cap on live instances (the
+ * least recently used idle one closes first). A new database starts as a copy of a template data
+ * directory made once (initdb takes seconds; a copy well under one). Every operation on a database
+ * takes its lock in turn, so copies for new branches and restores fall in order with clients.
+ */
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { ExclusiveLock, type Release } from './exclusiveLock.js';
+
+/** How to keep the databases. */
+export interface BranchDatabasesOptions {
+  /** Folder holding one data directory per branch database (made if missing). */
+  readonly root: string;
+  /** Live instances at most; more are opened only while all of them are held. Default 4. */
+  readonly maxOpen?: number;
+  /**
+   * Where the template data directory is made once and reused (shared by every root on the
+   * machine). Default: `computesim-pglite-<version>` in the system's temporary folder.
+   */
+  readonly templateDir?: string;
+}
+
+/** A database held by one client until it releases it: nobody else runs statements meanwhile. */
+export interface HeldDatabase {
+  /** Runs raw protocol messages and returns the backend's reply. */
+  exec(message: Uint8Array): Promise<Uint8Array>;
+  /** Makes new transactions read-only (a read replica) or read-write. */
+  setReadOnly(readOnly: boolean): Promise<void>;
+  /** Rolls back whatever transaction the holder left open, then lets the next one in. */
+  release(options?: { readonly rollback?: boolean }): Promise<void>;
+}
+
+interface Slot {
+  readonly key: string;
+  readonly dir: string;
+  readonly lock: ExclusiveLock;
+  db: PGlite | undefined;
+  readOnly: boolean;
+  lastUsed: number;
+}
+
+const ROLLBACK = queryMessage('ROLLBACK');
+
+/** The branch databases of a served simulation. */
+export class BranchDatabases {
+  readonly #root: string;
+  readonly #maxOpen: number;
+  readonly #templateDir: string;
+  readonly #slots = new Map<string, Slot>();
+  #template: Promise<string> | undefined;
+  #uses = 0;
+  #closed = false;
+
+  constructor(options: BranchDatabasesOptions) {
+    this.#root = options.root;
+    this.#maxOpen = Math.max(1, options.maxOpen ?? 4);
+    this.#templateDir =
+      options.templateDir ?? join(tmpdir(), `computesim-pglite-${pgliteVersion()}`);
+  }
+
+  /** Live instances now. */
+  get openCount(): number {
+    let open = 0;
+    for (const slot of this.#slots.values()) if (slot.db !== undefined) open += 1;
+    return open;
+  }
+
+  /** Waits for `branchId`'s database `databaseName`, opens it if needed, and holds it. */
+  async hold(branchId: string, databaseName: string): Promise<HeldDatabase> {
+    const slot = this.#slot(branchId, databaseName);
+    const release = await slot.lock.acquire();
+    try {
+      const db = await this.#open(slot);
+      return this.#held(slot, db, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /**
+   * Makes `to`'s databases copies of `from`'s as they are now (a new branch, a reset, a restore):
+   * each named database that `from` has on disk is copied; the others start empty. Both databases'
+   * locks are queued at once, so clients that come later see the copy.
+   */
+  copyBranch(from: string, to: string, databaseNames: readonly string[]): Promise<void> {
+    return Promise.all(
+      databaseNames.map(async (name) => {
+        const source = this.#slot(from, name);
+        const target = this.#slot(to, name);
+        if (source === target) return;
+        const [releaseSource, releaseTarget] = await Promise.all([
+          source.lock.acquire(),
+          target.lock.acquire(),
+        ]);
+        try {
+          await this.#closeSlot(target);
+          await rm(target.dir, { recursive: true, force: true });
+          if (!(await exists(source.dir))) return;
+          if (source.db !== undefined) await source.db.exec('CHECKPOINT');
+          await mkdir(join(target.dir, '..'), { recursive: true });
+          await cp(source.dir, target.dir, { recursive: true });
+        } finally {
+          releaseSource();
+          releaseTarget();
+        }
+      }),
+    ).then(() => undefined);
+  }
+
+  /** Deletes a branch's databases (closing them first), or only `databaseName`. */
+  async drop(branchId: string, databaseName?: string): Promise<void> {
+    const slots = [...this.#slots.values()].filter(
+      (slot) =>
+        slot.key.startsWith(`${branchId}/`) &&
+        (databaseName === undefined || slot.key === keyOf(branchId, databaseName)),
+    );
+    const releases = await Promise.all(slots.map((slot) => slot.lock.acquire()));
+    try {
+      for (const slot of slots) await this.#closeSlot(slot);
+      const dir =
+        databaseName === undefined
+          ? join(this.#root, encodeURIComponent(branchId))
+          : dirOf(this.#root, branchId, databaseName);
+      await rm(dir, { recursive: true, force: true });
+    } finally {
+      for (const release of releases) release();
+    }
+  }
+
+  /** Closes a database's instance once nobody holds it (its data stays on disk). */
+  async closeIdle(branchId: string, databaseName: string): Promise<void> {
+    const slot = this.#slots.get(keyOf(branchId, databaseName));
+    if (slot?.db === undefined) return;
+    const release = await slot.lock.acquire();
+    try {
+      await this.#closeSlot(slot);
+    } finally {
+      release();
+    }
+  }
+
+  /** Closes every instance (waiting for holders to release); nothing opens afterwards. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(
+      [...this.#slots.values()].map(async (slot) => {
+        const release = await slot.lock.acquire();
+        try {
+          await this.#closeSlot(slot);
+        } finally {
+          release();
+        }
+      }),
+    );
+  }
+
+  #slot(branchId: string, databaseName: string): Slot {
+    const key = keyOf(branchId, databaseName);
+    let slot = this.#slots.get(key);
+    if (slot === undefined) {
+      slot = {
+        key,
+        dir: dirOf(this.#root, branchId, databaseName),
+        lock: new ExclusiveLock(),
+        db: undefined,
+        readOnly: false,
+        lastUsed: 0,
+      };
+      this.#slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  async #open(slot: Slot): Promise<PGlite> {
+    if (this.#closed) throw new Error('the databases are closed');
+    slot.lastUsed = ++this.#uses;
+    if (slot.db !== undefined) return slot.db;
+    await this.#makeRoom();
+    if (!(await exists(slot.dir))) {
+      const template = await this.#ensureTemplate();
+      await mkdir(join(slot.dir, '..'), { recursive: true });
+      await cp(template, slot.dir, { recursive: true });
+    }
+    slot.db = await PGlite.create(slot.dir);
+    slot.readOnly = false;
+    return slot.db;
+  }
+
+  /** Closes least recently used idle instances until there is room for one more. */
+  async #makeRoom(): Promise<void> {
+    while (this.openCount >= this.#maxOpen) {
+      const idle = [...this.#slots.values()]
+        .filter((slot) => slot.db !== undefined && !slot.lock.held)
+        .sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (idle === undefined) return; // all held: go past the cap rather than wait on a holder
+      const release = await idle.lock.acquire();
+      try {
+        await this.#closeSlot(idle);
+      } finally {
+        release();
+      }
+    }
+  }
+
+  async #closeSlot(slot: Slot): Promise<void> {
+    const db = slot.db;
+    if (db === undefined) return;
+    slot.db = undefined;
+    await db.close();
+  }
+
+  #held(slot: Slot, db: PGlite, release: Release): HeldDatabase {
+    let released = false;
+    return {
+      exec: (message) => {
+        slot.lastUsed = ++this.#uses;
+        return db.execProtocolRaw(message);
+      },
+      setReadOnly: async (readOnly) => {
+        if (slot.readOnly === readOnly) return;
+        await db.exec(`SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`);
+        slot.readOnly = readOnly;
+      },
+      release: async (options = {}) => {
+        if (released) return;
+        released = true;
+        try {
+          if (options.rollback === true && slot.db === db) await db.execProtocolRaw(ROLLBACK);
+        } finally {
+          release();
+        }
+      },
+    };
+  }
+
+  /** The template data directory, made once (initdb) and renamed into place whole. */
+  #ensureTemplate(): Promise<string> {
+    this.#template ??= (async () => {
+      const dir = this.#templateDir;
+      if (await exists(join(dir, 'PG_VERSION'))) return dir;
+      const building = `${dir}.${process.pid}.${Date.now()}`;
+      const db = await PGlite.create(building);
+      await db.close();
+      try {
+        await rename(building, dir);
+      } catch {
+        // Another process made it first: use theirs.
+        await rm(building, { recursive: true, force: true });
+      }
+      return dir;
+    })();
+    return this.#template;
+  }
+}
+
+/** The installed PGlite's version: a template made by another version is not reused. */
+function pgliteVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const manifest = join(dirname(dirname(entry)), 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+function keyOf(branchId: string, databaseName: string): string {
+  return `${branchId}/${databaseName}`;
+}
+
+function dirOf(root: string, branchId: string, databaseName: string): string {
+  return join(root, encodeURIComponent(branchId), encodeURIComponent(databaseName));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A simple-query protocol message. */
+function queryMessage(sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`, 'utf8');
+  const message = Buffer.alloc(5 + text.length);
+  message.write('Q', 0, 'latin1');
+  message.writeUInt32BE(4 + text.length, 1);
+  text.copy(message, 5);
+  return message;
+}

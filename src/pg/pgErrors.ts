@@ -1,0 +1,33 @@
+/**
+ * The errors the Postgres front itself answers, before any compute is reached, with the SQLSTATE
+ * and message the real service's proxy (or Postgres) gives for the same mistake.
+ */
+import type { SqlError } from '../domain/sqlState.js';
+
+/** Errors of the front, by cause. */
+export const PG_ERRORS = {
+  /** No endpoint in `options` nor in the password, and no SNI (the front has no TLS). */
+  endpointNotSpecified: {
+    sqlstate: '08001',
+    message:
+      'The endpoint ID is not specified. Either upgrade the Postgres client library (libpq) for SNI ' +
+      "support or pass the endpoint ID (the first part of the domain name) as a parameter: '&options=endpoint%3D<endpoint-id>'.",
+  },
+  /** Unknown role, or not its password. */
+  passwordFailed: (user: string): SqlError => ({
+    sqlstate: '28P01',
+    message: `password authentication failed for user "${user}"`,
+  }),
+  /** The branch has no database of that name. */
+  unknownDatabase: (name: string): SqlError => ({
+    sqlstate: '3D000',
+    message: `database "${name}" does not exist`,
+  }),
+  /** The front could not serve the client (the store refused a write, a database failed to open). */
+  unavailable: (cause: unknown): SqlError => ({
+    sqlstate: '08006',
+    message: `computesim could not serve the connection: ${
+      cause instanceof Error ? cause.message : String(cause)
+    }`,
+  }),
+} as const;

@@ -1,0 +1,192 @@
+/**
+ * `computesim serve --pg-port`: a Postgres wire-protocol server beside the HTTP API. Each client is
+ * a simulated connection to the compute it names (see `ClientSession`); each branch database is an
+ * embedded Postgres (see `BranchDatabases`), whose data follows the branches: a new branch starts as
+ * a copy of its parent's data, a reset or restore copies its source's, a deleted branch's data goes.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Subscription } from 'rxjs';
+import type { PostgresAddress } from '../domain/connectionUri.js';
+import { SQL_STATES } from '../domain/sqlState.js';
+import type { SimEvent } from '../model/events.js';
+import { BranchDatabases, type BranchDatabasesOptions } from './branchDatabases.js';
+import { ClientSession } from './clientSession.js';
+import type { FrontHost } from './frontHost.js';
+
+/** How to run the front. */
+export interface PostgresFrontOptions extends BranchDatabasesOptions {
+  /** Wall milliseconds between clock catch-ups while clients wait for a compute (paced clocks). */
+  readonly paceEveryMs?: number;
+  /** Told of errors the front could not hand to a client (a failed copy of branch data). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** The Postgres version PGlite runs, as the front announces it. */
+const SERVER_VERSION = '17.5';
+
+/** The Postgres front of a served simulation. */
+export class PostgresFront {
+  readonly databases: BranchDatabases;
+  readonly #host: FrontHost;
+  readonly #options: PostgresFrontOptions;
+  readonly #server: Server;
+  readonly #sessions = new Set<ClientSession>();
+  readonly #unsubscribeReplaced: () => void;
+  #events: Subscription | undefined;
+  #wake: Array<() => void> = [];
+  #waiting = 0;
+  #pacer: ReturnType<typeof setInterval> | undefined;
+  /** Data jobs (copies and deletions) under way, so `close` can wait for them. */
+  readonly #jobs = new Set<Promise<void>>();
+
+  constructor(host: FrontHost, options: PostgresFrontOptions) {
+    this.#host = host;
+    this.#options = options;
+    this.databases = new BranchDatabases(options);
+    this.#server = createServer((socket) => this.#accept(socket));
+    this.#watch();
+    this.#unsubscribeReplaced = host.onReplaced(() => {
+      for (const session of [...this.#sessions]) session.terminate(SQL_STATES.terminated);
+      this.#watch();
+    });
+  }
+
+  /** Listens on `host:port` (0: any free port); resolves to the address clients connect to. */
+  listen(port: number, host = '127.0.0.1'): Promise<PostgresAddress> {
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, host, () => {
+        this.#server.off('error', reject);
+        const address = this.#server.address() as AddressInfo;
+        resolve({ host: address.address, port: address.port });
+      });
+    });
+  }
+
+  /** Ends every client (57P01), stops listening and closes the databases (their data stays). */
+  async close(): Promise<void> {
+    this.#unsubscribeReplaced();
+    this.#events?.unsubscribe();
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const session of [...this.#sessions]) session.terminate(SQL_STATES.terminated);
+    this.#stopPacing();
+    await Promise.all([...this.#jobs]);
+    await this.databases.close();
+    await closed;
+  }
+
+  #accept(socket: Socket): void {
+    socket.setNoDelay(true);
+    const session = new ClientSession(socket, {
+      host: this.#host,
+      hold: (branchId, databaseName) => this.databases.hold(branchId, databaseName),
+      changed: () => new Promise((resolve) => this.#wake.push(resolve)),
+      waiting: (delta) => this.#setWaiting(delta),
+      ended: (ended) => this.#ended(ended),
+      serverVersion: SERVER_VERSION,
+    });
+    this.#sessions.add(session);
+  }
+
+  /** A session ended: close its database once no other session uses it (the data stays on disk). */
+  #ended(session: ClientSession): void {
+    this.#sessions.delete(session);
+    const key = session.databaseKey;
+    if (key === undefined) return;
+    const inUse = [...this.#sessions].some(
+      (other) =>
+        other.databaseKey?.branchId === key.branchId &&
+        other.databaseKey.databaseName === key.databaseName,
+    );
+    if (!inUse) this.#job(this.databases.closeIdle(key.branchId, key.databaseName));
+  }
+
+  /** Follows the served simulation's events: wakes waiting sessions, keeps branch data in step. */
+  #watch(): void {
+    this.#events?.unsubscribe();
+    this.#events = this.#host.sim.events$.subscribe((event) => {
+      this.#followData(event);
+      this.#notify();
+    });
+  }
+
+  #followData(event: SimEvent): void {
+    const state = this.#host.sim.state;
+    const databasesOf = (projectId: string, branchId: string) =>
+      (state.projects[projectId]?.branches[branchId]?.databases ?? []).map((d) => d.name);
+    switch (event.type) {
+      case 'BranchCreated':
+        if (event.parentId !== undefined)
+          this.#job(
+            this.databases.copyBranch(
+              event.parentId,
+              event.branchId,
+              (event.databases ?? []).map((d) => d.name),
+            ),
+          );
+        break;
+      case 'BranchPreserved':
+        this.#job(
+          this.databases.copyBranch(
+            event.fromBranchId,
+            event.branchId,
+            (event.databases ?? []).map((d) => d.name),
+          ),
+        );
+        break;
+      case 'BranchRestored': {
+        const source = event.sourceBranchId ?? event.parentId;
+        if (source !== undefined && source !== event.branchId)
+          this.#job(
+            this.databases.copyBranch(
+              source,
+              event.branchId,
+              databasesOf(event.projectId, event.branchId),
+            ),
+          );
+        break;
+      }
+      case 'BranchDeleted':
+        this.#job(this.databases.drop(event.branchId));
+        break;
+      case 'DatabaseDeleted':
+        this.#job(this.databases.drop(event.branchId, event.name));
+        break;
+      default:
+        break;
+    }
+  }
+
+  #job(work: Promise<void>): void {
+    const job = work.catch((error: unknown) => this.#options.onError?.(error));
+    this.#jobs.add(job);
+    void job.finally(() => this.#jobs.delete(job));
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = [];
+    for (const resolve of wake) resolve();
+  }
+
+  #setWaiting(delta: 1 | -1): void {
+    this.#waiting += delta;
+    if (this.#waiting > 0 && this.#host.paced && this.#pacer === undefined) {
+      this.#pacer = setInterval(() => {
+        try {
+          this.#host.act(() => undefined);
+        } catch {
+          // The store refuses writes for now: waiting clients wait on.
+        }
+        this.#notify();
+      }, this.#options.paceEveryMs ?? 5);
+    }
+    if (this.#waiting === 0) this.#stopPacing();
+  }
+
+  #stopPacing(): void {
+    if (this.#pacer !== undefined) clearInterval(this.#pacer);
+    this.#pacer = undefined;
+  }
+}
