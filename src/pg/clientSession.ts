@@ -59,6 +59,8 @@ export class ClientSession {
     this.#context = context;
     // Writes after the end (a client gone mid-reply) must not become uncaught errors.
     socket.on('error', () => undefined);
+    // The client hung up (its FIN, or the socket gone): nothing more is said to it.
+    socket.on('end', () => void this.end());
     socket.on('close', () => void this.end());
     this.#gateway = new PostgresConnection(socket, {
       serverVersion: context.serverVersion,
@@ -233,7 +235,8 @@ export class ClientSession {
   }
 
   #fatal(error: SqlError): void {
-    if (this.#socket.destroyed || this.#socket.writableEnded) return;
+    const socket = this.#socket;
+    if (socket.destroyed || socket.writableEnded || socket.readableEnded) return;
     this.#gateway.sendError({ severity: 'FATAL', code: error.sqlstate, message: error.message });
   }
 }

@@ -64,11 +64,18 @@ export class PostgresFront {
     });
   }
 
-  /** Ends every client (57P01), stops listening and closes the databases (their data stays). */
-  async close(): Promise<void> {
+  /**
+   * Stops listening, gives clients `graceMs` to finish what they are saying (a pool ending its
+   * clients sends their goodbyes after it has returned), ends the rest with 57P01, and closes the
+   * databases (their data stays).
+   */
+  async close(graceMs = 250): Promise<void> {
     this.#unsubscribeReplaced();
-    this.#events?.unsubscribe();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    const deadline = Date.now() + graceMs;
+    while (this.#sessions.size > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    this.#events?.unsubscribe();
     for (const session of [...this.#sessions]) session.terminate(SQL_STATES.terminated);
     this.#stopPacing();
     await Promise.all([...this.#jobs]);

@@ -3,6 +3,9 @@
  * one line with the base URL and the key(s) it accepts, then serves until interrupted.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PROFILE_NAMES, Simulation, type ProfileName } from '../../simulation/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
@@ -39,9 +42,17 @@ Options:
                        (429 with Retry-After)
   --profile NAME       profile of a new simulation: seed (default, the seed spec's values) or
                        current (the real service today: max_connections, free plan limits)
+  --pg-port N          also serve the computes over the Postgres wire protocol on N (0 picks a
+                       free one): connection URIs from the API point there, naming the compute
+                       in options=endpoint%3D<id>; each branch database is an embedded Postgres
+  --pg-data DIR        where the branch databases live (default: FILE.pgdata beside
+                       --state-file, kept across restarts; else a temporary folder removed at exit)
+  --pg-max-open N      embedded Postgres instances open at once, at most (default 4; each takes
+                       a few hundred MB; least recently used idle ones close first)
 
-Example:
-  computesim serve --clock 60x --state-file sim.jsonl`;
+Examples:
+  computesim serve --clock 60x --state-file sim.jsonl
+  computesim serve --clock 60x --pg-port 5433   # then: psql "<connection_uri from the API>"`;
 
 /** Runs the serve command; resolves when the server has stopped (SIGINT or SIGTERM). */
 export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -57,6 +68,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       'state-file': { type: 'string' },
       'rate-limit': { type: 'boolean' },
       profile: { type: 'string' },
+      'pg-port': { type: 'string' },
+      'pg-data': { type: 'string' },
+      'pg-max-open': { type: 'string' },
     },
     0,
     'no arguments',
@@ -80,6 +94,16 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     given.length > 0 ? given : [`csim_${randomBytes(16).toString('hex')}`]
   ).map((key) => ({ key, kind: 'personal' }));
 
+  const pgPort =
+    values['pg-port'] === undefined ? undefined : wholeNumber('--pg-port', values['pg-port'], 0);
+  if (pgPort !== undefined && pgPort > 65_535)
+    throw new UsageError(`--pg-port must be at most 65535, got ${pgPort}`);
+  const pgMaxOpen =
+    values['pg-max-open'] === undefined
+      ? undefined
+      : wholeNumber('--pg-max-open', values['pg-max-open'], 1);
+  if (pgPort === undefined && (values['pg-data'] !== undefined || pgMaxOpen !== undefined))
+    throw new UsageError('--pg-data and --pg-max-open go with --pg-port');
   const profile = values.profile;
   if (profile !== undefined && !(PROFILE_NAMES as readonly string[]).includes(profile))
     throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, got "${profile}"`);
@@ -104,13 +128,42 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     stateFile?.close(); // whatever failed before serving, the file is free again
     throw error;
   }
+  let postgres = '';
+  let temporaryData: string | undefined;
+  if (pgPort !== undefined) {
+    const root =
+      values['pg-data'] ??
+      (stateFilePath === undefined
+        ? (temporaryData = mkdtempSync(join(tmpdir(), 'computesim-pgdata-')))
+        : `${stateFilePath}.pgdata`);
+    try {
+      const address = await server.listenPostgres(pgPort, host, {
+        root,
+        ...(pgMaxOpen === undefined ? {} : { maxOpen: pgMaxOpen }),
+        onError: (error) =>
+          io.err(`postgres front: ${error instanceof Error ? error.message : String(error)}`),
+      });
+      postgres = ` · postgres ${address.host}:${address.port} (data in ${root})`;
+    } catch (error) {
+      await server.close();
+      stateFile?.close();
+      throw new Error(
+        `cannot listen for Postgres on ${host}:${pgPort}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
+    }
+  }
   io.out(
-    `computesim serving ${url} · key ${keys.map((k) => k.key).join(', ')} · clock ${clock.value.name} · seed ${server.sim.seed}`,
+    `computesim serving ${url} · key ${keys.map((k) => k.key).join(', ')} · clock ${clock.value.name} · seed ${server.sim.seed}${postgres}`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop).off('SIGTERM', stop);
-      void server.close().then(resolve);
+      void server
+        .close()
+        .then(() => {
+          if (temporaryData !== undefined) rmSync(temporaryData, { recursive: true, force: true });
+        })
+        .then(resolve);
     };
     process.once('SIGINT', stop).once('SIGTERM', stop);
   });

@@ -1,0 +1,257 @@
+/**
+ * Real Postgres clients against `serve`'s Postgres front: node-postgres (`pg`) and `psql` connect
+ * through the connection URIs the API gives, wake computes and wait for them, keep data across scale
+ * to zero, see their parent's data on a branch, and meet the refusals and drops the real service
+ * gives (28P01, 53300, 25006, 57P01).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPgServe, type PgServe } from '../support/pgServe.js';
+
+const run = promisify(execFile);
+
+/** Connects while moving the manual clock on, as a client would wait out a cold start. */
+async function connectWaking(serve: PgServe, client: pg.Client): Promise<void> {
+  let connected = false;
+  const connecting = client.connect().then(() => {
+    connected = true;
+  });
+  connecting.catch(() => undefined);
+  for (let i = 0; i < 200 && !connected; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!connected) await serve.advance('1s');
+  }
+  await connecting;
+}
+
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
+}
+
+async function computeState(serve: PgServe, projectId: string, endpointId: string) {
+  const got = await serve.call('GET', `/projects/${projectId}/endpoints/${endpointId}`);
+  return got.body['endpoint'].current_state as string;
+}
+
+describe('real clients on a manual clock', () => {
+  let serve: PgServe;
+  let project: Awaited<ReturnType<PgServe['project']>>;
+
+  beforeAll(async () => {
+    serve = await startPgServe();
+    project = await serve.project();
+    await serve.advance('10s');
+  });
+  afterAll(async () => {
+    await serve.stop();
+  });
+
+  it('gives connection URIs that point at the front and name the compute', () => {
+    expect(project.uri).toBe(
+      project.uri.replace(/@.*$/, '') +
+        `@127.0.0.1:${serve.postgres.port}/neondb?sslmode=disable&options=endpoint%3D${project.endpointId}`,
+    );
+  });
+
+  it('wakes an idle compute: the client waits for the start_compute operation', async () => {
+    await serve.advance('6m');
+    expect(await computeState(serve, project.id, project.endpointId)).toBe('idle');
+    const client = new pg.Client(project.uri);
+    const connecting = client.connect();
+    expect(await settledWithin(connecting, 300)).toBe(false); // the clock has not moved: it waits
+    const operations = await serve.call('GET', `/projects/${project.id}/operations`);
+    const start = operations.body['operations'].find(
+      (op: { action: string }) => op.action === 'start_compute',
+    );
+    expect(start?.status).toMatch(/scheduling|running/);
+    await serve.advance('10s');
+    await connecting;
+    expect(await computeState(serve, project.id, project.endpointId)).toBe('active');
+    expect((await client.query('select 1 + 1 as two')).rows).toEqual([{ two: 2 }]);
+    await client.end();
+  });
+
+  it('keeps the data across scale to zero: rows written, compute suspended, rows read back', async () => {
+    const writer = new pg.Client(project.uri);
+    await connectWaking(serve, writer);
+    await writer.query('create table orders (id int primary key, item text)');
+    await writer.query("insert into orders values (1, 'tea'), (2, 'cake')");
+    await writer.end();
+    await serve.advance('6m');
+    expect(await computeState(serve, project.id, project.endpointId)).toBe('idle');
+    await expect.poll(() => serve.server.postgres?.databases.openCount).toBe(0);
+
+    const reader = new pg.Client(project.uri);
+    await connectWaking(serve, reader);
+    const rows = await reader.query('select item from orders order by id');
+    expect(rows.rows.map((r) => r.item)).toEqual(['tea', 'cake']);
+    await reader.end();
+  });
+
+  it("gives a new branch its parent's rows, then each diverges", async () => {
+    const branched = await serve.call('POST', `/projects/${project.id}/branches`, {
+      branch: { name: 'preview' },
+      endpoints: [{ type: 'read_write' }],
+    });
+    expect(branched.status).toBe(201);
+    const childUri = branched.body['connection_uris'][0].connection_uri as string;
+    const child = new pg.Client(childUri);
+    await connectWaking(serve, child);
+    const seen = await child.query('select item from orders order by id');
+    expect(seen.rows.map((r) => r.item)).toEqual(['tea', 'cake']);
+    await child.query("insert into orders values (3, 'pie')");
+
+    const parent = new pg.Client(project.uri);
+    await connectWaking(serve, parent);
+    await parent.query("insert into orders values (4, 'jam')");
+    const inParent = await parent.query('select id from orders order by id');
+    const inChild = await child.query('select id from orders order by id');
+    expect(inParent.rows.map((r) => r.id)).toEqual([1, 2, 4]);
+    expect(inChild.rows.map((r) => r.id)).toEqual([1, 2, 3]);
+    await Promise.all([child.end(), parent.end()]);
+  });
+
+  it('refuses writes on a read replica with 25006, and serves reads', async () => {
+    const created = await serve.call('POST', `/projects/${project.id}/endpoints`, {
+      endpoint: { branch_id: project.branchId, type: 'read_only' },
+    });
+    expect(created.status).toBe(201);
+    const replicaId = created.body['endpoint'].id as string;
+    const uri = await serve.call(
+      'GET',
+      `/projects/${project.id}/connection_uri?endpoint_id=${replicaId}&role_name=neondb_owner&database_name=neondb`,
+    );
+    const replica = new pg.Client(uri.body['uri'] as string);
+    await connectWaking(serve, replica);
+    expect((await replica.query('select count(*)::int as n from orders')).rows).toEqual([{ n: 3 }]);
+    await expect(replica.query("insert into orders values (9, 'x')")).rejects.toMatchObject({
+      code: '25006',
+    });
+    await replica.end();
+    // The read-write compute still writes.
+    const writer = new pg.Client(project.uri);
+    await connectWaking(serve, writer);
+    await writer.query("insert into orders values (5, 'bun')");
+    await writer.end();
+  });
+
+  it('refuses a wrong password with 28P01, and an unknown or missing endpoint clearly', async () => {
+    const wrong = new pg.Client(project.uri.replace(/:[^:@/]+@/, ':not-the-password@'));
+    await expect(wrong.connect()).rejects.toMatchObject({
+      code: '28P01',
+      message: 'password authentication failed for user "neondb_owner"',
+    });
+    const unknown = new pg.Client(project.uri.replace(/endpoint%3D[^&]+/, 'endpoint%3Dep-gone-1'));
+    await expect(unknown.connect()).rejects.toMatchObject({
+      code: '08001',
+      message: expect.stringContaining('could not be found'),
+    });
+    const unnamed = new pg.Client(project.uri.replace(/&options=.*$/, ''));
+    await expect(unnamed.connect()).rejects.toMatchObject({
+      message: expect.stringContaining('The endpoint ID is not specified'),
+    });
+    const noDatabase = new pg.Client(project.uri.replace('/neondb?', '/nodb?'));
+    await expect(noDatabase.connect()).rejects.toMatchObject({ code: '3D000' });
+  });
+
+  it('accepts the endpoint in the password (endpoint=<id>;<password>) and serves psql', async () => {
+    const url = new URL(project.uri);
+    const password = decodeURIComponent(url.password);
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port: serve.postgres.port,
+      user: 'neondb_owner',
+      database: 'neondb',
+      password: `endpoint=${project.endpointId};${password}`,
+    });
+    await connectWaking(serve, client);
+    await client.end();
+    const psql = await run(
+      'psql',
+      [project.uri, '-A', '-t', '-c', "select string_agg(item, ',' order by id) from orders"],
+      { timeout: 30_000 },
+    );
+    expect(psql.stdout.trim()).toBe('tea,cake,jam,bun');
+  });
+
+  it('drops open clients with 57P01 on a resize, and a retrying client gets back in', async () => {
+    const client = new pg.Client(project.uri);
+    await connectWaking(serve, client);
+    const dropped = new Promise<{ code?: string }>((resolve) => client.on('error', resolve));
+    const resized = await serve.call(
+      'PATCH',
+      `/projects/${project.id}/endpoints/${project.endpointId}`,
+      { endpoint: { autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 1 } },
+    );
+    expect(resized.status).toBe(200);
+    await serve.advance('1s');
+    expect(await dropped).toMatchObject({ code: '57P01' });
+
+    let rows: unknown[] | undefined;
+    for (let attempt = 0; attempt < 5 && rows === undefined; attempt += 1) {
+      const retry = new pg.Client(project.uri);
+      try {
+        await connectWaking(serve, retry);
+        rows = (await retry.query('select count(*)::int as n from orders')).rows;
+        await retry.end();
+      } catch {
+        await retry.end().catch(() => undefined);
+      }
+    }
+    expect(rows).toEqual([{ n: 4 }]);
+  });
+});
+
+describe('max_connections', () => {
+  it('refuses the 113th direct connection to a 0.25 CU compute with 53300', async () => {
+    const serve = await startPgServe();
+    try {
+      const project = await serve.project('crowded');
+      await serve.advance('10s');
+      const clients = Array.from({ length: 112 }, () => new pg.Client(project.uri));
+      await Promise.all(clients.map((c) => c.connect()));
+      const extra = new pg.Client(project.uri);
+      await expect(extra.connect()).rejects.toMatchObject({
+        code: '53300',
+        message: 'sorry, too many clients already',
+      });
+      await clients[0]?.end();
+      const next = new pg.Client(project.uri);
+      await next.connect(); // a slot freed: the next one gets in
+      await Promise.all([...clients.slice(1), next].map((c) => c.end()));
+    } finally {
+      await serve.stop();
+    }
+  });
+});
+
+describe('a pool against a cold start on a paced clock', () => {
+  it('fails with a connect timeout shorter than the start, and succeeds with a longer one', async () => {
+    const serve = await startPgServe({ clock: '10x' });
+    try {
+      const project = await serve.project('cold');
+      await serve.advance('10m'); // started, then scaled to zero: the next connection is a cold start
+      const impatient = new pg.Pool({ connectionString: project.uri, connectionTimeoutMillis: 30 });
+      await expect(impatient.query('select 1')).rejects.toThrow(/timeout/i);
+      await impatient.end();
+      const patient = new pg.Pool({
+        connectionString: project.uri,
+        connectionTimeoutMillis: 20_000,
+      });
+      const started = Date.now();
+      expect((await patient.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      expect(Date.now() - started).toBeGreaterThan(50); // the cold start was felt
+      await patient.end();
+    } finally {
+      await serve.stop();
+    }
+  });
+});

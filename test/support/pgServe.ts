@@ -1,0 +1,75 @@
+/**
+ * `serve` with its Postgres front, in process, for the tests of real Postgres clients: start it on
+ * free loopback ports with branch data in a temporary folder, call the API, move the clock, stop.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SimServer } from '../../src/http/simServer.js';
+import { parseClockMode } from '../../src/service/clockMode.js';
+import { Simulation } from '../../src/simulation/simulation.js';
+import type { PostgresAddress } from '../../src/domain/connectionUri.js';
+import { callJson } from './callJson.js';
+import type { JsonBody } from './serveProcess.js';
+
+const KEY = 'pg-front-key';
+
+/** A served simulation with a Postgres front. */
+export interface PgServe {
+  readonly server: SimServer;
+  readonly postgres: PostgresAddress;
+  /** One API request with the key; the parsed body. */
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: JsonBody }>;
+  /** Moves virtual time on by `by` (`'10s'`) through the control route. */
+  advance(by: string): Promise<void>;
+  /** A new project: its id, its compute, and the connection URI the API gives. */
+  project(
+    name?: string,
+  ): Promise<{ id: string; endpointId: string; branchId: string; uri: string }>;
+  stop(): Promise<void>;
+}
+
+/** Starts a server (clock `manual` unless told) with the front on a free port. */
+export async function startPgServe(
+  options: { readonly clock?: string; readonly maxOpen?: number; readonly root?: string } = {},
+): Promise<PgServe> {
+  const clock = parseClockMode(options.clock ?? 'manual');
+  if (!clock.ok) throw new Error(clock.error);
+  const root = options.root ?? mkdtempSync(join(tmpdir(), 'computesim-pg-test-'));
+  const server = new SimServer(new Simulation({ seed: 7 }), {
+    keys: [{ key: KEY, kind: 'personal' }],
+    clock: clock.value,
+  });
+  const base = await server.listen(0);
+  const postgres = await server.listenPostgres(0, '127.0.0.1', {
+    root,
+    ...(options.maxOpen === undefined ? {} : { maxOpen: options.maxOpen }),
+  });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const answer = await callJson(fetch, base, KEY, method, path, body);
+    return { status: answer.status, body: answer.body as JsonBody };
+  };
+  return {
+    server,
+    postgres,
+    call,
+    advance: async (by) => {
+      const moved = await call('POST', '/_sim/advance', { by });
+      if (moved.status !== 200) throw new Error(`advance ${by}: ${JSON.stringify(moved.body)}`);
+    },
+    project: async (name = 'app') => {
+      const created = await call('POST', '/projects', { project: { name } });
+      if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+      return {
+        id: created.body['project'].id as string,
+        endpointId: created.body['endpoints'][0].id as string,
+        branchId: created.body['branch'].id as string,
+        uri: created.body['connection_uris'][0].connection_uri as string,
+      };
+    },
+    stop: async () => {
+      await server.close();
+      if (options.root === undefined) rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
