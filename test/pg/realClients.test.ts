@@ -185,7 +185,9 @@ describe('real clients on a manual clock', () => {
   it('drops open clients with 57P01 on a resize, and a retrying client gets back in', async () => {
     const client = new pg.Client(project.uri);
     await connectWaking(serve, client);
-    const dropped = new Promise<{ code?: string }>((resolve) => client.on('error', resolve));
+    const dropped = new Promise<Error & { code?: string }>((resolve) =>
+      client.on('error', resolve),
+    );
     const resized = await serve.call(
       'PATCH',
       `/projects/${project.id}/endpoints/${project.endpointId}`,

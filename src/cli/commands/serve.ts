@@ -149,6 +149,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       stateFile?.close();
       throw new Error(
         `cannot listen for Postgres on ${host}:${pgPort}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        { cause: error },
       );
     }
   }
