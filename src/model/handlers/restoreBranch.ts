@@ -51,8 +51,7 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
   if (!found.ok) return found;
   const { project, branch } = found.value;
   const source = own(project.branches, command.sourceBranchId);
-  if (source === undefined)
-    return err(notFound('branch', command.sourceBranchId));
+  if (source === undefined) return err(notFound('branch', command.sourceBranchId));
   const self = source.id === branch.id;
   const problem = requestProblem(project, branch, self, command);
   if (problem !== undefined) return err(problem);

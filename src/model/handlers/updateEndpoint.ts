@@ -45,8 +45,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   if (problem !== undefined) return err(problem);
   if (newBranchId !== undefined) {
     const destination = own(project.branches, newBranchId);
-    if (destination === undefined)
-      return err(notFound('branch', newBranchId));
+    if (destination === undefined) return err(notFound('branch', newBranchId));
     const taken =
       endpoint.type === 'read_write'
         ? secondReadWrite(state, project.id, newBranchId, endpoint.id)
