@@ -13,7 +13,7 @@ import { isDown } from '../../domain/computeState.js';
 import { own } from '../../core/own.js';
 import { err, ok } from '../../core/result.js';
 import { RESTARTING_FIELDS } from '../../domain/endpointChanges.js';
-import { notFound, reject } from '../../domain/rejection.js';
+import { notFound } from '../../domain/rejection.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import type { UpdateEndpoint } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
