@@ -71,6 +71,9 @@ describe('a deleted project', () => {
     expect(after.branches[branchId]?.roles).toEqual(before.branches[branchId]?.roles);
     expect(after.branches[branchId]?.databases).toEqual(before.branches[branchId]?.databases);
     expect(Object.keys(after.pendingOperations)).toEqual([]);
+    // and its branches with computes are scheduled for availability checks again
+    for (const id of [branchId, featureId])
+      expect(after.branches[id]?.nextCheckAt).toBeGreaterThan(sim.now());
     // and it is a project again, not a recoverable one
     expect(sim.request('GET', `/projects/${projectId}`).status).toBe(200);
     expect(ids(sim.request('GET', '/projects').body.projects)).toEqual([projectId]);
@@ -147,6 +150,7 @@ describe('a deleted branch', () => {
     expect(recovered.body.branch).toMatchObject({ id: featureId, name: 'feature' });
     expect(ids(recovered.body.endpoints)).toEqual([featureComputeId]);
     expect(given.endpoint(featureComputeId).currentState).toBe('idle');
+    expect(given.project().branches[featureId]?.nextCheckAt).toBeGreaterThan(sim.now());
     expect(sim.state.endpointOwners[featureComputeId]).toBe(given.projectId);
     expect(sim.request('GET', path(`/branches/${featureId}`)).status).toBe(200);
     expect(ids(sim.request('GET', path('/branches?include_deleted=true')).body.branches)).toEqual(

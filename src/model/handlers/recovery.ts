@@ -7,13 +7,16 @@ import { err, ok } from '../../core/result.js';
 import { notFound, reject } from '../../domain/rejection.js';
 import type { RecoverBranch, RecoverProject } from '../commands.js';
 import type { Handler } from '../decideContext.js';
+import { firstCheck } from '../availabilityChecks.js';
+import { CommandDraft } from '../commandDraft.js';
 import { lockedRefusal } from '../lockedRefusal.js';
 import { findProject, lockedBy } from '../lookups.js';
 import type { PurgeBranch, PurgeProject } from '../timers.js';
 
 /**
  * Decides a project's recovery: it comes back with its branches, computes (idle), roles, databases
- * and ended operations, under the same ids. A project that is not deleted is a 409; one never
+ * and ended operations, under the same ids; branches with computes get their availability checks
+ * again. A project that is not deleted is a 409; one never
  * deleted, deleted for good or past its window, a 404.
  */
 export const recoverProject: Handler<RecoverProject> = (state, command, context) => {
@@ -22,8 +25,17 @@ export const recoverProject: Handler<RecoverProject> = (state, command, context)
   const kept = own(state.deletedProjects ?? {}, command.projectId);
   if (kept === undefined || context.now >= kept.recoverableUntil)
     return err(notFound('project', command.projectId));
-  const endpointIds = Object.keys(kept.project.endpoints);
-  return ok([{ type: 'ProjectRecovered', projectId: command.projectId, endpointIds }]);
+  const draft = new CommandDraft(state, context);
+  const endpoints = Object.values(kept.project.endpoints);
+  draft.push({
+    type: 'ProjectRecovered',
+    projectId: command.projectId,
+    endpointIds: endpoints.map((e) => e.id),
+  });
+  // Its branches with computes are checked again, from now on (their old schedule ended with it).
+  for (const branchId of new Set(endpoints.map((e) => e.branchId)))
+    firstCheck(draft, command.projectId, branchId);
+  return ok(draft.events);
 };
 
 /**
@@ -63,14 +75,11 @@ export const recoverBranch: Handler<RecoverBranch> = (state, command, context) =
   }
   const locked = lockedBy(project, { branchId: branch.id }, context.profile.locks);
   if (locked !== undefined) return lockedRefusal(locked, command, { branchId: branch.id });
-  return ok([
-    {
-      type: 'BranchRecovered',
-      projectId: project.id,
-      branchId: branch.id,
-      endpointIds: Object.keys(kept.endpoints),
-    },
-  ]);
+  const draft = new CommandDraft(state, context);
+  const endpointIds = Object.keys(kept.endpoints);
+  draft.push({ type: 'BranchRecovered', projectId: project.id, branchId: branch.id, endpointIds });
+  if (endpointIds.length > 0) firstCheck(draft, project.id, branch.id);
+  return ok(draft.events);
 };
 
 /** The end of a deleted project's window: gone for good, unless it was recovered since. */
