@@ -7,7 +7,7 @@
  * personal key belongs to the user: organization and project keys cannot read `/users/me` or manage
  * personal keys.
  */
-import { reject, type Rejection } from '../domain/rejection.js';
+import { notFound, reject, type Rejection } from '../domain/rejection.js';
 import type { SimState } from '../model/state.js';
 import type { Method } from './method.js';
 
@@ -74,7 +74,7 @@ export function keyProblem(
   if (key.kind !== 'project') return undefined;
   // Another project's objects are 404, before anything else, so their existence does not leak.
   if (projectId !== undefined && projectId !== key.projectId) {
-    return reject('not_found', `project ${projectId} not found`);
+    return notFound('project', projectId);
   }
   if (method === 'POST' && pattern === '/projects') {
     return reject('forbidden', 'a project-scoped API key cannot create projects');

@@ -4,7 +4,8 @@
  */
 // Every timestamp of a body is in whole seconds, as the real service writes them.
 import { formatBodyInstant as formatInstant } from './bodyInstant.js';
-import { SIMULATED_USER } from '../domain/simulatedAccount.js';
+import { SIMULATED_ORG, SIMULATED_USER } from '../domain/simulatedAccount.js';
+import { BRANCH_LOGICAL_SIZE_BYTES, DEFAULT_PROJECT_SETTINGS } from '../domain/projectDefaults.js';
 import { projectUsageAt } from '../model/usage.js';
 import { formatLsn } from '../domain/lsn.js';
 import { connectionUri, poolerHost, type PostgresAddress } from '../domain/connectionUri.js';
@@ -83,6 +84,7 @@ export function branchDto(b: BranchState): Record<string, unknown> {
     name: b.name,
     current_state: b.currentState,
     state_changed_at: formatInstant(b.stateChangedAt),
+    logical_size: BRANCH_LOGICAL_SIZE_BYTES,
     creation_source: 'console',
     default: b.isDefault,
     protected: b.protected,
@@ -129,9 +131,11 @@ function projectBase(p: ProjectState, proxyHost: string): Record<string, unknown
     ...(p.defaultEndpointSettings === undefined
       ? {}
       : { default_endpoint_settings: endpointDefaultsDto(p.defaultEndpointSettings) }),
+    settings: structuredClone(DEFAULT_PROJECT_SETTINGS),
     created_at: formatInstant(p.createdAt),
     updated_at: formatInstant(p.updatedAt),
     owner_id: SIMULATED_USER.id,
+    org_id: SIMULATED_ORG.id,
   };
 }
 

@@ -54,6 +54,7 @@ import {
   updateDatabaseRoute,
 } from './routes/databaseRoutes.js';
 import { connectionUriRoute } from './routes/connectionUriRoute.js';
+import { recoverBranchRoute, recoverProjectRoute } from './routes/recoveryRoutes.js';
 
 /** Every route, relative to `/api/v2`. */
 export const ROUTES: readonly Route[] = [
@@ -65,6 +66,8 @@ export const ROUTES: readonly Route[] = [
   listBranchesRoute,
   getBranchRoute,
   deleteBranchRoute,
+  recoverProjectRoute,
+  recoverBranchRoute,
   createEndpointRoute,
   listEndpointsRoute,
   getEndpointRoute,

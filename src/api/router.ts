@@ -71,9 +71,15 @@ export class Router<R extends RoutePattern = Route> {
   }
 }
 
-/** Literal segments before parameters, compared from the left; equal ones keep the table's order. */
+/**
+ * Literal segments before parameters, compared from the left; equal ones keep the table's order.
+ * Routes of different lengths never compete (a path matches only as many segments), so they are
+ * ordered by length first: comparing them on their common prefix alone is not a consistent order,
+ * and sorting by it could put a parameter before a literal of the same length.
+ */
 function bySpecificity(a: CompiledRoute<RoutePattern>, b: CompiledRoute<RoutePattern>): number {
-  const length = Math.min(a.segments.length, b.segments.length);
+  if (a.segments.length !== b.segments.length) return a.segments.length - b.segments.length;
+  const length = a.segments.length;
   for (let i = 0; i < length; i++) {
     const literalA = a.segments[i]?.literal !== undefined;
     const literalB = b.segments[i]?.literal !== undefined;

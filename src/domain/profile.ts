@@ -267,6 +267,11 @@ const profileSchema = strictObject(
      * fleets of many computes may shorten it to keep memory small. 0: keep them all.
      */
     operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(183 * 86_400_000),
+    /**
+     * A deleted project, and a branch deleted without `hard_delete`, stay recoverable this long (the
+     * real service's 7 days), then are gone for good. 0: every deletion is final at once.
+     */
+    recoveryWindowMs: wholeMs(0, 'whole ms ≥ 0 (0: no recovery)').default(7 * 86_400_000),
     rateLimits: withDefaults(rateLimitsSchema),
     connections: withDefaults(connectionsSchema),
     /** What unfinished operations refuse (423): their whole project by default, and a cap. */

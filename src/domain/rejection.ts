@@ -40,3 +40,11 @@ export const LOCKED_MESSAGE =
 
 /** The real service's message of a 422 for a branch whose creation has not finished. */
 export const BRANCH_NOT_READY_MESSAGE = 'branch not ready yet';
+
+/**
+ * A 404 as the real service writes it: `branch not found`, without the id (clients match the text);
+ * which object was missing goes in `detail`.
+ */
+export function notFound(what: string, id: string): Rejection {
+  return reject('not_found', `${what} not found`, `${what} ${JSON.stringify(id)}`);
+}

@@ -104,9 +104,47 @@ export function armTimers(
           true,
         );
       return;
-    case 'OperationsPruned':
-      arm(event.nextAt, { type: 'PruneOperations', projectId: event.projectId }, true);
+    case 'OperationsPruned': {
+      const recoveredAt = state.projects[event.projectId]?.recoveredAt;
+      const timer = { type: 'PruneOperations', projectId: event.projectId } as const;
+      arm(event.nextAt, recoveredAt === undefined ? timer : { ...timer, recoveredAt }, true);
       return;
+    }
+    case 'ProjectDeleted':
+      if (event.recoverableUntil !== undefined) {
+        const timer = { type: 'PurgeProject', projectId: event.projectId, deletedAt: event.at };
+        arm(event.recoverableUntil, timer as TimerCommand, true);
+      }
+      return;
+    case 'BranchDeleted':
+      if (event.recoverableUntil !== undefined)
+        armBranchPurge(event.projectId, event.branchId, event.at, event.recoverableUntil, arm);
+      return;
+    case 'ProjectRecovered': {
+      const project = state.projects[event.projectId];
+      if (project === undefined) return;
+      if (profile.operationRetentionMs > 0) {
+        const timer = {
+          type: 'PruneOperations',
+          projectId: event.projectId,
+          recoveredAt: event.at,
+        };
+        arm(event.at + PRUNE_EVERY_MS, timer as TimerCommand, true);
+      }
+      // Its branches deleted before it keep their own windows (a timer that fired while the
+      // project was away found nothing: arm again; a second firing finds nothing to purge).
+      for (const [branchId, kept] of Object.entries(project.deletedBranches ?? {}))
+        armBranchPurge(
+          event.projectId,
+          branchId,
+          kept.deletedAt,
+          Math.max(event.at, kept.recoverableUntil),
+          arm,
+        );
+      armDetach(state, event.projectId, event.at, profile, arm);
+      return;
+    }
+
     case 'SessionArrived':
       if (event.nextAt !== null) {
         const { workloadId, index } = event;
@@ -120,6 +158,17 @@ export function armTimers(
     default:
       return;
   }
+}
+
+/** Arms the end of a deleted branch's recovery window (background: nothing waits for it). */
+function armBranchPurge(
+  projectId: string,
+  branchId: string,
+  deletedAt: number,
+  until: number,
+  arm: Arm<TimerCommand>,
+): void {
+  arm(until, { type: 'PurgeBranch', projectId, branchId, deletedAt }, true);
 }
 
 /** Arms the detach check of a project, `tenantDetachAfterMs` after it was last used (background). */

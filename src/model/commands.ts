@@ -66,6 +66,21 @@ export interface DeleteBranch extends Requested {
   readonly type: 'DeleteBranch';
   readonly projectId: string;
   readonly branchId: string;
+  /** Gone for good at once, not kept for the recovery window (`hard_delete=true`). */
+  readonly hardDelete?: boolean;
+}
+
+/** Bring back a deleted project within its recovery window. */
+export interface RecoverProject extends Requested {
+  readonly type: 'RecoverProject';
+  readonly projectId: string;
+}
+
+/** Bring back a deleted branch within its recovery window. */
+export interface RecoverBranch extends Requested {
+  readonly type: 'RecoverBranch';
+  readonly projectId: string;
+  readonly branchId: string;
 }
 
 /** Create a compute on a branch. */
@@ -259,6 +274,8 @@ export type RequestCommand =
   | DeleteProject
   | CreateBranch
   | DeleteBranch
+  | RecoverProject
+  | RecoverBranch
   | CreateEndpoint
   | UpdateEndpoint
   | DeleteEndpoint

@@ -21,6 +21,7 @@ import { createBranch } from './handlers/createBranch.js';
 import { createEndpoint } from './handlers/createEndpoint.js';
 import { createProject } from './handlers/createProject.js';
 import { deleteBranch } from './handlers/deleteBranch.js';
+import { purgeBranch, purgeProject, recoverBranch, recoverProject } from './handlers/recovery.js';
 import { deleteEndpoint } from './handlers/deleteEndpoint.js';
 import { deleteProject } from './handlers/deleteProject.js';
 import { restartEndpoint, startEndpoint, suspendEndpoint } from './handlers/powerEndpoint.js';
@@ -49,6 +50,10 @@ const HANDLERS: HandlerTable = {
   DeleteProject: deleteProject,
   CreateBranch: createBranch,
   DeleteBranch: deleteBranch,
+  RecoverProject: recoverProject,
+  RecoverBranch: recoverBranch,
+  PurgeProject: purgeProject,
+  PurgeBranch: purgeBranch,
   CreateEndpoint: createEndpoint,
   UpdateEndpoint: updateEndpoint,
   DeleteEndpoint: deleteEndpoint,

@@ -30,9 +30,26 @@ export interface ProjectCreated extends Stamp {
   readonly defaultEndpointSettings?: ProjectEndpointDefaults;
 }
 
-/** A project and everything in it were deleted. */
+/**
+ * A project and everything in it were deleted: kept, with its computes idle and its unfinished
+ * operations cancelled, until `recoverableUntil` (absent: gone for good at once).
+ */
 export interface ProjectDeleted extends Stamp {
   readonly type: 'ProjectDeleted';
+  readonly projectId: string;
+  readonly recoverableUntil?: number;
+}
+
+/** A deleted project came back, with its branches and the computes `endpointIds` (idle). */
+export interface ProjectRecovered extends Stamp {
+  readonly type: 'ProjectRecovered';
+  readonly projectId: string;
+  readonly endpointIds: readonly string[];
+}
+
+/** A deleted project's recovery window ended: it is gone for good. */
+export interface ProjectPurged extends Stamp {
+  readonly type: 'ProjectPurged';
   readonly projectId: string;
 }
 
@@ -80,6 +97,26 @@ export interface BranchStateChanged extends Stamp {
 /** A branch was deleted (its computes were deleted before it, as their own events). */
 export interface BranchDeleted extends Stamp {
   readonly type: 'BranchDeleted';
+  readonly projectId: string;
+  readonly branchId: string;
+  /**
+   * Kept, with its computes (idle), until then (absent: gone for good, as with `hard_delete`). Its
+   * computes' own `EndpointDeleted` follow this event.
+   */
+  readonly recoverableUntil?: number;
+}
+
+/** A deleted branch came back, with the computes `endpointIds` (idle). */
+export interface BranchRecovered extends Stamp {
+  readonly type: 'BranchRecovered';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly endpointIds: readonly string[];
+}
+
+/** A deleted branch's recovery window ended: it is gone for good. */
+export interface BranchPurged extends Stamp {
+  readonly type: 'BranchPurged';
   readonly projectId: string;
   readonly branchId: string;
 }
@@ -488,9 +525,13 @@ export interface DatabaseDeleted extends Stamp {
 export type DomainEvent =
   | ProjectCreated
   | ProjectDeleted
+  | ProjectRecovered
+  | ProjectPurged
   | BranchCreated
   | BranchStateChanged
   | BranchDeleted
+  | BranchRecovered
+  | BranchPurged
   | EndpointCreated
   | EndpointUpdated
   | EndpointDeleted
@@ -541,9 +582,13 @@ export type SimEvent = EngineEvent | DomainEvent;
 const EVENT_TYPE_KEYS: Readonly<Record<DomainEvent['type'], true>> = {
   ProjectCreated: true,
   ProjectDeleted: true,
+  ProjectRecovered: true,
+  ProjectPurged: true,
   BranchCreated: true,
   BranchStateChanged: true,
   BranchDeleted: true,
+  BranchRecovered: true,
+  BranchPurged: true,
   EndpointCreated: true,
   EndpointUpdated: true,
   EndpointDeleted: true,

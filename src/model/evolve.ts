@@ -9,10 +9,12 @@ import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
+import { deletedBranch, keptProject } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type {
   ConnectionState,
   DatabaseState,
+  DeletedBranchState,
   EndpointState,
   OperationState,
   ProjectState,
@@ -53,11 +55,34 @@ const HANDLERS: EventHandlers = {
 
   ProjectDeleted(draft, e) {
     const project = projectOf(draft, e.projectId);
-    for (const endpointId of Object.keys(project.endpoints)) {
+    for (const [endpointId, endpoint] of Object.entries(project.endpoints)) {
+      countUsage(project, endpoint, e.at);
       delete draft.endpointOwners[endpointId];
       delete draft.liveConnections[endpointId];
     }
+    if (e.recoverableUntil !== undefined) {
+      draft.deletedProjects ??= {};
+      draft.deletedProjects[e.projectId] = {
+        project: keptProject(plain(project), e.at) as Draft<ProjectState>,
+        deletedAt: e.at,
+        recoverableUntil: e.recoverableUntil,
+      };
+    }
     delete draft.projects[e.projectId];
+  },
+
+  ProjectRecovered(draft, e) {
+    const kept = draft.deletedProjects?.[e.projectId];
+    if (kept === undefined) throw new Error(`no deleted project ${e.projectId}`);
+    const project = { ...kept.project, lastUsedAt: e.at, recoveredAt: e.at };
+    draft.projects[e.projectId] = project;
+    for (const endpointId of Object.keys(project.endpoints))
+      draft.endpointOwners[endpointId] = e.projectId;
+    delete draft.deletedProjects?.[e.projectId];
+  },
+
+  ProjectPurged(draft, e) {
+    delete draft.deletedProjects?.[e.projectId];
   },
 
   BranchCreated(draft, e) {
@@ -90,7 +115,38 @@ const HANDLERS: EventHandlers = {
   },
 
   BranchDeleted(draft, e) {
-    delete projectOf(draft, e.projectId).branches[e.branchId];
+    const project = projectOf(draft, e.projectId);
+    if (e.recoverableUntil !== undefined) {
+      const before = plain(project);
+      const branch = before.branches[e.branchId];
+      if (branch === undefined)
+        throw new Error(`no branch ${e.branchId} in project ${e.projectId}`);
+      const endpoints = Object.values(before.endpoints).filter((x) => x.branchId === e.branchId);
+      project.deletedBranches ??= {};
+      project.deletedBranches[e.branchId] = deletedBranch(
+        branch,
+        endpoints,
+        e.at,
+        e.recoverableUntil,
+      ) as Draft<DeletedBranchState>;
+    }
+    delete project.branches[e.branchId];
+  },
+
+  BranchRecovered(draft, e) {
+    const project = projectOf(draft, e.projectId);
+    const kept = project.deletedBranches?.[e.branchId];
+    if (kept === undefined) throw new Error(`no deleted branch ${e.branchId} in ${e.projectId}`);
+    project.branches[e.branchId] = kept.branch;
+    for (const [endpointId, endpoint] of Object.entries(kept.endpoints)) {
+      project.endpoints[endpointId] = endpoint;
+      draft.endpointOwners[endpointId] = e.projectId;
+    }
+    delete project.deletedBranches?.[e.branchId];
+  },
+
+  BranchPurged(draft, e) {
+    delete projectOf(draft, e.projectId).deletedBranches?.[e.branchId];
   },
 
   EndpointCreated(draft, e) {
@@ -684,6 +740,11 @@ function settle(
   project.operations[operationId] = ended as Draft<OperationState>;
   delete project.pendingOperations[operationId];
   return ended;
+}
+
+/** A project as a plain value (the engine applies events to drafts and to plain copies alike). */
+function plain(project: Draft<ProjectState>): ProjectState {
+  return (isDraft(project) ? current(project) : project) as ProjectState;
 }
 
 function projectOf(draft: S, projectId: string): Draft<SimState>['projects'][string] {

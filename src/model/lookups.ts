@@ -9,6 +9,7 @@ import type { LocksProfile } from '../domain/profile.js';
 import {
   BRANCH_NOT_READY_MESSAGE,
   LOCKED_MESSAGE,
+  notFound,
   reject,
   type Rejection,
 } from '../domain/rejection.js';
@@ -23,9 +24,7 @@ import type {
 /** The project, or a 404. */
 export function findProject(state: SimState, projectId: string): Result<ProjectState, Rejection> {
   const project = own(state.projects, projectId);
-  return project === undefined
-    ? err(reject('not_found', `project ${projectId} not found`))
-    : ok(project);
+  return project === undefined ? err(notFound('project', projectId)) : ok(project);
 }
 
 /** The compute of a project, with its project, or a 404. */
@@ -37,7 +36,7 @@ export function findEndpoint(
   const project = findProject(state, projectId);
   if (!project.ok) return project;
   const endpoint = own(project.value.endpoints, endpointId);
-  if (endpoint === undefined) return err(reject('not_found', `endpoint ${endpointId} not found`));
+  if (endpoint === undefined) return err(notFound('endpoint', endpointId));
   return ok({ project: project.value, endpoint });
 }
 
@@ -50,7 +49,7 @@ export function findBranch(
   const project = findProject(state, projectId);
   if (!project.ok) return project;
   const branch = own(project.value.branches, branchId);
-  if (branch === undefined) return err(reject('not_found', `branch ${branchId} not found`));
+  if (branch === undefined) return err(notFound('branch', branchId));
   return ok({ project: project.value, branch });
 }
 

@@ -202,6 +202,25 @@ export interface ProjectState {
   readonly usedActiveMs?: number;
   /** CU × active time of its computes counted so far, CU·ms (absent: none yet). */
   readonly usedCuMs?: number;
+  /** Its branches deleted without `hard_delete`, kept until their recovery window ends (absent: none). */
+  readonly deletedBranches?: Readonly<Record<string, DeletedBranchState>>;
+  /** When it was last recovered after a deletion (absent: never); its daily pruning counts from there. */
+  readonly recoveredAt?: number;
+}
+
+/** A deleted branch kept for recovery: the branch and its computes, as they come back (idle). */
+export interface DeletedBranchState {
+  readonly branch: BranchState;
+  readonly endpoints: Readonly<Record<string, EndpointState>>;
+  readonly deletedAt: number;
+  readonly recoverableUntil: number;
+}
+
+/** A deleted project kept for recovery: the project as it comes back (computes idle, no work under way). */
+export interface DeletedProjectState {
+  readonly project: ProjectState;
+  readonly deletedAt: number;
+  readonly recoverableUntil: number;
 }
 
 /** Connection states of `sim.connect` handles. */
@@ -254,6 +273,8 @@ export interface SimState {
   readonly workloads: Readonly<Record<string, WorkloadState>>;
   /** API keys created through the API, by id (absent: none yet). Revoked ones stay, marked. */
   readonly apiKeys?: Readonly<Record<string, ApiKeyState>>;
+  /** Deleted projects still within their recovery window, by id (absent: none yet). */
+  readonly deletedProjects?: Readonly<Record<string, DeletedProjectState>>;
 }
 
 /** A personal API key created through the API. */

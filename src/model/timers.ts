@@ -67,10 +67,29 @@ export interface Autoscale {
   readonly endpointId: string;
 }
 
-/** Drop a project's old ended operations (background, daily). */
+/**
+ * Drop a project's old ended operations (background, daily), if the project was last recovered at
+ * `recoveredAt` (absent: never), so a recovery starts one new daily chain and the old one ends.
+ */
 export interface PruneOperations {
   readonly type: 'PruneOperations';
   readonly projectId: string;
+  readonly recoveredAt?: number;
+}
+
+/** A deleted project's recovery window is over, if it is still the deletion at `deletedAt`. */
+export interface PurgeProject {
+  readonly type: 'PurgeProject';
+  readonly projectId: string;
+  readonly deletedAt: number;
+}
+
+/** A deleted branch's recovery window is over, if it is still the deletion at `deletedAt`. */
+export interface PurgeBranch {
+  readonly type: 'PurgeBranch';
+  readonly projectId: string;
+  readonly branchId: string;
+  readonly deletedAt: number;
 }
 
 /** A connection's statement is over, if it is still the one due at `until`. */
@@ -92,4 +111,6 @@ export type TimerCommand =
   | EndSession
   | Autoscale
   | PruneOperations
+  | PurgeProject
+  | PurgeBranch
   | EndQuery;

@@ -41,10 +41,29 @@ const TOUCHES: TouchTable = {
     touch('projects', e.projectId);
     touch('endpointOwners');
     touch('liveConnections');
+    touch('deletedProjects');
   },
+  ProjectRecovered: (e, touch) => {
+    touch('projects', e.projectId);
+    touch('endpointOwners');
+    touch('deletedProjects');
+  },
+  ProjectPurged: (_e, touch) => touch('deletedProjects'),
   BranchCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
   BranchStateChanged: (e, touch) => branch(touch, e.projectId, e.branchId),
-  BranchDeleted: (e, touch) => branch(touch, e.projectId, e.branchId),
+  BranchDeleted: (e, touch) => {
+    branch(touch, e.projectId, e.branchId);
+    touch('projects', e.projectId, 'deletedBranches');
+  },
+  BranchRecovered: (e, touch) => {
+    branch(touch, e.projectId, e.branchId);
+    touch('projects', e.projectId, 'deletedBranches');
+    for (const endpointId of e.endpointIds) {
+      endpoint(touch, e.projectId, endpointId);
+      touch('endpointOwners', endpointId);
+    }
+  },
+  BranchPurged: (e, touch) => touch('projects', e.projectId, 'deletedBranches'),
   EndpointCreated: (e, touch) => {
     endpoint(touch, e.projectId, e.endpointId);
     touch('endpointOwners', e.endpointId);

@@ -37,7 +37,7 @@ export interface ComputeActivityRecord {
   /** Times it left `active` (a deletion is not a suspend). */
   readonly suspends: number;
   readonly resizes: number;
-  /** Deleted (its lane ends there). */
+  /** Deleted (its lane ends there), and not recovered since (a recovery takes the lane up again, idle). */
   readonly ended: boolean;
   /** Its state spans, when the projection records them. */
   readonly spans: readonly StateSpan[];
@@ -134,6 +134,13 @@ export class ComputeActivity {
       case 'ProjectDeleted':
         for (const tally of this.#byProject.get(event.projectId) ?? []) this.#end(tally, event.at);
         return;
+      case 'ProjectRecovered':
+      case 'BranchRecovered':
+        for (const endpointId of event.endpointIds) {
+          const tally = this.#computes.get(endpointId);
+          if (tally !== undefined) this.#revive(tally, event.at);
+        }
+        return;
       case 'ComputeStateChanged': {
         const tally = this.#computes.get(event.endpointId);
         if (tally === undefined) return;
@@ -186,6 +193,13 @@ export class ComputeActivity {
     if (tally.active) this.#stop(tally, at);
     this.#closeSpan(tally, at);
     tally.ended = true;
+  }
+
+  /** Recovered after a deletion: idle from `at` on, its lane going on after the gap. */
+  #revive(tally: Tally, at: number): void {
+    tally.ended = false;
+    tally.state = 'idle';
+    tally.stateSince = at;
   }
 
   #stop(tally: Tally, at: number): void {

@@ -2,7 +2,7 @@
  * A compute's lifecycle in the compact timeline notation, one character per time slot (a minute by
  * default), read from the event log. When a slot holds several things, the first that applies:
  *
- *   d  deleted (the compute, or its project)     .  no longer exists
+ *   d  deleted (the compute, or its project)     .  no longer exists (until recovered: idle again)
  *   R  suspended and started again: up at the end of the slot after a restart
  *   b  briefly up: started and suspended again, down at the end of the slot
  *   S  started: became active          z  suspended: became idle
@@ -44,7 +44,13 @@ export function lifecycleOf(
   if (unit <= 0) throw new RangeError('lifecycle: the unit must be positive');
   const slots = new Map<number, Slot>();
   const changes: { at: number; active: boolean }[] = [];
-  let deletedAt: number | undefined;
+  /** When the compute was gone: from a deletion to its recovery (`to` absent: not recovered). */
+  const gone: { from: number; to?: number }[] = [];
+  const markGone = (at: number) => {
+    gone.push({ from: at });
+    slot(at).deleted = true;
+    if (changes.at(-1)?.active === true) changes.push({ at, active: false });
+  };
   let projectId: string | undefined;
   let first: number | undefined;
   let last = 0;
@@ -73,10 +79,18 @@ export function lifecycleOf(
     return found;
   };
   for (const event of events) {
-    if (deletedAt !== undefined) break;
-    if (event.type === 'ProjectDeleted' && event.projectId === projectId) {
-      deletedAt = event.at;
-      slot(event.at).deleted = true;
+    const last = gone.at(-1);
+    const isGone = last !== undefined && last.to === undefined;
+    if (event.type === 'ProjectDeleted' && event.projectId === projectId && !isGone) {
+      markGone(event.at);
+      continue;
+    }
+    if (
+      (event.type === 'ProjectRecovered' || event.type === 'BranchRecovered') &&
+      isGone &&
+      event.endpointIds.includes(endpointId)
+    ) {
+      last.to = event.at;
       continue;
     }
     if (!('endpointId' in event) || event.endpointId !== endpointId) continue;
@@ -85,8 +99,7 @@ export function lifecycleOf(
         projectId = event.projectId;
         break;
       case 'EndpointDeleted':
-        deletedAt = event.at;
-        slot(event.at).deleted = true;
+        markGone(event.at);
         break;
       case 'ComputeStateChanged': {
         const active = event.currentState === 'active';
@@ -116,7 +129,7 @@ export function lifecycleOf(
     const slotEnd = slotStart + unit;
     while (change < changes.length && (changes[change] as { at: number }).at < slotEnd)
       active = (changes[change++] as { active: boolean }).active;
-    if (deletedAt !== undefined && deletedAt < slotStart) {
+    if (gone.some((g) => g.from < slotStart && (g.to === undefined || g.to >= slotEnd))) {
       text += '.';
       continue;
     }

@@ -2,6 +2,7 @@
  * Narration: one plain-English sentence per event, for demos, teaching and `replay`. A narrator
  * remembers what earlier events said (an operation's action) so later lines can name it.
  */
+import { formatDuration } from '../core/duration.js';
 import { formatLsn } from '../domain/lsn.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { SimEvent } from '../model/events.js';
@@ -22,13 +23,21 @@ export function createNarrator(): Narrator {
       case 'ProjectCreated':
         return `project ${event.projectId} "${event.name}" created in ${event.regionId}`;
       case 'ProjectDeleted':
-        return `project ${event.projectId} deleted`;
+        return `project ${event.projectId} deleted${recoverable(event.at, event.recoverableUntil)}`;
+      case 'ProjectRecovered':
+        return `project ${event.projectId} recovered, its computes idle`;
+      case 'ProjectPurged':
+        return `deleted project ${event.projectId} is gone for good (its recovery window ended)`;
       case 'BranchCreated':
         return `branch ${event.branchId} "${event.name}"${event.isDefault ? ' (default)' : ''} created${event.parentId === undefined ? '' : ` from ${event.parentId}`}`;
       case 'BranchStateChanged':
         return `branch ${event.branchId} is ${event.currentState}`;
       case 'BranchDeleted':
-        return `branch ${event.branchId} deleted`;
+        return `branch ${event.branchId} deleted${recoverable(event.at, event.recoverableUntil)}`;
+      case 'BranchRecovered':
+        return `branch ${event.branchId} recovered, its computes idle`;
+      case 'BranchPurged':
+        return `deleted branch ${event.branchId} is gone for good (its recovery window ended)`;
       case 'EndpointCreated': {
         const size =
           event.minCu === event.maxCu ? `${event.minCu} CU` : `${event.minCu}-${event.maxCu} CU`;
@@ -117,6 +126,11 @@ export function createNarrator(): Narrator {
         return unreachable(event);
     }
   };
+}
+
+/** How long a deletion stays recoverable, said after it (nothing when it is final). */
+function recoverable(at: number, until: number | undefined): string {
+  return until === undefined ? '' : ` (recoverable for ${formatDuration(until - at)})`;
 }
 
 function describeChanges(changes: Record<string, unknown>): string {

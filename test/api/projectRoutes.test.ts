@@ -167,3 +167,35 @@ describe('PATCH /projects/{project_id}', () => {
     expect(sim.request('GET', path()).body.project.default_endpoint_settings).toBeUndefined();
   });
 });
+
+describe('a project’s settings and organization, a branch’s logical size', () => {
+  it('are in the created project, its record, its listing and its branches', () => {
+    // given a simulation
+    const sim = new Simulation({ seed: 3 });
+    // when a project is created, read, listed and its branches listed
+    const created = sim.request('POST', '/projects', { project: { name: 'settled' } });
+    const id: string = created.body.project.id;
+    const read = sim.request('GET', `/projects/${id}`).body.project;
+    const listed = sim.request('GET', '/projects').body.projects[0];
+    const branches = sim.request('GET', `/projects/${id}/branches`).body.branches;
+    // then each project says the simulated organization and the default settings
+    for (const project of [created.body.project, read, listed]) {
+      expect(project).toMatchObject({
+        org_id: 'org-computesim-00000001',
+        settings: {
+          allowed_ips: { ips: [], protected_branches_only: false },
+          enable_logical_replication: false,
+          block_public_connections: false,
+          hipaa: false,
+        },
+      });
+    }
+    // and every branch has the same fixed logical size, in bytes
+    expect(created.body.branch.logical_size).toBe(30 * 1024 * 1024);
+    expect(branches.map((b: { logical_size: number }) => b.logical_size)).toEqual([31_457_280]);
+    // and the listing filters by that organization
+    expect(
+      sim.request('GET', '/projects?org_id=org-computesim-00000001').body.projects,
+    ).toHaveLength(1);
+  });
+});

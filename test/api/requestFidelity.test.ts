@@ -68,3 +68,33 @@ describe('a new project', () => {
     expect(created.status).toBe(201);
   });
 });
+
+describe('a 404', () => {
+  it('reads as the real service writes it, without the id, which goes in detail', () => {
+    // given a settled project with the real service's error codes, and one with computesim's
+    const { sim, path, branchId } = givenProject();
+    const own = givenProject({ profile: { errorCodes: 'computesim' } });
+    // when a client names a project, branch, compute, operation, role and database that do not exist
+    const missing = {
+      project: sim.request('GET', '/projects/no-such-project'),
+      branch: sim.request('GET', path('/branches/br-none')),
+      endpoint: sim.request('GET', path('/endpoints/ep-none')),
+      operation: sim.request('GET', path('/operations/00000000-0000-4000-8000-000000000000')),
+      role: sim.request('GET', path(`/branches/${branchId}/roles/nobody`)),
+      database: sim.request('GET', path(`/branches/${branchId}/databases/nothing`)),
+    };
+    // then each message is `<object> not found` with the empty code, and detail names the id
+    for (const [what, response] of Object.entries(missing)) {
+      expect(response, what).toMatchObject({
+        status: 404,
+        body: { code: '', message: `${what} not found`, detail: expect.stringContaining(what) },
+      });
+    }
+    expect(missing.branch.body.detail).toBe('branch "br-none"');
+    // and with errorCodes: 'computesim' the same message carries computesim's code
+    expect(own.sim.request('GET', own.path('/branches/br-none'))).toMatchObject({
+      status: 404,
+      body: { code: 'not_found', message: 'branch not found' },
+    });
+  });
+});

@@ -47,7 +47,8 @@ describe('request errors', () => {
     const response = sim.request('GET', '/projects/nope', undefined, { requestId: 'req-1' });
     expect(response.body).toEqual({
       code: 'not_found',
-      message: 'project nope not found',
+      message: 'project not found',
+      detail: 'project "nope"',
       request_id: 'req-1',
     });
   });
@@ -67,7 +68,7 @@ describe('request errors', () => {
     // then each error has the schema's default code, a message, and its own request id
     expect(missing).toMatchObject({
       status: 404,
-      body: { code: '', message: 'project nope not found', request_id: expect.any(String) },
+      body: { code: '', message: 'project not found', request_id: expect.any(String) },
     });
     expect(wrongMethod).toMatchObject({ status: 405, body: { code: '' } });
     expect(missing?.body.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);

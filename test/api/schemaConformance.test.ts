@@ -85,8 +85,17 @@ describe('schema conformance of in-process responses', () => {
     checked(sim, 'DELETE', `/projects/${p}/endpoints/${replica.body.endpoint.id}`); // 204
     checked(sim, 'DELETE', `/projects/${p}/branches/${branch.body.branch.id}`);
     checked(sim, 'DELETE', `/projects/${p}/branches/${branch.body.branch.id}`); // 204
+    checked(sim, 'GET', `/projects/${p}/branches?include_deleted=true`);
+    settle(p);
+    checked(sim, 'POST', `/projects/${p}/branches/${branch.body.branch.id}/recover`);
+    checked(sim, 'POST', `/projects/${p}/branches/${branch.body.branch.id}/recover`); // 409
+    settle(p);
+    checked(sim, 'DELETE', `/projects/${p}/branches/${branch.body.branch.id}?hard_delete=true`);
     checked(sim, 'GET', `/projects/${p}/endpoints/ep-none-none-000000`); // 404
     checked(sim, 'DELETE', `/projects/${p}`);
+    checked(sim, 'GET', '/projects?recoverable=true');
+    checked(sim, 'POST', `/projects/${p}/recover`);
+    checked(sim, 'POST', `/projects/${p}/recover`); // 409
   });
 
   it('validates the user, API key and consumption responses', () => {

@@ -107,6 +107,12 @@ describe('the official client against computesim serve', () => {
     const deleted = await api.deleteProject(projectId);
     expect(deleted.data.project.id).toBe(projectId);
     await expect(api.getProject(projectId)).rejects.toMatchObject({ response: { status: 404 } });
+    const recoverable = await api.listProjects({ recoverable: true });
+    expect(recoverable.data.projects.map((p) => p.id)).toEqual([projectId]);
+    const recovered = await api.recoverProject(projectId);
+    expect(recovered.data.project.id).toBe(projectId);
+    expect((await api.getProject(projectId)).data.project.id).toBe(projectId);
+    await api.deleteProject(projectId);
 
     expect(responses).toBeGreaterThan(10);
     expect(problems).toEqual([]);

@@ -29,6 +29,8 @@ interface Model {
     branches: string[];
     endpoints: string[];
     config: Map<string, BranchConfig>;
+    /** Branches deleted without hard_delete: recoverable until 7 days after `deletedAt`. */
+    deleted: { id: string; config: BranchConfig; deletedAt: number }[];
   }[];
   connections: Connection[];
 }
@@ -255,6 +257,7 @@ class CreateProjectCmd implements Cmd {
       branches: [branch.id],
       endpoints: [endpoints[0].id],
       config: new Map([[branch.id, config]]),
+      deleted: [],
     });
     checkConfig(model.projects.at(-1)!, branch.id, real.sim.state);
   }
@@ -425,13 +428,18 @@ class DeleteBranchCmd implements Cmd {
     readonly politely: boolean,
     readonly p: number,
     readonly b: number,
+    readonly hard: boolean,
   ) {}
   check = (m: Model) => m.projects.some((p) => p.branches.length > 1);
   run(model: Model, real: Real) {
     const project = target(model, real, this.p, this.politely, (p) => p.branches.length > 1);
     const branchId = pick(project.branches.slice(1), this.b)!;
     const before = real.sim.state;
-    const response = send(real, 'DELETE', `/projects/${project.id}/branches/${branchId}`);
+    const response = send(
+      real,
+      'DELETE',
+      `/projects/${project.id}/branches/${branchId}${this.hard ? '?hard_delete=true' : ''}`,
+    );
     expectPredicted(response.status, {
       invalid:
         branchId === before.projects[project.id]!.defaultBranchId ||
@@ -442,13 +450,67 @@ class DeleteBranchCmd implements Cmd {
     });
     if (response.status === 200) {
       project.branches = project.branches.filter((id) => id !== branchId);
+      if (!this.hard)
+        project.deleted.push({
+          id: branchId,
+          config: project.config.get(branchId)!,
+          deletedAt: real.sim.now(),
+        });
       project.config.delete(branchId);
       project.endpoints = project.endpoints.filter(
         (id) => real.sim.state.projects[project.id]!.endpoints[id] !== undefined,
       );
     }
   }
-  toString = () => `deleteBranch(${this.p}, ${this.b})`;
+  toString = () => `deleteBranch(${this.p}, ${this.b}${this.hard ? ', hard' : ''})`;
+}
+
+/**
+ * Recovering a deleted branch: 404 once its 7 days are over, 409 when its name was taken since or
+ * its parent is deleted, 423 while the project is locked; else it is back, with its roles,
+ * databases and computes (idle).
+ */
+class RecoverBranchCmd implements Cmd {
+  constructor(
+    readonly politely: boolean,
+    readonly p: number,
+    readonly b: number,
+  ) {}
+  check = (m: Model) => m.projects.some((p) => p.deleted.length > 0);
+  run(model: Model, real: Real) {
+    const project = target(model, real, this.p, this.politely, (p) => p.deleted.length > 0);
+    const deleted = pick(project.deleted, this.b)!;
+    const before = real.sim.state;
+    const live = before.projects[project.id]!;
+    const expired = real.sim.now() >= deleted.deletedAt + 7 * 86_400_000;
+    const kept = live.deletedBranches?.[deleted.id];
+    expect(kept === undefined, 'kept exactly as long as its window').toBe(expired);
+    const response = send(real, 'POST', `/projects/${project.id}/branches/${deleted.id}/recover`);
+    if (expired) {
+      expect(response.status).toBe(404);
+      project.deleted = project.deleted.filter((d) => d !== deleted);
+      return;
+    }
+    const branches = Object.values(live.branches);
+    expectPredicted(response.status, {
+      conflict:
+        branches.some((b) => b.name === kept!.branch.name) ||
+        (kept!.branch.parentId !== undefined && live.branches[kept!.branch.parentId] === undefined),
+      locked: predictLocked(before, project.id),
+      success: [200],
+    });
+    if (response.status !== 200) return;
+    project.deleted = project.deleted.filter((d) => d !== deleted);
+    project.branches.push(deleted.id);
+    project.config.set(deleted.id, deleted.config);
+    const endpointIds = (response.body.endpoints as { id: string }[]).map((e) => e.id);
+    expect(endpointIds.sort()).toEqual(Object.keys(kept!.endpoints).sort());
+    project.endpoints.push(...endpointIds);
+    const after = real.sim.state.projects[project.id]!;
+    for (const id of endpointIds) expect(after.endpoints[id]!.currentState).toBe('idle');
+    checkConfig(project, deleted.id, real.sim.state);
+  }
+  toString = () => `recoverBranch(${this.p}, ${this.b})`;
 }
 
 /** The branch's roles and databases in state equal the model's (passwords included). */
@@ -963,7 +1025,13 @@ const commands = [
       fc.constantFrom('start', 'suspend', 'restart', 'delete'),
     )
     .map(([w, p, e, v]) => new ControlCmd(w, p, e, v)),
-  fc.tuple(fc.boolean(), fc.nat(), fc.nat()).map(([w, p, b]) => new DeleteBranchCmd(w, p, b)),
+  fc
+    .tuple(fc.boolean(), fc.nat(), fc.nat(), fc.boolean())
+    .map(([w, p, b, hard]) => new DeleteBranchCmd(w, p, b, hard)),
+  // Three times: a deleted branch is rare in a run, and each recovery is worth trying early.
+  fc.tuple(fc.boolean(), fc.nat(), fc.nat()).map(([w, p, b]) => new RecoverBranchCmd(w, p, b)),
+  fc.tuple(fc.boolean(), fc.nat(), fc.nat()).map(([w, p, b]) => new RecoverBranchCmd(w, p, b)),
+  fc.tuple(fc.boolean(), fc.nat(), fc.nat()).map(([w, p, b]) => new RecoverBranchCmd(w, p, b)),
   fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([p, e, pooled]) => new ConnectCmd(p, e, pooled)),
   fc.nat().map((p) => new ConnectBurstCmd(p)),
   fc.nat().map((c) => new CloseCmd(c)),

@@ -10,9 +10,14 @@ export type Step =
   | { readonly kind: 'createProject'; readonly name?: string }
   | { readonly kind: 'advance'; readonly ms: number }
   | { readonly kind: 'runUntilIdle' }
-  | { readonly kind: 'listOperations'; readonly projectIndex: number };
+  | { readonly kind: 'listOperations'; readonly projectIndex: number }
+  | { readonly kind: 'deleteProject'; readonly projectIndex: number }
+  | { readonly kind: 'recoverProject'; readonly projectIndex: number };
 
-/** Arbitrary step; clock moves span milliseconds to an hour so timers fire between and within them. */
+/**
+ * Arbitrary step; clock moves span milliseconds to an hour so timers fire between and within them
+ * (and rarely days); projects are deleted and recovered (or found gone for good).
+ */
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('createProject' as const) }) },
   {
@@ -29,7 +34,23 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
       ms: fc.integer({ min: 0, max: 3_600_000 }),
     }),
   },
+  {
+    // rarely days, so a deleted project's recovery window ends within a script
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      ms: fc.integer({ min: 0, max: 8 * 86_400_000 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('runUntilIdle' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('deleteProject' as const), projectIndex: fc.nat(3) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('recoverProject' as const), projectIndex: fc.nat(3) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -65,6 +86,13 @@ export function runScript(sim: Simulation, script: readonly Step[]): number[] {
         const id =
           projectIds.length === 0 ? 'none' : projectIds[step.projectIndex % projectIds.length];
         sim.request('GET', `/projects/${id}/operations`);
+        break;
+      }
+      case 'deleteProject':
+      case 'recoverProject': {
+        const id = projectIds[step.projectIndex % Math.max(1, projectIds.length)] ?? 'none';
+        if (step.kind === 'deleteProject') sim.request('DELETE', `/projects/${id}`);
+        else sim.request('POST', `/projects/${id}/recover`);
         break;
       }
     }

@@ -18,6 +18,8 @@ import { readEndpointType, readNewSettings } from '../endpointSettingsBody.js';
 import type { Route } from '../route.js';
 import { findBranch, findProject } from './lookup.js';
 import { executed, recordedOperations } from './responses.js';
+import { flag } from './listingQuery.js';
+import { deletedBranchDto } from './recoveryRoutes.js';
 
 const ID = /^[a-z0-9-]{1,60}$/;
 
@@ -68,16 +70,26 @@ export const createBranchRoute: Route = {
   },
 };
 
-/** GET /projects/{project_id}/branches */
+/** GET /projects/{project_id}/branches[?include_deleted=true] (deleted ones last, with their `recovery`) */
 export const listBranchesRoute: Route = {
   method: 'GET',
   pattern: '/projects/{project_id}/branches',
-  handle({ params, target }) {
+  handle({ params, target, query }) {
     const project = findProject(target, params);
     if (!project.ok) return errorResponse(project.error);
+    const includeDeleted = flag(query, 'include_deleted');
+    if (!includeDeleted.ok) return errorResponse(includeDeleted.error);
+    const deleted = includeDeleted.value
+      ? Object.values(project.value.deletedBranches ?? {})
+          .filter((kept) => kept.recoverableUntil > target.now)
+          .map(deletedBranchDto)
+      : [];
     return {
       status: 200,
-      body: { branches: Object.values(project.value.branches).map(branchDto), annotations: {} },
+      body: {
+        branches: [...Object.values(project.value.branches).map(branchDto), ...deleted],
+        annotations: {},
+      },
     };
   },
 };
@@ -96,19 +108,26 @@ export const getBranchRoute: Route = {
   },
 };
 
-/** DELETE /projects/{project_id}/branches/{branch_id} */
+/** DELETE /projects/{project_id}/branches/{branch_id}[?hard_delete=true] (recoverable unless hard) */
 export const deleteBranchRoute: Route = {
   method: 'DELETE',
   pattern: '/projects/{project_id}/branches/{branch_id}',
-  handle({ params, target }) {
+  handle({ params, target, query }) {
     const project = findProject(target, params);
     if (!project.ok) return errorResponse(project.error);
+    const hardDelete = flag(query, 'hard_delete');
+    if (!hardDelete.ok) return errorResponse(hardDelete.error);
     const branch = findBranch(target, params);
     if (!branch.ok) return { status: 204, body: undefined };
     const record = branchDto(branch.value);
     const { projectId, id } = branch.value;
     return executed(
-      target.execute({ type: 'DeleteBranch', projectId, branchId: id }),
+      target.execute({
+        type: 'DeleteBranch',
+        projectId,
+        branchId: id,
+        ...(hardDelete.value ? { hardDelete: true } : {}),
+      }),
       (events) => ({
         status: 200,
         body: { branch: record, operations: recordedOperations(target, projectId, events) },

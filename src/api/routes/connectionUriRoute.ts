@@ -5,7 +5,7 @@
  */
 import { own } from '../../core/own.js';
 import { connectionUri } from '../../domain/connectionUri.js';
-import { reject } from '../../domain/rejection.js';
+import { notFound, reject } from '../../domain/rejection.js';
 import { databaseNamed, roleNamed } from '../../model/branchConfig.js';
 import { errorResponse } from '../apiResponse.js';
 import type { Route } from '../route.js';
@@ -33,11 +33,10 @@ export const connectionUriRoute: Route = {
     const endpointId = query.get('endpoint_id');
     const named = endpointId === null ? undefined : own(project.endpoints, endpointId);
     if (endpointId !== null && named === undefined)
-      return errorResponse(reject('not_found', `endpoint ${endpointId} not found`));
+      return errorResponse(notFound('endpoint', endpointId));
     const branchId = query.get('branch_id') ?? named?.branchId ?? project.defaultBranchId;
     const branch = own(project.branches, branchId);
-    if (branch === undefined)
-      return errorResponse(reject('not_found', `branch ${branchId} not found`));
+    if (branch === undefined) return errorResponse(notFound('branch', branchId));
     if (named !== undefined && named.branchId !== branch.id)
       return invalid(`endpoint ${named.id} belongs to branch ${named.branchId}, not ${branch.id}`);
     const endpoint =
@@ -50,15 +49,9 @@ export const connectionUriRoute: Route = {
         reject('not_found', `branch ${branch.id} has no read_write endpoint to connect through`),
       );
     const role = roleNamed(branch, roleName);
-    if (role === undefined)
-      return errorResponse(
-        reject('not_found', `role "${roleName}" not found on branch ${branch.id}`),
-      );
+    if (role === undefined) return errorResponse(notFound('role', roleName));
     const database = databaseNamed(branch, databaseName);
-    if (database === undefined)
-      return errorResponse(
-        reject('not_found', `database "${databaseName}" not found on branch ${branch.id}`),
-      );
+    if (database === undefined) return errorResponse(notFound('database', databaseName));
     const uri = connectionUri(
       { roleName: role.name, password: role.password, host: endpoint.host, databaseName },
       pooledText === 'true',

@@ -46,3 +46,15 @@ export function pageAfter<T extends { readonly id: string }>(
     );
   return ok(all.slice(from, from + limit));
 }
+
+/** A boolean query parameter (`true` or `false`; `fallback` when absent), or a 400 naming it. */
+export function flag(
+  query: URLSearchParams,
+  name: string,
+  fallback = false,
+): Result<boolean, Rejection> {
+  const text = query.get(name);
+  if (text === null) return ok(fallback);
+  if (text === 'true' || text === 'false') return ok(text === 'true');
+  return err(reject('invalid_input', `${name} must be true or false, got ${JSON.stringify(text)}`));
+}

@@ -4,7 +4,7 @@
  */
 import { own } from '../../core/own.js';
 import { err, ok, type Result } from '../../core/result.js';
-import { reject, type Rejection } from '../../domain/rejection.js';
+import { notFound, type Rejection } from '../../domain/rejection.js';
 import * as model from '../../model/lookups.js';
 import { databaseNamed, roleNamed } from '../../model/branchConfig.js';
 import type {
@@ -59,9 +59,7 @@ export function findOperation(
   if (!project.ok) return project;
   const id = params['operation_id'] ?? '';
   const operation = own(project.value.operations, id);
-  return operation === undefined
-    ? err(reject('not_found', `operation ${id} not found`))
-    : ok(operation);
+  return operation === undefined ? err(notFound('operation', id)) : ok(operation);
 }
 
 /** The role `{role_name}` of the branch `{branch_id}`, with its branch. */
@@ -73,9 +71,7 @@ export function findRole(
   if (!branch.ok) return branch;
   const name = params['role_name'] ?? '';
   const role = roleNamed(branch.value, name);
-  return role === undefined
-    ? err(reject('not_found', `role "${name}" not found on branch ${branch.value.id}`))
-    : ok({ branch: branch.value, role });
+  return role === undefined ? err(notFound('role', name)) : ok({ branch: branch.value, role });
 }
 
 /** The database `{database_name}` of the branch `{branch_id}`, with its branch. */
@@ -88,6 +84,6 @@ export function findDatabase(
   const name = params['database_name'] ?? '';
   const database = databaseNamed(branch.value, name);
   return database === undefined
-    ? err(reject('not_found', `database "${name}" not found on branch ${branch.value.id}`))
+    ? err(notFound('database', name))
     : ok({ branch: branch.value, database });
 }

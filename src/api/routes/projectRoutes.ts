@@ -19,7 +19,8 @@ import { readNewSettings } from '../endpointSettingsBody.js';
 import { readEndpointDefaults } from '../endpointDefaultsBody.js';
 import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
-import { matchesSearch, pageAfter, pageLimit } from './listingQuery.js';
+import { flag, matchesSearch, pageAfter, pageLimit } from './listingQuery.js';
+import { deletionDto } from './recoveryRoutes.js';
 import { executed, proxyHostOf, recordedOperations } from './responses.js';
 import { isKnownRegion } from '../../domain/regions.js';
 
@@ -106,7 +107,8 @@ export const createProjectRoute: Route = {
  * GET /projects?limit=&cursor=&search=&org_id= (limit 1..400, default 10; the cursor is the last
  * project id returned; `search` keeps projects whose name or id contains it, ignoring case). The
  * simulator serves one account, which owns every project: `org_id` is checked for shape and narrows
- * nothing.
+ * nothing. `recoverable=true` lists the deleted projects still within their recovery window instead
+ * (with `deleted_at` and `recoverable_until`).
  */
 export const listProjectsRoute: Route = {
   method: 'GET',
@@ -119,8 +121,19 @@ export const listProjectsRoute: Route = {
       return errorResponse(
         reject('invalid_input', `org_id must be an organization id, got ${JSON.stringify(orgId)}`),
       );
+    const recoverable = flag(query, 'recoverable');
+    if (!recoverable.ok) return errorResponse(recoverable.error);
     const cursor = query.get('cursor');
-    const all = Object.values(target.state.projects).filter(
+    const kept = recoverable.value
+      ? Object.values(target.state.deletedProjects ?? {}).filter(
+          (d) => d.recoverableUntil > target.now,
+        )
+      : [];
+    const deletion = new Map(kept.map((d) => [d.project.id, deletionDto(d)]));
+    const listed = recoverable.value
+      ? kept.map((d) => d.project)
+      : Object.values(target.state.projects);
+    const all = listed.filter(
       (p) =>
         (onlyProject === undefined || p.id === onlyProject) &&
         matchesSearch(query.get('search'), p.name, p.id),
@@ -132,9 +145,10 @@ export const listProjectsRoute: Route = {
     return {
       status: 200,
       body: {
-        projects: page.map((p) =>
-          projectListItemDto(p, proxyHostOf(p, target.profile.hostDomain), target.now),
-        ),
+        projects: page.map((p) => ({
+          ...projectListItemDto(p, proxyHostOf(p, target.profile.hostDomain), target.now),
+          ...deletion.get(p.id),
+        })),
         ...(last === undefined ? {} : { pagination: { cursor: last.id } }),
         applications: {},
         integrations: {},

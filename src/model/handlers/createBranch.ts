@@ -7,7 +7,7 @@ import { own } from '../../core/own.js';
 import { drawUniqueId, newId } from '../../core/ids.js';
 import { err, ok } from '../../core/result.js';
 import { lsnAt } from '../../domain/lsn.js';
-import { reject } from '../../domain/rejection.js';
+import { notFound, reject } from '../../domain/rejection.js';
 import type { CreateBranch } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
@@ -25,7 +25,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
   const project = found.value;
   const parentId = command.parentId ?? project.defaultBranchId;
   const parent = own(project.branches, parentId);
-  if (parent === undefined) return err(reject('not_found', `parent branch ${parentId} not found`));
+  if (parent === undefined) return err(notFound('branch', parentId));
   if (
     command.name !== undefined &&
     Object.values(project.branches).some((b) => b.name === command.name)

@@ -2,7 +2,7 @@
  * DeleteBranch: a branch that is not the default, not protected and has no children goes, with its
  * computes (their connections terminated, their unfinished operations cancelled); a
  * `suspend_compute` for each of them that was running, then a `delete_timeline` operation, removes
- * its data.
+ * its data. Unless `hardDelete`, it is kept for recovery for the profile's `recoveryWindowMs`.
  */
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
@@ -46,8 +46,8 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
 
   const draft = new CommandDraft(state, context);
   const suspends: PlannedOperation[] = [];
-  for (const endpoint of Object.values(project.endpoints)) {
-    if (endpoint.branchId !== branch.id) continue;
+  const computes = Object.values(project.endpoints).filter((e) => e.branchId === branch.id);
+  for (const endpoint of computes) {
     // As on the real service, a running compute is suspended before its timeline goes (the compute
     // itself is gone already: the operation only records the work, it changes nothing).
     if (!isDown(endpoint.currentState, endpoint.pendingState))
@@ -55,10 +55,18 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
     draft.push(
       ...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
     );
-    draft.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
   }
+  // The branch goes first, so a recoverable deletion keeps its computes (as they come back: idle).
+  const window = command.hardDelete === true ? 0 : context.profile.recoveryWindowMs;
+  draft.push({
+    type: 'BranchDeleted',
+    projectId: project.id,
+    branchId: branch.id,
+    ...(window > 0 ? { recoverableUntil: context.now + window } : {}),
+  });
+  for (const endpoint of computes)
+    draft.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
   cancelOperations(draft, project, (o) => o.branchId === branch.id);
-  draft.push({ type: 'BranchDeleted', projectId: project.id, branchId: branch.id });
   recordOperations(draft, project.id, [
     ...suspends,
     { action: 'delete_timeline', branchId: branch.id, latency: 'apply_config' },

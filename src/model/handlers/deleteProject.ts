@@ -1,6 +1,7 @@
 /**
  * DeleteProject: every connection of its computes is terminated and the project goes, with its
- * branches, computes and operations. Unfinished operations go with it (their timers turn stale).
+ * branches, computes and operations, kept for recovery for the profile's `recoveryWindowMs`.
+ * Unfinished operations are cancelled with it (their timers turn stale).
  */
 import { ok } from '../../core/result.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
@@ -10,7 +11,7 @@ import { findProject } from '../lookups.js';
 import { dropConnections } from '../connectionEvents.js';
 
 /** Decides a project deletion. */
-export const deleteProject: Handler<DeleteProject> = (state, command) => {
+export const deleteProject: Handler<DeleteProject> = (state, command, context) => {
   const project = findProject(state, command.projectId);
   if (!project.ok) return project;
   const events: Pending = [];
@@ -19,6 +20,11 @@ export const deleteProject: Handler<DeleteProject> = (state, command) => {
       ...dropConnections(state, project.value.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
     );
   }
-  events.push({ type: 'ProjectDeleted', projectId: project.value.id });
+  const window = context.profile.recoveryWindowMs;
+  events.push({
+    type: 'ProjectDeleted',
+    projectId: project.value.id,
+    ...(window > 0 ? { recoverableUntil: context.now + window } : {}),
+  });
   return ok(events);
 };

@@ -11,7 +11,9 @@ export const PRUNE_EVERY_MS = 86_400_000;
 
 /** Decides a pruning of one project's operations. */
 export const pruneOperations: Handler<PruneOperations> = (state, command, context) => {
-  if (state.projects[command.projectId] === undefined) return ok([]);
+  const project = state.projects[command.projectId];
+  // Gone, or recovered since this timer's chain began (the recovery started a new one).
+  if (project === undefined || project.recoveredAt !== command.recoveredAt) return ok([]);
   return ok<Pending>([
     {
       type: 'OperationsPruned',

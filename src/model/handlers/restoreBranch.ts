@@ -23,7 +23,7 @@ import { formatInstant } from '../../core/instant.js';
 import { err, ok } from '../../core/result.js';
 import { isDown } from '../../domain/computeState.js';
 import { formatLsn, instantOfLsn, lsnAt } from '../../domain/lsn.js';
-import { reject, type Rejection } from '../../domain/rejection.js';
+import { notFound, reject, type Rejection } from '../../domain/rejection.js';
 import type { Result } from '../../core/result.js';
 import type { RestoreBranch } from '../commands.js';
 import { drawDatabaseIds } from '../branchConfig.js';
@@ -51,8 +51,7 @@ export const restoreBranch: Handler<RestoreBranch> = (state, command, context) =
   if (!found.ok) return found;
   const { project, branch } = found.value;
   const source = own(project.branches, command.sourceBranchId);
-  if (source === undefined)
-    return err(reject('not_found', `source branch ${command.sourceBranchId} not found`));
+  if (source === undefined) return err(notFound('branch', command.sourceBranchId));
   const self = source.id === branch.id;
   const problem = requestProblem(project, branch, self, command);
   if (problem !== undefined) return err(problem);

@@ -13,7 +13,7 @@ import { isDown } from '../../domain/computeState.js';
 import { own } from '../../core/own.js';
 import { err, ok } from '../../core/result.js';
 import { RESTARTING_FIELDS } from '../../domain/endpointChanges.js';
-import { reject } from '../../domain/rejection.js';
+import { notFound } from '../../domain/rejection.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import type { UpdateEndpoint } from '../commands.js';
 import { CommandDraft } from '../commandDraft.js';
@@ -45,8 +45,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   if (problem !== undefined) return err(problem);
   if (newBranchId !== undefined) {
     const destination = own(project.branches, newBranchId);
-    if (destination === undefined)
-      return err(reject('not_found', `branch ${newBranchId} not found`));
+    if (destination === undefined) return err(notFound('branch', newBranchId));
     const taken =
       endpoint.type === 'read_write'
         ? secondReadWrite(state, project.id, newBranchId, endpoint.id)

@@ -15,18 +15,31 @@ interface Followed {
 export class ComputeStates {
   readonly #states = new Map<string, Followed>();
 
-  /** Updates from one event (state changes and deletions matter). */
+  /** Updates from one event (state changes, deletions and recoveries matter). */
   follow(event: SimEvent): void {
-    if (event.type === 'ComputeStateChanged')
-      this.#states.set(event.endpointId, {
-        projectId: event.projectId,
-        current: event.currentState,
-        pending: event.pendingState,
-      });
-    else if (event.type === 'EndpointDeleted') this.#states.delete(event.endpointId);
-    else if (event.type === 'ProjectDeleted')
-      for (const [id, followed] of this.#states)
-        if (followed.projectId === event.projectId) this.#states.delete(id);
+    switch (event.type) {
+      case 'ComputeStateChanged':
+        this.#states.set(event.endpointId, {
+          projectId: event.projectId,
+          current: event.currentState,
+          pending: event.pendingState,
+        });
+        return;
+      case 'EndpointDeleted':
+        this.#states.delete(event.endpointId);
+        return;
+      case 'ProjectDeleted':
+        for (const [id, followed] of this.#states)
+          if (followed.projectId === event.projectId) this.#states.delete(id);
+        return;
+      case 'ProjectRecovered':
+      case 'BranchRecovered':
+        for (const id of event.endpointIds)
+          this.#states.set(id, { projectId: event.projectId, current: 'idle', pending: null });
+        return;
+      default:
+        return;
+    }
   }
 
   /** The compute's current state. */
