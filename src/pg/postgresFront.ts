@@ -155,6 +155,10 @@ export class PostgresFront {
         break;
       }
       case 'BranchDeleted':
+        // A branch kept for recovery keeps its data until it is purged.
+        if (event.recoverableUntil === undefined) this.#job(this.databases.drop(event.branchId));
+        break;
+      case 'BranchPurged':
         this.#job(this.databases.drop(event.branchId));
         break;
       case 'DatabaseDeleted':
