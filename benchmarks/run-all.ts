@@ -4,6 +4,7 @@
  */
 import { runFleetBenchmark } from './fleet30d.js';
 import { runHttpBenchmark } from './http.js';
+import { runPgBenchmark } from './pg.js';
 import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
 import { runTestingBenchmark } from './testing.js';
@@ -14,6 +15,7 @@ const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
   'fleet-30d': runFleetBenchmark,
   http: runHttpBenchmark,
   testing: runTestingBenchmark,
+  pg: runPgBenchmark,
 };
 
 const args = process.argv.slice(2);
