@@ -40,6 +40,8 @@ interface Target {
 }
 
 const PASSWORD_MESSAGE = 0x70; // 'p'
+/** Parse, Bind, Describe, Execute, Close: messages whose replies may wait for a Sync or Flush. */
+const DEFERRED: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 const TERMINATE = 0x58; // 'X'
 
 /** A client of the front. */
@@ -53,6 +55,8 @@ export class ClientSession {
   #held: HeldDatabase | undefined;
   #drops: Subscription | undefined;
   #ended = false;
+  /** Extended-protocol messages waiting for their Sync or Flush. */
+  #pending: Uint8Array[] = [];
 
   constructor(socket: Socket, context: SessionContext) {
     this.#socket = socket;
@@ -204,6 +208,14 @@ export class ClientSession {
     const target = this.#target;
     const connection = this.#connection;
     if (target === undefined || connection === undefined || this.#ended) return true;
+    // Parse, Bind, Describe, Execute and Close wait for the Sync (or Flush) that follows them, as a
+    // backend may hold their replies: the embedded Postgres then runs the batch in one call.
+    if (DEFERRED.has(data[0] as number)) {
+      this.#pending.push(data);
+      return true;
+    }
+    const message = this.#pending.length === 0 ? data : Buffer.concat([...this.#pending, data]);
+    this.#pending = [];
     try {
       if (this.#held === undefined) {
         const held = await this.#context.hold(target.branchId, target.databaseName);
@@ -215,7 +227,7 @@ export class ClientSession {
         await held.setReadOnly(target.readOnly);
         this.#context.host.act(() => connection.begin());
       }
-      const reply = await this.#held.exec(data);
+      const reply = await this.#held.exec(message);
       if (this.#ended) return true;
       this.#gateway.sendData(reply);
       if (lastTransactionStatus(reply) === 'I') await this.#idle(connection);
