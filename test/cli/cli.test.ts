@@ -120,6 +120,10 @@ describe('computesim CLI', () => {
     [['replay', 'LOG', '--at', 'yesterday'], 2, /Invalid instant/],
     [['replay', 'BAD'], 1, /line 2: not JSON/],
     [['serve', '--profile', 'yesterday'], 2, /--profile must be one of seed, current/],
+    [['serve', '--pg-port', '70000'], 2, /--pg-port must be at most 65535, got 70000/],
+    [['serve', '--pg-port', 'x'], 2, /--pg-port must be a whole number/],
+    [['serve', '--pg-data', '/tmp/x'], 2, /--pg-data and --pg-max-open go with --pg-port/],
+    [['serve', '--pg-port', '0', '--pg-max-open', '0'], 2, /--pg-max-open must be/],
   ])('%j fails with exit %d and one line: %s', async (argv, code, message) => {
     const good = logFile(sim.toJSONL());
     const bad = logFile(`${sim.toJSONL().split('\n')[0]}\n{oops\n{}\n`);
