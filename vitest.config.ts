@@ -6,5 +6,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'threads',
     testTimeout: 60_000,
+    // Hooks that stop servers remove their branch databases (tens of MB each) too.
+    hookTimeout: 60_000,
   },
 });

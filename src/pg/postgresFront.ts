@@ -32,6 +32,7 @@ export class PostgresFront {
   readonly #options: PostgresFrontOptions;
   readonly #server: Server;
   readonly #sessions = new Set<ClientSession>();
+  readonly #sockets = new Set<Socket>();
   readonly #unsubscribeReplaced: () => void;
   #events: Subscription | undefined;
   #wake: Array<() => void> = [];
@@ -78,6 +79,8 @@ export class PostgresFront {
     this.#events?.unsubscribe();
     for (const session of [...this.#sessions]) session.terminate(SQL_STATES.terminated);
     this.#stopPacing();
+    // A client that does not hang up after its FATAL is cut off: closing never waits on a client.
+    for (const socket of this.#sockets) socket.destroy();
     await Promise.all([...this.#jobs]);
     await this.databases.close();
     await closed;
@@ -85,6 +88,8 @@ export class PostgresFront {
 
   #accept(socket: Socket): void {
     socket.setNoDelay(true);
+    this.#sockets.add(socket);
+    socket.once('close', () => this.#sockets.delete(socket));
     const session = new ClientSession(socket, {
       host: this.#host,
       hold: (branchId, databaseName) => this.databases.hold(branchId, databaseName),

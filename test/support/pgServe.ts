@@ -2,7 +2,8 @@
  * `serve` with its Postgres front, in process, for the tests of real Postgres clients: start it on
  * free loopback ports with branch data in a temporary folder, call the API, move the clock, stop.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimServer } from '../../src/http/simServer.js';
@@ -69,7 +70,7 @@ export async function startPgServe(
     },
     stop: async () => {
       await server.close();
-      if (options.root === undefined) rmSync(root, { recursive: true, force: true });
+      if (options.root === undefined) await rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,117 @@
+/**
+ * Branch data through the control plane's eyes: an idle client is closed (57P01) when its compute
+ * scales to zero; a reset from the parent brings the parent's rows back, and `preserve_under_name`
+ * keeps the rows the branch had; with one live instance allowed, branches take turns and keep their
+ * own data.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPgServe, type PgServe } from '../support/pgServe.js';
+
+async function connectWaking(serve: PgServe, uri: string): Promise<pg.Client> {
+  const client = new pg.Client(uri);
+  let connected = false;
+  const connecting = client.connect().then(() => (connected = true));
+  connecting.catch(() => undefined);
+  for (let i = 0; i < 200 && !connected; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!connected) await serve.advance('1s');
+  }
+  await connecting;
+  return client;
+}
+
+async function ids(client: pg.Client, table = 'items'): Promise<number[]> {
+  const result = await client.query<{ id: number }>(`select id from ${table} order by id`);
+  return result.rows.map((r) => r.id);
+}
+
+describe('branch data follows the control plane', () => {
+  let serve: PgServe;
+  beforeAll(async () => {
+    serve = await startPgServe({ maxOpen: 1 });
+  });
+  afterAll(async () => {
+    await serve.stop();
+  });
+
+  it('closes an idle client with 57P01 when its compute scales to zero', async () => {
+    const project = await serve.project('idle');
+    const client = await connectWaking(serve, project.uri);
+    const dropped = new Promise<Error & { code?: string }>((resolve) =>
+      client.on('error', resolve),
+    );
+    await serve.advance('6m'); // no statement, no transaction: nothing keeps the compute up
+    expect(await dropped).toMatchObject({ code: '57P01' });
+    await client.end().catch(() => undefined);
+  });
+
+  it('resets a branch to its parent and keeps its old rows under the preserved name', async () => {
+    const project = await serve.project('resets');
+    const parent = await connectWaking(serve, project.uri);
+    await parent.query('create table items (id int)');
+    await parent.query('insert into items values (1), (2)');
+    const branched = await serve.call('POST', `/projects/${project.id}/branches`, {
+      branch: { name: 'dev' },
+      endpoints: [{ type: 'read_write' }],
+    });
+    const devId = branched.body['branch'].id as string;
+    const devUri = branched.body['connection_uris'][0].connection_uri as string;
+    const dev = await connectWaking(serve, devUri);
+    await dev.query('insert into items values (10)');
+    await parent.query('insert into items values (3)');
+    expect(await ids(dev)).toEqual([1, 2, 10]);
+    await dev.end();
+
+    const restored = await serve.call('POST', `/projects/${project.id}/branches/${devId}/restore`, {
+      source_branch_id: project.branchId,
+      preserve_under_name: 'dev-before-reset',
+    });
+    expect(restored.status).toBe(200);
+    await serve.advance('30s');
+    const again = await connectWaking(serve, devUri);
+    expect(await ids(again)).toEqual([1, 2, 3]);
+    await again.end();
+
+    const branches = await serve.call('GET', `/projects/${project.id}/branches`);
+    const kept = branches.body['branches'].find(
+      (b: { name: string }) => b.name === 'dev-before-reset',
+    ) as { id: string };
+    const keptCompute = await serve.call('POST', `/projects/${project.id}/endpoints`, {
+      endpoint: { branch_id: kept.id, type: 'read_write' },
+    });
+    const keptId = keptCompute.body['endpoint'].id as string;
+    const keptUri = await serve.call(
+      'GET',
+      `/projects/${project.id}/connection_uri?endpoint_id=${keptId}&role_name=neondb_owner&database_name=neondb`,
+    );
+    const old = await connectWaking(serve, keptUri.body['uri'] as string);
+    expect(await ids(old)).toEqual([1, 2, 10]);
+    await old.end();
+    await parent.end();
+  });
+
+  it('keeps each branch its own data while one live instance is allowed at a time', async () => {
+    const project = await serve.project('turns');
+    const branches: string[] = [project.uri];
+    for (const name of ['a', 'b']) {
+      await serve.advance('10s'); // the project's last operation finishes first (no 423)
+      const made = await serve.call('POST', `/projects/${project.id}/branches`, {
+        branch: { name },
+        endpoints: [{ type: 'read_write' }],
+      });
+      branches.push(made.body['connection_uris'][0].connection_uri as string);
+    }
+    const clients = [];
+    for (const [i, uri] of branches.entries()) {
+      const client = await connectWaking(serve, uri);
+      await client.query('create table own (id int)');
+      await client.query('insert into own values ($1)', [i]);
+      clients.push(client);
+    }
+    // All three clients stay connected; their databases open and close in turn.
+    for (const [i, client] of clients.entries()) expect(await ids(client, 'own')).toEqual([i]);
+    expect(serve.server.postgres?.databases.openCount).toBeLessThanOrEqual(1);
+    await Promise.all(clients.map((c) => c.end()));
+  });
+});
