@@ -124,39 +124,26 @@ export class PostgresFront {
   }
 
   #followData(event: SimEvent): void {
-    const state = this.#host.sim.state;
-    const databasesOf = (projectId: string, branchId: string) =>
-      (state.projects[projectId]?.branches[branchId]?.databases ?? []).map((d) => d.name);
+    const copy = (from: string, to: string, databases: readonly { name: string }[] = []) =>
+      this.#job(
+        this.databases.copyBranch(
+          from,
+          to,
+          databases.map((d) => d.name),
+        ),
+      );
     switch (event.type) {
       case 'BranchCreated':
-        if (event.parentId !== undefined)
-          this.#job(
-            this.databases.copyBranch(
-              event.parentId,
-              event.branchId,
-              (event.databases ?? []).map((d) => d.name),
-            ),
-          );
+        if (event.parentId !== undefined) copy(event.parentId, event.branchId, event.databases);
         break;
       case 'BranchPreserved':
-        this.#job(
-          this.databases.copyBranch(
-            event.fromBranchId,
-            event.branchId,
-            (event.databases ?? []).map((d) => d.name),
-          ),
-        );
+        copy(event.fromBranchId, event.branchId, event.databases);
         break;
       case 'BranchRestored': {
         const source = event.sourceBranchId ?? event.parentId;
+        const branch = this.#host.sim.state.projects[event.projectId]?.branches[event.branchId];
         if (source !== undefined && source !== event.branchId)
-          this.#job(
-            this.databases.copyBranch(
-              source,
-              event.branchId,
-              databasesOf(event.projectId, event.branchId),
-            ),
-          );
+          copy(source, event.branchId, branch?.databases);
         break;
       }
       case 'BranchDeleted':
