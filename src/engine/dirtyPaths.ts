@@ -8,7 +8,8 @@ export type DirtyNode = ReadonlyMap<string, DirtyNode>;
 
 /**
  * Marks a path (up to four keys from the root) as changed: each object along it in its own fields,
- * and the object where it ends with everything it holds.
+ * and the object where it ends with everything it holds (whatever deeper paths are marked under it,
+ * before or after).
  */
 export type Touch = (k1?: string, k2?: string, k3?: string, k4?: string) => void;
 
@@ -35,10 +36,13 @@ export class DirtyPaths {
     if (k1 === undefined) return;
     if (k2 === undefined) return leaf(this.#root, k1);
     const n1 = branch(this.#root, k1);
+    if (n1 === LEAF) return;
     if (k3 === undefined) return leaf(n1, k2);
     const n2 = branch(n1, k2);
+    if (n2 === LEAF) return;
     if (k4 === undefined) return leaf(n2, k3);
-    leaf(branch(n2, k3), k4);
+    const n3 = branch(n2, k3);
+    if (n3 !== LEAF) leaf(n3, k4);
   };
 
   /** True when anything was touched since the last `take`. */
@@ -62,15 +66,24 @@ export class DirtyPaths {
   }
 }
 
-/** Marks `key` under `node` as a path end. */
+/**
+ * Marks `key` under `node` as a path end: everything below it is copied at the next publish, so any
+ * narrower paths recorded below it before are dropped (they are covered).
+ */
 function leaf(node: MutableNode, key: string): void {
-  if (!node.has(key)) node.set(key, LEAF);
+  node.set(key, LEAF);
 }
 
-/** The node for `key` under `node`, made able to hold children. */
+/**
+ * The node for `key` under `node`, made able to hold children; `LEAF` when `key` is already a path
+ * end, which covers any deeper path (the caller then marks nothing more). Turning a path end into a
+ * node with children would narrow it: a later `touch('projects', id, 'branches', b)` after
+ * `touch('projects', id)` (a project replaced whole, as a recovery does) would publish only that
+ * branch and keep the previous snapshot's endpoints and operations.
+ */
 function branch(node: MutableNode, key: string): MutableNode {
   const next = node.get(key);
-  if (next !== undefined && next !== LEAF) return next;
+  if (next !== undefined) return next;
   const created: MutableNode = new Map();
   node.set(key, created);
   return created;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { immerFold } from '../support/immerFold.js';
-import { scriptArb, simulate } from '../support/scripts.js';
+import { scriptArb, simulate, type Step } from '../support/scripts.js';
 
 function expectDeepFrozen(value: unknown, path = 'state'): void {
   if (typeof value !== 'object' || value === null) return;
@@ -35,6 +35,22 @@ describe('published snapshots', () => {
       ),
       { numRuns: 80 },
     );
+  });
+
+  it('equal an immer fold after a project is deleted and recovered between two publishes', () => {
+    // The recovery replaces the project whole (`touch('projects', id)`); a later event of the same
+    // publish touching one of its branches must not narrow that to the branch, or the snapshot keeps
+    // the project's computes and operations from before the deletion.
+    const script: Step[] = [
+      { kind: 'createProject' },
+      { kind: 'deleteProject', projectIndex: 0 },
+      { kind: 'recoverProject', projectIndex: 0 },
+    ];
+    for (const trackedEvents of [3, 1000]) {
+      const sim = simulate(script, { snapshotEvery: 2, trackedEvents });
+      expect(sim.state).toEqual(immerFold(sim.log));
+      expectDeepFrozen(sim.state);
+    }
   });
 
   it('are deeply frozen and never change once published', () => {
