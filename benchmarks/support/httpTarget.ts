@@ -1,7 +1,8 @@
 /**
  * A server for the HTTP benchmark, started in its own process so client and server each have a
- * core: `bare` answers one fixed JSON body (the floor: node:http alone), `sim` is computesim serve
- * with a project of 1,000 operations. Prints `READY port projectId operationId`.
+ * core: `bare` answers fixed JSON bodies (the floor: node:http alone; a POST and a DELETE get
+ * replies the size of serve's), `sim` is computesim serve with a project of 1,000 operations.
+ * Prints `READY port projectId operationId`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,16 +20,25 @@ if (kind === 'bare') {
       status: 'finished',
     },
   });
+  // Replies the size of serve's to a project create and delete, for the create/delete floor.
+  const created = sized({ project: { id: 'bare-project' } }, 3_300);
+  const deleted = sized({ project: { id: 'bare-project' } }, 720);
   const server = createServer((request, response) => {
     request.resume();
-    request.on('end', () =>
+    request.on('end', () => {
+      const [status, text] =
+        request.method === 'POST'
+          ? [201, created]
+          : request.method === 'DELETE'
+            ? [200, deleted]
+            : [200, body];
       response
-        .writeHead(200, {
+        .writeHead(status, {
           'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
+          'content-length': Buffer.byteLength(text),
         })
-        .end(body),
-    );
+        .end(text);
+    });
   });
   server.keepAliveTimeout = 5_000;
   server.listen(0, '127.0.0.1', () =>
@@ -55,4 +65,10 @@ if (kind === 'bare') {
 } else {
   console.error('httpTarget: bare or sim');
   process.exit(2);
+}
+
+/** `value` as JSON padded to about `bytes`. */
+function sized(value: object, bytes: number): string {
+  const bare = JSON.stringify({ ...value, padding: '' });
+  return JSON.stringify({ ...value, padding: 'x'.repeat(Math.max(0, bytes - bare.length)) });
 }

@@ -71,7 +71,6 @@ export class RandomSource {
 
   /** A random (version 4, variant 1) UUID in lower case. */
   uuid(): string {
-    const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
     const a = this.int(0, 0xffffffff);
     const b = this.int(0, 0xffff);
     const c = 0x4000 | this.int(0, 0x0fff);
@@ -80,6 +79,11 @@ export class RandomSource {
     const e2 = this.int(0, 0xffffffff);
     return `${hex(a, 8)}-${hex(b, 4)}-${hex(c, 4)}-${hex(d, 4)}-${hex(e1, 4)}${hex(e2, 8)}`;
   }
+}
+
+/** `n` in lower-case hex, `width` digits at least (a function of the module, not one per call). */
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, '0');
 }
 
 /** Folds a safe integer (possibly above 32 bits or negative) into a 32-bit seed. */

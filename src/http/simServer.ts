@@ -97,12 +97,7 @@ export class SimServer {
         ? {}
         : { onInternalError: options.onInternalError }),
     });
-    this.server = createServer((request, response) => {
-      this.#handle(request, response).catch((error: unknown) => {
-        options.onInternalError?.(error);
-        crashed(response);
-      });
-    });
+    this.server = createServer((incoming, outgoing) => this.#exchange(incoming, outgoing));
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', answerClientError);
   }
@@ -178,12 +173,49 @@ export class SimServer {
     });
   }
 
-  async #handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const context: HttpContext =
-      incoming.socket.remoteAddress === undefined
-        ? {}
-        : { clientAddress: incoming.socket.remoteAddress };
-    await send(outgoing, await this.core.serve(toRequest(incoming), context));
+  /**
+   * One request: one hop from the socket to the core and one back (`serve` never rejects). An
+   * exception outside the core is a 500, or a dropped connection once the reply has begun.
+   */
+  #exchange(incoming: IncomingMessage, outgoing: ServerResponse): void {
+    try {
+      void this.core
+        .serve(new NodeRequest(incoming), contextOf(incoming))
+        .then((reply) => this.#write(outgoing, reply));
+    } catch (error) {
+      this.#crashed(outgoing, error);
+    }
+  }
+
+  #write(outgoing: ServerResponse, reply: Reply): void {
+    try {
+      send(outgoing, reply)?.catch((error: unknown) => this.#crashed(outgoing, error));
+    } catch (error) {
+      this.#crashed(outgoing, error);
+    }
+  }
+
+  #crashed(outgoing: ServerResponse, error: unknown): void {
+    this.options.onInternalError?.(error);
+    crashed(outgoing);
+  }
+}
+
+/** What the core knows of the connection: the client's address. */
+function contextOf(incoming: IncomingMessage): HttpContext {
+  const address = incoming.socket.remoteAddress;
+  return address === undefined ? NO_CONTEXT : { clientAddress: address };
+}
+
+const NO_CONTEXT: HttpContext = {};
+
+/** The headers of a node request, read as a Web `Headers`' `get` reads them. */
+class NodeHeaders {
+  constructor(readonly headers: IncomingMessage['headers']) {}
+
+  get(name: string): string | null {
+    const value = this.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 }
 
@@ -191,26 +223,25 @@ export class SimServer {
  * A node request as the core reads a `Request` (method, URL, headers, body), without building one:
  * a Web `Request` costs more than the rest of a GET. Its body is collected from the socket's events.
  */
-function toRequest(incoming: IncomingMessage): RequestLike {
-  const method = incoming.method ?? 'GET';
-  const hasBody =
-    method !== 'GET' &&
-    method !== 'HEAD' &&
-    (incoming.headers['transfer-encoding'] !== undefined ||
-      Number(incoming.headers['content-length'] ?? 0) > 0);
-  if (!hasBody) incoming.resume();
-  const headers = incoming.headers;
-  return {
-    method,
-    url: urlOf(incoming),
-    headers: {
-      get(name) {
-        const value = headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    },
-    body: hasBody ? bodyOf(incoming) : null,
-  };
+class NodeRequest implements RequestLike {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: NodeHeaders;
+  readonly body: CollectableBody | null;
+
+  constructor(incoming: IncomingMessage) {
+    const method = incoming.method ?? 'GET';
+    const hasBody =
+      method !== 'GET' &&
+      method !== 'HEAD' &&
+      (incoming.headers['transfer-encoding'] !== undefined ||
+        Number(incoming.headers['content-length'] ?? 0) > 0);
+    if (!hasBody) incoming.resume();
+    this.method = method;
+    this.url = urlOf(incoming);
+    this.headers = new NodeHeaders(incoming.headers);
+    this.body = hasBody ? new NodeBody(incoming) : null;
+  }
 }
 
 /** The absolute URL of a request: its target on this server's origin. */
@@ -231,35 +262,43 @@ function urlOf(incoming: IncomingMessage): string {
  * more than the rest of a small POST). Past the limit the rest is discarded instead of destroying
  * the socket, so the refusal can still be written.
  */
-function bodyOf(incoming: IncomingMessage): CollectableBody {
-  return {
-    collect: (limit) =>
-      new Promise((resolve) => {
-        const chunks: Uint8Array[] = [];
-        let size = 0;
-        const stop = (collected: CollectedBody) => {
-          incoming.off('data', onData).off('end', onEnd).off('error', onError);
-          resolve(collected);
-        };
-        const onData = (chunk: Buffer) => {
-          size += chunk.byteLength;
-          if (size > limit) {
-            stop({ ok: false, reason: 'too_large' });
-            incoming.resume();
-            return;
-          }
-          chunks.push(chunk);
-        };
-        const onEnd = () => stop({ ok: true, chunks, size });
-        const onError = () => stop({ ok: false, reason: 'unreadable' });
-        incoming.on('data', onData).on('end', onEnd).on('error', onError);
-      }),
-    discard: () => incoming.resume(),
-  };
+class NodeBody implements CollectableBody {
+  constructor(readonly incoming: IncomingMessage) {}
+
+  collect(limit: number): Promise<CollectedBody> {
+    const incoming = this.incoming;
+    return new Promise((resolve) => {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      const stop = (collected: CollectedBody) => {
+        incoming.off('data', onData).off('end', onEnd).off('error', onError);
+        resolve(collected);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > limit) {
+          stop({ ok: false, reason: 'too_large' });
+          incoming.resume();
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => stop({ ok: true, chunks, size });
+      const onError = () => stop({ ok: false, reason: 'unreadable' });
+      incoming.on('data', onData).on('end', onEnd).on('error', onError);
+    });
+  }
+
+  discard(): void {
+    this.incoming.resume();
+  }
 }
 
-/** Writes `reply` to `outgoing`: a whole text at once, a stream chunk by chunk (backpressure). */
-async function send(outgoing: ServerResponse, reply: Reply): Promise<void> {
+/**
+ * Writes `reply` to `outgoing`: a whole text at once, in this turn; a stream chunk by chunk
+ * (backpressure), resolving when it is written.
+ */
+function send(outgoing: ServerResponse, reply: Reply): Promise<void> | undefined {
   if (typeof reply.body === 'string') {
     outgoing
       .writeHead(reply.status, {
@@ -267,14 +306,21 @@ async function send(outgoing: ServerResponse, reply: Reply): Promise<void> {
         'content-length': String(Buffer.byteLength(reply.body)),
       })
       .end(reply.body);
-    return;
+    return undefined;
   }
   outgoing.writeHead(reply.status, reply.headers);
   if (reply.body === null) {
     outgoing.end();
-    return;
+    return undefined;
   }
-  const reader = reply.body.getReader();
+  return sendStream(outgoing, reply.body);
+}
+
+async function sendStream(
+  outgoing: ServerResponse,
+  body: ReadableStream<Uint8Array>,
+): Promise<void> {
+  const reader = body.getReader();
   try {
     for (;;) {
       if (outgoing.destroyed) {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { load } from 'js-yaml';
+import { loadOneByteYaml } from './oneByteYaml.js';
 import type { ApiContract, ContractOperation } from '../api/apiContract.js';
 import { BodyValidators } from './bodyValidators.js';
 import type { OpenApiDocument } from './openApiDocument.js';
@@ -22,7 +22,7 @@ let contract: PublicContract | undefined;
 export function publicSchemaDocument(): OpenApiDocument {
   if (document === undefined) {
     const file = createRequire(import.meta.url).resolve(PUBLIC_SCHEMA_FILE);
-    document = load(readFileSync(file, 'utf8')) as OpenApiDocument;
+    document = loadOneByteYaml(readFileSync(file, 'utf8')) as OpenApiDocument;
   }
   return document;
 }

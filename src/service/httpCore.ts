@@ -15,6 +15,7 @@ import type { ServedSimulation } from './servedSimulation.js';
 import { ClockDriver, type ClockMode } from './clockMode.js';
 import { asServiceError } from '../api/apiResponse.js';
 import { RandomSource } from '../core/randomSource.js';
+import { ok } from '../core/result.js';
 import { errorAnswer, type Answer } from './errorTable.js';
 import { RateLimiter, type RateLimits } from './rateLimiter.js';
 import { readBody } from './readBody.js';
@@ -150,6 +151,8 @@ export class HttpCore {
   #closing = false;
   #issuedIds = 0;
   readonly #replacedListeners = new Set<(sim: ServedSimulation) => void>();
+  /** The last `Date` header written, by the virtual second it names. */
+  #date: { readonly second: number; readonly text: string } | undefined;
   /** Since the store last failed a write (cleared by a write that succeeds). */
   #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
 
@@ -236,11 +239,15 @@ export class HttpCore {
     let answer: Answer;
     try {
       const requestId = sent ?? this.#newRequestId();
-      answer = this.#asService(
-        await this.#answer(request, requestId, context),
-        requestId,
-        isControlPath(pathOf(request.url).slice(API_PREFIX.length)),
-      );
+      const url = pathOf(request.url);
+      // Only a body to read or a control route waits; a REST request is answered in this turn.
+      const body = request.body === null ? NO_BODY : await readBody(request);
+      let routed: Answer | Promise<Answer> = body.ok
+        ? this.#route(request, url, body.value, requestId, context)
+        : body.error;
+      if (routed instanceof Promise) routed = await routed;
+      if (body.ok) this.#keepPace();
+      answer = this.#asService(routed, requestId, isControlPath(url.slice(API_PREFIX.length)));
       try {
         const before = this.options.store?.written;
         this.options.store?.flush(this.#sim);
@@ -260,28 +267,15 @@ export class HttpCore {
     }
   }
 
-  async #answer(
+  /** The answer of a REST route (in this turn), or of a control route (which may wait). */
+  #route(
     request: RequestLike,
-    requestId: string | undefined,
-    context: HttpContext,
-  ): Promise<Answer> {
-    const body = await readBody(request);
-    if (!body.ok) return body.error;
-    const method = request.method.toUpperCase();
-    const url = pathOf(request.url);
-    const answer = await this.#route(request, method, url, body.value, requestId, context);
-    this.#keepPace();
-    return answer;
-  }
-
-  async #route(
-    request: RequestLike,
-    method: string,
     url: string,
     body: unknown,
-    requestId: string | undefined,
+    requestId: string,
     context: HttpContext,
-  ): Promise<Answer> {
+  ): Answer | Promise<Answer> {
+    const method = request.method.toUpperCase();
     if (!url.startsWith(`${API_PREFIX}/`) && url !== API_PREFIX)
       return errorAnswer(
         'not_found',
@@ -316,28 +310,49 @@ export class HttpCore {
     if (readOnly !== undefined) return readOnly;
     try {
       this.#sync();
-      if (control) {
-        const denied = this.#controlAccess(apiKey);
-        if (denied !== undefined) return denied;
-        const input = controlBody(route?.control?.bodyKeys, body);
-        if (!input.ok) return input.error;
-        if (match?.ok !== true || route?.control === undefined)
-          return noControlRoute(method, pathname);
-        return await route.control.handle({
-          host: this.#controlHost(),
-          params: match.value.params,
-          body: input.value,
-        });
-      }
-      return this.#sim.request(method, url, body, {
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(requestId === undefined ? {} : { requestId }),
+      if (control) return this.#control(apiKey, method, pathname, match, body);
+      return this.#sim.request(
+        method,
+        url,
+        body,
+        apiKey === undefined ? { requestId } : { apiKey, requestId },
+      );
+    } catch (error) {
+      return this.#failed(error);
+    }
+  }
+
+  /** A control route's answer: the key's access, the body's keys, then its handler. */
+  async #control(
+    apiKey: string | undefined,
+    method: string,
+    pathname: string,
+    match: ReturnType<typeof router.match> | undefined,
+    body: unknown,
+  ): Promise<Answer> {
+    try {
+      const denied = this.#controlAccess(apiKey);
+      if (denied !== undefined) return denied;
+      const route = match?.ok === true ? match.value.route : undefined;
+      const input = controlBody(route?.control?.bodyKeys, body);
+      if (!input.ok) return input.error;
+      if (match?.ok !== true || route?.control === undefined)
+        return noControlRoute(method, pathname);
+      return await route.control.handle({
+        host: this.#controlHost(),
+        params: match.value.params,
+        body: input.value,
       });
     } catch (error) {
-      const answer = failure(error);
-      if (answer.status === 500) this.options.onInternalError?.(error);
-      return answer;
+      return this.#failed(error);
     }
+  }
+
+  /** An error thrown by a route as its answer; told to `onInternalError` when it is a 500. */
+  #failed(error: unknown): Answer {
+    const answer = failure(error);
+    if (answer.status === 500) this.options.onInternalError?.(error);
+    return answer;
   }
 
   /** Control routes need a key that is not limited to one project (any, without keys). */
@@ -525,9 +540,17 @@ export class HttpCore {
     return { ...answer, body: asServiceError(answer.body, requestId, codes) };
   }
 
+  /** `Date` for virtual time `now`: whole seconds, so one text serves every reply in a second. */
+  #dateHeader(now: number): string {
+    const second = Math.floor(now / 1_000);
+    if (this.#date?.second !== second)
+      this.#date = { second, text: new Date(second * 1_000).toUTCString() };
+    return this.#date.text;
+  }
+
   /** The answer as a reply, with `Date` in virtual time and the request id echoed. */
   #reply(answer: Answer, requestId: string | undefined): Reply {
-    const headers: Record<string, string> = { date: new Date(this.#sim.now()).toUTCString() };
+    const headers: Record<string, string> = { date: this.#dateHeader(this.#sim.now()) };
     if (requestId !== undefined) headers['x-request-id'] = requestId;
     if (answer.headers !== undefined) Object.assign(headers, answer.headers);
     if (answer.stream !== undefined) {
@@ -546,6 +569,9 @@ export class HttpCore {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The body of a request that has none. */
+const NO_BODY = ok(undefined);
 
 const INTERNAL_ERROR = {
   code: 'internal_error',
