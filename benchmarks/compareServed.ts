@@ -7,12 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { sendRequest } from './support/sendRequest.js';
 
 const PAIRS = 4_000;
 const WARM_PAIRS = 2_000;
 const LANES = 32;
-const KEY = 'bench-key';
 /** µs per clock tick of /proc/<pid>/stat (USER_HZ is 100 on Linux). */
 const TICK_US = 10_000;
 
@@ -44,31 +44,7 @@ async function runOnce(checkout: string): Promise<Run> {
   });
   const agent = new Agent({ keepAlive: true, maxSockets: LANES });
   const send = (method: string, path: string, body?: string) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const outgoing = request(
-        {
-          agent,
-          host: '127.0.0.1',
-          port,
-          method,
-          path,
-          headers: {
-            authorization: `Bearer ${KEY}`,
-            ...(body === undefined
-              ? {}
-              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-          },
-        },
-        (incoming) => {
-          let text = '';
-          incoming.setEncoding('utf8');
-          incoming.on('data', (chunk: string) => (text += chunk));
-          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text }));
-        },
-      );
-      outgoing.on('error', reject);
-      outgoing.end(body);
-    });
+    sendRequest(agent, port, method, path, body);
   const pairs = async (count: number) => {
     let left = count;
     await Promise.all(

@@ -9,14 +9,14 @@
  * Run: npm run bench -- http
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { BENCH_KEY, sendRequest } from './support/sendRequest.js';
 import { Simulation } from '../src/index.js';
 
 const SECONDS = Number(process.env['HTTP_BENCH_SECONDS'] ?? 3);
 const LANES = 32;
 const TARGET_RATIO = 0.5;
-const KEY = 'bench-key';
 
 interface Target {
   readonly child: ChildProcess;
@@ -39,41 +39,6 @@ function startTarget(kind: 'bare' | 'sim'): Promise<Target> {
         resolve({ child, port: Number(match[1]), projectId: match[2]!, operationId: match[3]! });
     });
     child.on('exit', (code) => reject(new Error(`${kind} target exited with ${code}`)));
-  });
-}
-
-/** Sends one request; resolves to its status and body. */
-function send(
-  agent: Agent,
-  port: number,
-  method: string,
-  path: string,
-  body?: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        headers: {
-          authorization: `Bearer ${KEY}`,
-          ...(body === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-        },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
   });
 }
 
@@ -105,8 +70,8 @@ async function load(
  */
 function inProcess(): number {
   const sim = new Simulation({ seed: 1 });
-  sim.addApiKey({ kind: 'personal', key: KEY });
-  const options = { apiKey: KEY };
+  sim.addApiKey({ kind: 'personal', key: BENCH_KEY });
+  const options = { apiKey: BENCH_KEY };
   const pair = () => {
     const created = sim.request('POST', '/projects', { project: {} }, options);
     sim.request('DELETE', `/projects/${created.body.project.id as string}`, undefined, options);
@@ -123,10 +88,10 @@ function inProcess(): number {
 
 /** One create and one delete of a project; the number of requests, or -1 on an unexpected status. */
 async function createDelete(agent: Agent, port: number): Promise<number> {
-  const created = await send(agent, port, 'POST', '/api/v2/projects', '{"project":{}}');
+  const created = await sendRequest(agent, port, 'POST', '/api/v2/projects', '{"project":{}}');
   if (created.status !== 201) return -1;
   const id = (JSON.parse(created.text) as { project: { id: string } }).project.id;
-  const deleted = await send(agent, port, 'DELETE', `/api/v2/projects/${id}`);
+  const deleted = await sendRequest(agent, port, 'DELETE', `/api/v2/projects/${id}`);
   return deleted.status === 200 ? 2 : -1;
 }
 
@@ -139,10 +104,10 @@ export async function runHttpBenchmark(): Promise<boolean> {
     const path = `/api/v2/projects/${sim.projectId}/operations/${sim.operationId}`;
     served = [
       await load('bare node:http, fixed JSON', async (agent) =>
-        (await send(agent, bare.port, 'GET', '/')).status === 200 ? 1 : -1,
+        (await sendRequest(agent, bare.port, 'GET', '/')).status === 200 ? 1 : -1,
       ),
       await load('serve: GET one operation (1,000 in the project)', async (agent) =>
-        (await send(agent, sim.port, 'GET', path)).status === 200 ? 1 : -1,
+        (await sendRequest(agent, sim.port, 'GET', path)).status === 200 ? 1 : -1,
       ),
       await load('bare node:http, POST + DELETE (same sizes)', (agent) =>
         createDelete(agent, bare.port),

@@ -8,8 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Simulation } from '../../src/index.js';
 import { SimServer } from '../../src/http/simServer.js';
-
-export const BENCH_KEY = 'bench-key';
+import { BENCH_KEY } from './sendRequest.js';
 
 const kind = process.argv[2];
 if (kind === 'bare') {
