@@ -28,14 +28,19 @@ export function idleEndpoint(endpoint: EndpointState, at: number): EndpointState
     ...(endpoint.currentState === 'idle' && endpoint.pendingState === undefined
       ? {}
       : { suspendedAt: at }),
-    directConnections: 0,
-    pooledConnections: 0,
-    activeConnections: 0,
-    loadMilliCpu: 0,
-    loadMemoryMb: 0,
-    loadCacheMb: 0,
+    ...UNUSED_COMPUTE,
   };
 }
+
+/** A compute's counters with no connection and no load: a new compute's, or one coming back. */
+export const UNUSED_COMPUTE = {
+  directConnections: 0,
+  pooledConnections: 0,
+  activeConnections: 0,
+  loadMilliCpu: 0,
+  loadMemoryMb: 0,
+  loadCacheMb: 0,
+} as const satisfies Partial<EndpointState>;
 
 /**
  * A branch as it comes back: ready (a creation cut short by the deletion does not resume), not

@@ -9,7 +9,7 @@ import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
-import { deletedBranch, keptProject } from './deletedObjects.js';
+import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type {
   ConnectionState,
@@ -173,12 +173,7 @@ const HANDLERS: EventHandlers = {
       creationSource: e.creationSource,
       createdAt: e.at,
       updatedAt: e.at,
-      directConnections: 0,
-      pooledConnections: 0,
-      activeConnections: 0,
-      loadMilliCpu: 0,
-      loadMemoryMb: 0,
-      loadCacheMb: 0,
+      ...UNUSED_COMPUTE,
     };
     draft.endpointOwners[e.endpointId] = e.projectId;
   },
