@@ -33,7 +33,6 @@ export interface SessionContext {
 
 /** Where an authenticated client is. */
 interface Target {
-  readonly endpointId: string;
   readonly branchId: string;
   readonly databaseName: string;
   readonly readOnly: boolean;
@@ -116,6 +115,15 @@ export class ClientSession {
   }
 
   async #beforeAuthentication(data: Uint8Array): Promise<boolean> {
+    if (isCancelRequest(data)) {
+      // A running statement cannot be cut short in the embedded Postgres: like a server that finds
+      // nothing to cancel, close the request's connection without a reply.
+      this.#ended = true;
+      this.#gateway.detach();
+      this.#socket.end();
+      this.#context.ended(this);
+      return true;
+    }
     if (data[0] !== PASSWORD_MESSAGE || this.#gateway.clientInfo === undefined) return false;
     const parameters = this.#gateway.clientInfo.parameters;
     const sent = readCString(data, 5);
@@ -156,7 +164,6 @@ export class ClientSession {
     if (!branch.databases.some((d) => d.name === databaseName))
       return PG_ERRORS.unknownDatabase(databaseName);
     this.#target = {
-      endpointId: endpoint.id,
       branchId: branch.id,
       databaseName,
       readOnly: endpoint.type === 'read_only',
@@ -264,6 +271,15 @@ const SESSION_PARAMETERS: ReadonlyArray<readonly [string, string]> = [
   ['IntervalStyle', 'postgres'],
   ['is_superuser', 'off'],
 ];
+
+/** A CancelRequest: length 16, then the code 80877102, the backend's process id and secret key. */
+function isCancelRequest(data: Uint8Array): boolean {
+  if (data.length !== 16) return false;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  return view.getInt32(0) === 16 && view.getInt32(4) === CANCEL_REQUEST_CODE;
+}
+
+const CANCEL_REQUEST_CODE = 80_877_102;
 
 function isLive(state: string): boolean {
   return state === 'open' || state === 'connecting';

@@ -135,7 +135,7 @@ function messageOf(answer: Answer): string {
   return typeof body?.message === 'string' ? body.message : 'the change was not applied';
 }
 
-/** A front's change was not run, or not kept: the store cannot take writes, or the clock is busy. */
+/** A front's change was not kept: the store cannot take writes (nothing changed). */
 export class NotServedError extends Error {
   override readonly name = 'NotServedError';
 }
@@ -183,8 +183,9 @@ export class HttpCore {
   /**
    * Runs `work` on the served simulation as a request would run a change: the paced clock caught up
    * first, the store flushed after. For fronts beside the REST API (the Postgres front), so that what
-   * their clients do is paced, logged and durable like any request. Throws `NotServedError` when the
-   * store cannot take writes (nothing changed then), or when a clock move is under way.
+   * their clients do is paced, logged and durable like any request; during a sliced clock move it
+   * runs between slices, as a request does. Throws `NotServedError` when the store cannot take
+   * writes (nothing changed then).
    */
   act<T>(work: (sim: ServedSimulation) => T): T {
     const refused = this.#readOnly();
