@@ -27,6 +27,12 @@ export interface BranchDatabasesOptions {
   readonly templateDir?: string;
 }
 
+/** A branch, by its project (data lives in `root/<project>/<branch>/<database>`). */
+export interface BranchRef {
+  readonly projectId: string;
+  readonly branchId: string;
+}
+
 /** A database held by one client until it releases it: nobody else runs statements meanwhile. */
 export interface HeldDatabase {
   /** Runs raw protocol messages and returns the backend's reply. */
@@ -72,9 +78,9 @@ export class BranchDatabases {
     return open;
   }
 
-  /** Waits for `branchId`'s database `databaseName`, opens it if needed, and holds it. */
-  async hold(branchId: string, databaseName: string): Promise<HeldDatabase> {
-    const slot = this.#slot(branchId, databaseName);
+  /** Waits for `branch`'s database `databaseName`, opens it if needed, and holds it. */
+  async hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase> {
+    const slot = this.#slot(branch, databaseName);
     const release = await slot.lock.acquire();
     try {
       const db = await this.#open(slot);
@@ -90,7 +96,7 @@ export class BranchDatabases {
    * each named database that `from` has on disk is copied; the others start empty. Both databases'
    * locks are queued at once, so clients that come later see the copy.
    */
-  copyBranch(from: string, to: string, databaseNames: readonly string[]): Promise<void> {
+  copyBranch(from: BranchRef, to: BranchRef, databaseNames: readonly string[]): Promise<void> {
     return Promise.all(
       databaseNames.map(async (name) => {
         const source = this.#slot(from, name);
@@ -115,29 +121,36 @@ export class BranchDatabases {
     ).then(() => undefined);
   }
 
-  /** Deletes a branch's databases (closing them first), or only `databaseName`. */
-  async drop(branchId: string, databaseName?: string): Promise<void> {
+  /**
+   * Deletes data (closing its instances first): a whole project's, a branch's, or one database of
+   * a branch.
+   */
+  async drop(
+    place: { readonly projectId: string; readonly branchId?: string },
+    databaseName?: string,
+  ): Promise<void> {
+    const parts = [place.projectId, place.branchId, databaseName].filter(
+      (part): part is string => part !== undefined,
+    );
+    const prefix = parts.map(encodeURIComponent).join('/');
     const slots = [...this.#slots.values()].filter(
-      (slot) =>
-        slot.key.startsWith(`${branchId}/`) &&
-        (databaseName === undefined || slot.key === keyOf(branchId, databaseName)),
+      (slot) => slot.key === prefix || slot.key.startsWith(`${prefix}/`),
     );
     const releases = await Promise.all(slots.map((slot) => slot.lock.acquire()));
     try {
       for (const slot of slots) await this.#closeSlot(slot);
-      const dir =
-        databaseName === undefined
-          ? join(this.#root, encodeURIComponent(branchId))
-          : dirOf(this.#root, branchId, databaseName);
-      await rm(dir, { recursive: true, force: true });
+      await rm(join(this.#root, ...parts.map(encodeURIComponent)), {
+        recursive: true,
+        force: true,
+      });
     } finally {
       for (const release of releases) release();
     }
   }
 
   /** Closes a database's instance once nobody holds it (its data stays on disk). */
-  async closeIdle(branchId: string, databaseName: string): Promise<void> {
-    const slot = this.#slots.get(keyOf(branchId, databaseName));
+  async closeIdle(branch: BranchRef, databaseName: string): Promise<void> {
+    const slot = this.#slots.get(keyOf(branch, databaseName));
     if (slot?.db === undefined) return;
     const release = await slot.lock.acquire();
     try {
@@ -162,13 +175,13 @@ export class BranchDatabases {
     );
   }
 
-  #slot(branchId: string, databaseName: string): Slot {
-    const key = keyOf(branchId, databaseName);
+  #slot(branch: BranchRef, databaseName: string): Slot {
+    const key = keyOf(branch, databaseName);
     let slot = this.#slots.get(key);
     if (slot === undefined) {
       slot = {
         key,
-        dir: dirOf(this.#root, branchId, databaseName),
+        dir: join(this.#root, key),
         lock: new ExclusiveLock(),
         db: undefined,
         readOnly: false,
@@ -268,12 +281,9 @@ function pgliteVersion(): string {
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
-function keyOf(branchId: string, databaseName: string): string {
-  return `${branchId}/${databaseName}`;
-}
-
-function dirOf(root: string, branchId: string, databaseName: string): string {
-  return join(root, encodeURIComponent(branchId), encodeURIComponent(databaseName));
+/** `<project>/<branch>/<database>`, each part URI-encoded: a slot's key and its folder under the root. */
+function keyOf(branch: BranchRef, databaseName: string): string {
+  return [branch.projectId, branch.branchId, databaseName].map(encodeURIComponent).join('/');
 }
 
 async function exists(path: string): Promise<boolean> {

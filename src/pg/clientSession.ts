@@ -11,7 +11,7 @@ import { PostgresConnection } from 'pg-gateway';
 import type { Subscription } from 'rxjs';
 import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { ServedConnection } from '../service/servedSimulation.js';
-import type { HeldDatabase } from './branchDatabases.js';
+import type { BranchRef, HeldDatabase } from './branchDatabases.js';
 import { endpointFromOptions, splitPassword, type NamedEndpoint } from './endpointRouting.js';
 import type { FrontedSimulation, FrontHost } from './frontHost.js';
 import { lastTransactionStatus } from './transactionStatus.js';
@@ -20,7 +20,7 @@ import { PG_ERRORS } from './pgErrors.js';
 /** What a session needs from its front. */
 export interface SessionContext {
   readonly host: FrontHost;
-  hold(branchId: string, databaseName: string): Promise<HeldDatabase>;
+  hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase>;
   /** Resolves at the next change of the served simulation (or a pacing tick). */
   changed(): Promise<void>;
   /** A session begins or stops waiting for its compute (the front paces the clock meanwhile). */
@@ -32,8 +32,7 @@ export interface SessionContext {
 }
 
 /** Where an authenticated client is. */
-interface Target {
-  readonly branchId: string;
+interface Target extends BranchRef {
   readonly databaseName: string;
   readonly readOnly: boolean;
 }
@@ -83,7 +82,7 @@ export class ClientSession {
   }
 
   /** The database this session works on, once authenticated. */
-  get databaseKey(): { readonly branchId: string; readonly databaseName: string } | undefined {
+  get databaseKey(): (BranchRef & { readonly databaseName: string }) | undefined {
     return this.#target;
   }
 
@@ -164,6 +163,7 @@ export class ClientSession {
     if (!branch.databases.some((d) => d.name === databaseName))
       return PG_ERRORS.unknownDatabase(databaseName);
     this.#target = {
+      projectId: branch.projectId,
       branchId: branch.id,
       databaseName,
       readOnly: endpoint.type === 'read_only',
@@ -225,7 +225,7 @@ export class ClientSession {
     this.#pending = [];
     try {
       if (this.#held === undefined) {
-        const held = await this.#context.hold(target.branchId, target.databaseName);
+        const held = await this.#context.hold(target, target.databaseName);
         if (this.#ended) {
           await held.release({ rollback: true });
           return true;

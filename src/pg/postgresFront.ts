@@ -92,7 +92,7 @@ export class PostgresFront {
     socket.once('close', () => this.#sockets.delete(socket));
     const session = new ClientSession(socket, {
       host: this.#host,
-      hold: (branchId, databaseName) => this.databases.hold(branchId, databaseName),
+      hold: (branch, databaseName) => this.databases.hold(branch, databaseName),
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),
       waiting: (delta) => this.#setWaiting(delta),
       ended: (ended) => this.#ended(ended),
@@ -111,7 +111,7 @@ export class PostgresFront {
         other.databaseKey?.branchId === key.branchId &&
         other.databaseKey.databaseName === key.databaseName,
     );
-    if (!inUse) this.#job(this.databases.closeIdle(key.branchId, key.databaseName));
+    if (!inUse) this.#job(this.databases.closeIdle(key, key.databaseName));
   }
 
   /** Follows the served simulation's events: wakes waiting sessions, keeps branch data in step. */
@@ -124,11 +124,14 @@ export class PostgresFront {
   }
 
   #followData(event: SimEvent): void {
+    if (!('projectId' in event) || typeof event.projectId !== 'string') return;
+    const projectId = event.projectId;
+    const at = (branchId: string) => ({ projectId, branchId });
     const copy = (from: string, to: string, databases: readonly { name: string }[] = []) =>
       this.#job(
         this.databases.copyBranch(
-          from,
-          to,
+          at(from),
+          at(to),
           databases.map((d) => d.name),
         ),
       );
@@ -148,13 +151,21 @@ export class PostgresFront {
       }
       case 'BranchDeleted':
         // A branch kept for recovery keeps its data until it is purged.
-        if (event.recoverableUntil === undefined) this.#job(this.databases.drop(event.branchId));
+        if (event.recoverableUntil === undefined)
+          this.#job(this.databases.drop(at(event.branchId)));
         break;
       case 'BranchPurged':
-        this.#job(this.databases.drop(event.branchId));
+        this.#job(this.databases.drop(at(event.branchId)));
         break;
       case 'DatabaseDeleted':
-        this.#job(this.databases.drop(event.branchId, event.name));
+        this.#job(this.databases.drop(at(event.branchId), event.name));
+        break;
+      case 'ProjectDeleted':
+        // Likewise a project: its data goes when it is purged, or at once when not kept.
+        if (event.recoverableUntil === undefined) this.#job(this.databases.drop({ projectId }));
+        break;
+      case 'ProjectPurged':
+        this.#job(this.databases.drop({ projectId }));
         break;
       default:
         break;

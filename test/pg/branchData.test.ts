@@ -4,6 +4,8 @@
  * keeps the rows the branch had; with one live instance allowed, branches take turns and keep their
  * own data.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgServe, type PgServe } from '../support/pgServe.js';
@@ -113,5 +115,33 @@ describe('branch data follows the control plane', () => {
     for (const [i, client] of clients.entries()) expect(await ids(client, 'own')).toEqual([i]);
     expect(serve.server.postgres?.databases.openCount).toBeLessThanOrEqual(1);
     await Promise.all(clients.map((c) => c.end()));
+  });
+
+  it("removes a hard-deleted branch's data at once, and a deleted project's when it is purged", async () => {
+    const project = await serve.project('gone');
+    const client = await connectWaking(serve, project.uri);
+    await client.query('create table t (x int)');
+    await serve.advance('10s');
+    const made = await serve.call('POST', `/projects/${project.id}/branches`, {
+      branch: { name: 'scratch' },
+      endpoints: [{ type: 'read_write' }],
+    });
+    const scratchId = made.body['branch'].id as string;
+    await serve.advance('10s');
+    const branchDir = join(serve.root, project.id, scratchId);
+    await expect.poll(() => existsSync(branchDir)).toBe(true); // a copy of the parent's data
+    const deleted = await serve.call(
+      'DELETE',
+      `/projects/${project.id}/branches/${scratchId}?hard_delete=true`,
+    );
+    expect(deleted.status).toBe(200);
+    await expect.poll(() => existsSync(branchDir)).toBe(false);
+
+    await client.end();
+    expect((await serve.call('DELETE', `/projects/${project.id}`)).status).toBe(200);
+    await serve.advance('1d');
+    expect(existsSync(join(serve.root, project.id))).toBe(true); // recoverable for 7 days
+    await serve.advance('7d');
+    await expect.poll(() => existsSync(join(serve.root, project.id))).toBe(false);
   });
 });

@@ -29,5 +29,5 @@ it('serves psql through the URI of a created project, and keeps the data beside 
   expect((await psql('select sum(x) from t')).stdout.trim()).toBe('42');
   expect(await serve.stop()).toBe(0);
   expect(existsSync(`${state}.pgdata`)).toBe(true);
-  expect(readdirSync(`${state}.pgdata`)).toHaveLength(1); // the project's one branch
+  expect(readdirSync(`${state}.pgdata`)).toHaveLength(1); // the one project
 });

@@ -19,6 +19,8 @@ const KEY = 'pg-front-key';
 export interface PgServe {
   readonly server: SimServer;
   readonly postgres: PostgresAddress;
+  /** The folder of the branch databases (`<project>/<branch>/<database>`). */
+  readonly root: string;
   /** One API request with the key; the parsed body. */
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: JsonBody }>;
   /** Moves virtual time on by `by` (`'10s'`) through the control route. */
@@ -53,6 +55,7 @@ export async function startPgServe(
   return {
     server,
     postgres,
+    root,
     call,
     advance: async (by) => {
       const moved = await call('POST', '/_sim/advance', { by });
