@@ -9,6 +9,7 @@
  *
  * Run: npm run bench -- scheduler   (or: npx tsx benchmarks/scheduler.ts)
  */
+import { LAST_INSTANT } from '../src/core/instant.js';
 import { Agenda, Engine } from '../src/engine/index.js';
 import { HOLD_EVENTS, LIVE_TIMERS, increment } from './support/holdModel.js';
 import { measure, report } from './support/measure.js';
@@ -30,7 +31,7 @@ function agendaRun(): number {
 function engineRun(): number {
   const engine = new Engine(syntheticModel(HOLD_EVENTS), { seed: 1, start: 0, config: {} });
   engine.execute({ type: 'Start', jobs: LIVE_TIMERS });
-  engine.advanceTo(Number.MAX_SAFE_INTEGER);
+  engine.advanceTo(LAST_INSTANT);
   return Object.values(engine.state.jobs).reduce((runs, job) => runs + job.runs, 0);
 }
 

@@ -9,10 +9,19 @@
 // The simulation: create, drive, request, connect, replay.
 export { Simulation, DEFAULT_START, type SimulationOptions } from './simulation/simulation.js';
 export type { RunOptions } from './engine/engine.js';
-export type { EventLog } from './engine/eventLog.js';
+export type { EventLog, LogKeeping } from './engine/eventLog.js';
+export type { LogSink } from './engine/logStream.js';
+export { LogFileSink } from './files/logFileSink.js';
+export { LogFile, type LogFileScan } from './files/logFile.js';
 export { parseJsonLines, type ParsedLog } from './engine/jsonLines.js';
 export type { LoggedEvent, SimulationStarted } from './engine/loggedEvent.js';
-export { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './engine/errors.js';
+export {
+  ClockError,
+  LogFormatError,
+  LogUnavailableError,
+  ReentrancyError,
+  StepLimitError,
+} from './engine/errors.js';
 export type { ApiResponse, ErrorBody } from './api/apiResponse.js';
 export type { RequestOptions } from './api/handleRequest.js';
 export type { Connection, ConnectionActivity, StatementResult } from './simulation/connection.js';
@@ -79,6 +88,8 @@ export { parseTrace } from './workload/traceFile.js';
 // Metrics and projections of a log.
 export {
   metricsOf,
+  MetricsProjection,
+  type FollowedRun,
   DEFAULT_PRICE_PER_CU_HOUR,
   type Metrics,
   type MetricsOptions,

@@ -5,6 +5,20 @@
  */
 import type { PagedUint8 } from './pagedArrays.js';
 
+/** Bytes read by index: the log's paged bytes, or one frame of a streamed log (`FlatBytes`). */
+export interface ByteSource {
+  get(index: number): number;
+}
+
+/** A plain byte array as a `ByteSource`. */
+export class FlatBytes implements ByteSource {
+  constructor(readonly array: Uint8Array) {}
+
+  get(index: number): number {
+    return this.array[index] as number;
+  }
+}
+
 const float = new Float64Array(1);
 const floatBytes = new Uint8Array(float.buffer);
 
@@ -26,6 +40,19 @@ export class ByteWriter {
   /** Appends the written bytes to `out`. */
   copyTo(out: PagedUint8): void {
     out.pushAll(this.#buffer, this.#length);
+  }
+
+  /** Appends the written bytes of `other`. */
+  append(other: ByteWriter): void {
+    const bytes = other.view();
+    this.#reserve(bytes.length);
+    this.#buffer.set(bytes, this.#length);
+    this.#length += bytes.length;
+  }
+
+  /** The bytes written since the last `reset` (a view: valid until the next write). */
+  view(): Uint8Array {
+    return this.#buffer.subarray(0, this.#length);
   }
 
   /** Appends a whole number in 0 … 2^53 - 1 as a varint (one byte below 128, five for 2^32 - 1). */
@@ -56,19 +83,24 @@ export class ByteWriter {
   }
 
   #push(byte: number): void {
-    if (this.#length === this.#buffer.length) {
-      const grown = new Uint8Array(this.#buffer.length * 2);
-      grown.set(this.#buffer);
-      this.#buffer = grown;
-    }
+    if (this.#length === this.#buffer.length) this.#reserve(1);
     this.#buffer[this.#length++] = byte;
+  }
+
+  #reserve(extra: number): void {
+    if (this.#length + extra <= this.#buffer.length) return;
+    let size = this.#buffer.length * 2;
+    while (size < this.#length + extra) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.#buffer.subarray(0, this.#length));
+    this.#buffer = grown;
   }
 }
 
 /** A read position in the bytes of a `ByteWriter`. */
 export class ByteReader {
   constructor(
-    readonly bytes: PagedUint8,
+    readonly bytes: ByteSource,
     public position: number,
   ) {}
 

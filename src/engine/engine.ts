@@ -14,8 +14,14 @@ import { err, type Result } from '../core/result.js';
 import { Agenda } from './agenda.js';
 import type { DecideContext, Decider } from './decider.js';
 import { DirtyPaths } from './dirtyPaths.js';
-import { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './errors.js';
-import { EventLog } from './eventLog.js';
+import {
+  ClockError,
+  LogFormatError,
+  LogUnavailableError,
+  ReentrancyError,
+  StepLimitError,
+} from './errors.js';
+import { EventLog, type LogKeeping } from './eventLog.js';
 import {
   LOG_FORMAT,
   type EngineEvent,
@@ -43,6 +49,11 @@ export interface EngineOptions {
    * stretch of events.
    */
   readonly trackedEvents?: number;
+  /**
+   * Where the log keeps its events (default `'memory'`): streamed to a sink, or not kept
+   * (`'none'`). Without them in memory, `stateAt` answers only for the latest instant.
+   */
+  readonly log?: LogKeeping;
 }
 
 /** Per-call options of the run loops. */
@@ -75,7 +86,7 @@ export const DEFAULT_STEP_LIMIT = 10_000_000;
 export class Engine<S, C, E extends LoggedEvent, T, R> {
   readonly #decider: Decider<S, C, E, T, R>;
   readonly #agenda = new Agenda<T>();
-  readonly #log = new EventLog<E | EngineEvent>();
+  readonly #log: EventLog<E | EngineEvent>;
   readonly #snapshots: SnapshotIndex<S>;
   readonly #events$ = new Subject<E | EngineEvent>();
   readonly #state$: BehaviorSubject<S>;
@@ -111,6 +122,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     if (!Number.isSafeInteger(stepLimit) || stepLimit < 1)
       throw new RangeError(`stepLimit must be a whole number ≥ 1, got ${String(stepLimit)}`);
     this.#decider = decider;
+    this.#log = new EventLog(options.log ?? 'memory');
     this.seed = options.seed;
     this.start = options.start;
     this.#now = options.start;
@@ -122,7 +134,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       );
     this.#trackedEvents = trackedEvents;
     this.#snapshots = new SnapshotIndex(options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
-    this.#publishEvery = this.#snapshots.spacing;
+    // Periodic publishes only feed `stateAt`'s snapshots, which need the events kept.
+    this.#publishEvery = this.#log.keepsEvents ? this.#snapshots.spacing : Infinity;
     this.#working = decider.initialState();
     this.#state = frozenCopy(this.#working);
     this.#state$ = new BehaviorSubject(this.#state);
@@ -292,6 +305,11 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       );
     if (t > this.#now)
       throw new ClockError(`stateAt: ${iso(t)} is in the future (now ${iso(this.#now)})`);
+    if (!this.#log.keepsEvents && t < this.#log.lastAt)
+      throw new LogUnavailableError(
+        `stateAt: ${iso(t)} is before the last event, and this simulation keeps no log in memory ` +
+          "to rebuild it from (it streams its log or keeps none); use log: 'memory', or replay the streamed file",
+      );
     const end = this.#log.firstAfter(t);
     if (end === this.#log.length) return this.state;
     const snapshot = this.#snapshots.latestAtOrBefore(t);
@@ -312,7 +330,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   static replay<S, C, E extends LoggedEvent, T, R>(
     decider: Decider<S, C, E, T, R>,
     events: Iterable<LoggedEvent>,
-    options: Pick<EngineOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents'> = {},
+    options: Pick<EngineOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents' | 'log'> = {},
   ): Engine<S, C, E, T, R> {
     const iterator = events[Symbol.iterator]();
     const first = iterator.next();
@@ -476,8 +494,10 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       dirty === undefined
         ? reconcileSnapshot(this.#state, this.#working)
         : publishSnapshot(this.#state, this.#working, dirty);
-    this.#snapshots.offer(this.#log.length - 1, this.#log.lastAt, this.#state);
-    this.#publishEvery = this.#snapshots.spacing;
+    if (this.#log.keepsEvents) {
+      this.#snapshots.offer(this.#log.length - 1, this.#log.lastAt, this.#state);
+      this.#publishEvery = this.#snapshots.spacing;
+    }
     this.#sinceSnapshot = 0;
   }
 

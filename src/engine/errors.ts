@@ -28,3 +28,11 @@ export class LogFormatError extends Error {
     super(line === undefined ? message : `line ${line}: ${message}`);
   }
 }
+
+/**
+ * The log was asked for events it does not keep: a simulation whose log streams to a sink or is
+ * not kept (`log: 'none'`) can answer only for its latest state.
+ */
+export class LogUnavailableError extends Error {
+  override readonly name = 'LogUnavailableError';
+}

@@ -34,10 +34,17 @@ const MAX_NUMBERS = 1 << 16;
  * The keys (in order) and value kinds of a family of events; `at` and `seq` are kept apart. A leading
  * string `type` is part of the shape itself (`typeName`), so it costs no word per event.
  */
-interface Shape {
+export interface Shape {
   readonly keys: readonly string[];
   readonly kinds: readonly number[];
   readonly typeName?: string;
+}
+
+/** The tables a codec learned (strings, numbers, shapes), or a stretch of them: what a streamed log writes before the events that use them. */
+export interface CodecTables {
+  readonly strings: readonly string[];
+  readonly numbers: readonly number[];
+  readonly shapes: readonly Shape[];
 }
 
 interface ShapeNode {
@@ -64,6 +71,9 @@ export class EventCodec {
   readonly #frozenIds = new WeakMap<object, number>();
   /** Parsed, deeply frozen JSON values by string id, shared by every decoded event that has them. */
   readonly #parsed = new Map<number, unknown>();
+
+  /** How much of each table `takeNewTables` has handed out. */
+  #taken = { strings: 0, numbers: 0, shapes: 0 };
 
   /** Number of distinct shapes and strings seen (for memory reports). */
   get stats(): { readonly shapes: number; readonly strings: number } {
@@ -114,6 +124,38 @@ export class EventCodec {
       this.#shapes.push(typeName === undefined ? { keys, kinds } : { keys, kinds, typeName });
     }
     return node.shapeId;
+  }
+
+  /** The entries learned since the last call (`undefined`: none), for a streamed log. */
+  takeNewTables(): CodecTables | undefined {
+    const taken = this.#taken;
+    if (
+      taken.strings === this.#strings.length &&
+      taken.numbers === this.#numbers.length &&
+      taken.shapes === this.#shapes.length
+    )
+      return undefined;
+    const tables = {
+      strings: this.#strings.slice(taken.strings),
+      numbers: this.#numbers.slice(taken.numbers),
+      shapes: this.#shapes.slice(taken.shapes),
+    };
+    this.#taken = {
+      strings: this.#strings.length,
+      numbers: this.#numbers.length,
+      shapes: this.#shapes.length,
+    };
+    return tables;
+  }
+
+  /**
+   * Learns entries another codec handed out with `takeNewTables`, in the order it did: a codec that
+   * decodes a streamed log. (It cannot encode afterwards: its shape tree stays empty.)
+   */
+  absorbTables(tables: CodecTables): void {
+    for (const text of tables.strings) this.#strings.push(text);
+    for (const value of tables.numbers) this.#numbers.push(value);
+    for (const shape of tables.shapes) this.#shapes.push(shape);
   }
 
   /** Moves `input` past the values of an event of shape `shapeId`. */

@@ -4,21 +4,47 @@
  * instead of a heap object each), and decoded into fresh objects when read. Each event is its shape
  * id, its time as a varint distance from the previous event's, and its values (see EventCodec).
  * Every 32nd event's byte offset and time are kept, so reading one event decodes at most 31 others'
- * headers.
+ * headers. A log may instead stream the same bytes to a sink as it grows, or keep no events at all;
+ * either way it keeps only its header and its length.
  */
 import { ByteReader, ByteWriter, unzigzag, zigzag } from './byteStream.js';
+import { LogUnavailableError } from './errors.js';
 import { EventCodec } from './eventCodec.js';
 import type { LoggedEvent } from './loggedEvent.js';
+import {
+  ABSOLUTE_TIME,
+  eventsFrameHeader,
+  LOG_STREAM_MAGIC,
+  tablesFrame,
+  type LogSink,
+} from './logStream.js';
 import { PagedFloat64, PagedUint8 } from './pagedArrays.js';
 
 const CHECKPOINT_BITS = 5;
 const CHECKPOINT_MASK = (1 << CHECKPOINT_BITS) - 1;
-/** Time header of an event whose time follows as a float64 (not a whole step from the last one). */
-const ABSOLUTE_TIME = 1;
+/** Encoded bytes a streamed log gathers before it writes a frame. */
+const STREAM_FRAME_BYTES = 1 << 20;
+
+/**
+ * Where a log keeps its events: `'memory'` (all of them, encoded; the default), a `LogSink` it
+ * streams them to as they come (keeping none), or `'none'` (counted, not kept: the fastest).
+ */
+export type LogKeeping = 'memory' | 'none' | LogSink;
+
+const MEMORY = 0;
+const STREAM = 1;
+const NONE = 2;
 
 /** Append-only, iterable sequence of events; `seq` equals the index. */
 export class EventLog<E extends LoggedEvent> implements Iterable<E> {
   readonly #codec = new EventCodec();
+  readonly #mode: number;
+  readonly #sink: LogSink | undefined;
+  /** A streamed log's encoded events not yet written, and how many they are. */
+  readonly #pending = new ByteWriter();
+  #pendingEvents = 0;
+  #closed = false;
+  #first: E | undefined;
   readonly #bytes = new PagedUint8();
   /** Scratch buffers of one event's header and values. */
   readonly #header = new ByteWriter();
@@ -28,6 +54,33 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
   readonly #checkpointAts = new PagedFloat64();
   #length = 0;
   #lastAt = -Infinity;
+
+  constructor(keeping: LogKeeping = 'memory') {
+    if (keeping === 'memory') this.#mode = MEMORY;
+    else if (keeping === 'none') this.#mode = NONE;
+    else if (
+      typeof keeping === 'object' &&
+      keeping !== null &&
+      typeof keeping.write === 'function'
+    ) {
+      this.#mode = STREAM;
+      this.#sink = keeping;
+      keeping.write(LOG_STREAM_MAGIC);
+    } else
+      throw new RangeError(
+        `log must be 'memory', 'none' or a sink with a write(bytes) method, got ${String(keeping)}`,
+      );
+  }
+
+  /** Whether the log holds its events (so it can be read, iterated and replayed). */
+  get keepsEvents(): boolean {
+    return this.#mode === MEMORY;
+  }
+
+  /** The first event (the header of a simulation's log), kept whatever the log keeps. */
+  get header(): E | undefined {
+    return this.#first;
+  }
 
   /** Number of events, which is also the `seq` the next event gets. */
   get length(): number {
@@ -49,6 +102,11 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
   append(event: E): void {
     if (event.seq !== this.length) {
       throw new RangeError(`EventLog.append: seq ${event.seq} where ${this.length} was expected`);
+    }
+    if (this.#length === 0) this.#first = event;
+    if (this.#mode !== MEMORY) {
+      this.#appendElsewhere(event);
+      return;
     }
     const { at } = event;
     const values = this.#values;
@@ -74,15 +132,75 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
     this.#length++;
   }
 
+  /** Streams or counts an event of a log that does not keep it. */
+  #appendElsewhere(event: E): void {
+    const at = event.at;
+    if (this.#mode === STREAM) {
+      if (this.#closed) throw new LogUnavailableError('the log was closed: no event can follow');
+      const values = this.#values;
+      values.reset();
+      const shape = this.#codec.encode(event, at, values);
+      const pending = this.#pending;
+      pending.varint(shape);
+      const step = at - this.#lastAt;
+      const code = this.#lastAt + step === at && Number.isSafeInteger(step) ? zigzag(step) : -1;
+      if (code >= 0 && code * 2 + 2 <= Number.MAX_SAFE_INTEGER) pending.varint(code * 2 + 2);
+      else {
+        pending.varint(ABSOLUTE_TIME);
+        pending.float64(at);
+      }
+      pending.append(values);
+      this.#pendingEvents++;
+      if (pending.length >= STREAM_FRAME_BYTES) this.flush();
+    }
+    this.#lastAt = at;
+    this.#length++;
+  }
+
+  /** Writes a streamed log's pending events to its sink and flushes it (nothing for other logs). */
+  flush(): void {
+    const sink = this.#sink;
+    if (sink === undefined) return;
+    if (this.#pendingEvents > 0) {
+      const tables = this.#codec.takeNewTables();
+      if (tables !== undefined) sink.write(tablesFrame(tables));
+      const bytes = this.#pending.view();
+      sink.write(eventsFrameHeader(this.#pendingEvents, bytes.length));
+      sink.write(bytes);
+      this.#pending.reset();
+      this.#pendingEvents = 0;
+    }
+    sink.flush?.();
+  }
+
+  /** Flushes a streamed log and closes its sink; nothing can be appended afterwards. */
+  close(): void {
+    if (this.#closed) return;
+    this.flush();
+    this.#closed = true;
+    this.#sink?.close?.();
+  }
+
+  /** Throws unless the log keeps its events; `what` names the reading that needed them. */
+  #requireEvents(what: string): void {
+    if (this.#mode === MEMORY) return;
+    throw new LogUnavailableError(
+      `${what} needs the events, and this log ${this.#mode === STREAM ? 'streams them to its sink (read that file instead)' : "keeps none (log: 'none')"}`,
+    );
+  }
+
   /** The event with sequence number `seq` (a fresh object), or `undefined`. */
   get(seq: number): E | undefined {
     if (!Number.isInteger(seq) || seq < 0 || seq >= this.length) return undefined;
+    if (seq === 0 && this.#mode !== MEMORY) return this.#first;
+    this.#requireEvents(`reading event ${seq}`);
     const cursor = this.#cursorAt(seq);
     return this.#codec.decode(cursor.shape, cursor.input, cursor.at, seq) as unknown as E;
   }
 
   /** Virtual time of the event `seq`. */
   atOf(seq: number): number {
+    this.#requireEvents('atOf');
     return this.#cursorAt(seq).at;
   }
 
@@ -116,6 +234,8 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
 
   /** Index of the first event with `at > t` (events are in time order). */
   firstAfter(t: number): number {
+    if (this.#mode !== MEMORY && t >= this.#lastAt) return this.#length;
+    this.#requireEvents('firstAfter');
     const ats = this.#checkpointAts;
     let lo = 0;
     let hi = ats.length;
@@ -137,6 +257,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
 
   *[Symbol.iterator](): Iterator<E> {
     if (this.length === 0) return;
+    this.#requireEvents('iterating over the log');
     const cursor = new Cursor(new ByteReader(this.#bytes, 0), this.#checkpointAts.get(0));
     for (let seq = 0; seq < this.length; seq++) {
       cursor.next(seq === 0);
@@ -148,6 +269,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
   *range(from = 0, to = this.length): Generator<E> {
     const end = Math.min(to, this.length);
     if (from < 0 || from >= end) return;
+    this.#requireEvents('reading a range of the log');
     const cursor = this.#cursorAt(from);
     for (let seq = from; seq < end; seq++) {
       if (seq > from) cursor.next(false);

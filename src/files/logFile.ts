@@ -1,5 +1,6 @@
 /**
- * Log files on disk, read as streams. Two formats: a plain log (JSON Lines, one event a line, as
+ * Log files on disk, read as streams. Three formats: a streamed log (binary frames, see
+ * streamedLogFile.ts), a plain log (JSON Lines, one event a line, as
  * `run --log` and `_sim/snapshot` write it) and a state file (`serve --state-file`): a first line
  * naming the format, then each request's events followed by a commit line that carries the number
  * of events so far and the CRC-32 of the request's lines. Reading keeps whole committed requests
@@ -11,6 +12,7 @@ import { LogFormatError } from '../engine/errors.js';
 import { EnvelopeCheck } from '../engine/jsonLines.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
 import { lineChunks } from './lineChunks.js';
+import { isStreamedLog, scanStreamedLog, streamedLogEvents } from './streamedLogFile.js';
 
 /** The first line of a state file. */
 export const STATE_FILE_FIRST_LINE = '{"computesim":"state-file","version":1}';
@@ -22,6 +24,7 @@ export function commitLine(events: number, crc: number): string {
 
 /** What lay after the last whole request (or line) of a file, and was left out. */
 export interface DroppedTail {
+  /** First line left out (0 for a streamed log, which has no lines: `reason` says the byte). */
   readonly fromLine: number;
   readonly toLine: number;
   /** Event lines left out, the incomplete one included. */
@@ -34,9 +37,9 @@ export interface DroppedTail {
 export interface LogFileScan {
   /**
    * `empty`: no whole event (a new file, only blank lines, a torn first line, or a state file with
-   * its first line and no committed request).
+   * its first line and no committed request). `stream`: a streamed log (`LogFileSink`).
    */
-  readonly kind: 'state-file' | 'log' | 'empty';
+  readonly kind: 'state-file' | 'log' | 'stream' | 'empty';
   /** The file's size in bytes. */
   readonly size: number;
   /** The bytes that hold whole committed requests (state file) or whole events (log). */
@@ -58,6 +61,8 @@ export class LogFile {
   private constructor(
     readonly path: string,
     readonly scan: LogFileScan,
+    /** A streamed log (binary frames) rather than JSON Lines. */
+    readonly streamed = false,
   ) {}
 
   /**
@@ -67,7 +72,9 @@ export class LogFile {
   static open(path: string): LogFile {
     const fd = openSync(path, 'r');
     try {
-      return new LogFile(path, scanLogFile(fd, fstatSync(fd).size));
+      const size = fstatSync(fd).size;
+      if (isStreamedLog(fd, size)) return new LogFile(path, streamedScanOf(fd, size), true);
+      return new LogFile(path, scanLogFile(fd, size));
     } finally {
       closeSync(fd);
     }
@@ -78,6 +85,15 @@ export class LogFile {
    * stream by. Throws `LogFormatError` naming the line of the first bad one.
    */
   *events(): Generator<LoggedEvent> {
+    if (this.streamed) {
+      const fd = openSync(this.path, 'r');
+      try {
+        yield* streamedLogEvents(fd, this.scan.keptBytes);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    }
     const stateFile = this.scan.kind === 'state-file';
     const fd = openSync(this.path, 'r');
     try {
@@ -109,6 +125,28 @@ export class LogFile {
       closeSync(fd);
     }
   }
+}
+
+/** A streamed log's scan in the terms of any log file (its "lines" count frames' bytes: none). */
+function streamedScanOf(fd: number, size: number): LogFileScan {
+  const scan = scanStreamedLog(fd, size);
+  const base = {
+    kind: scan.keptEvents === 0 ? ('empty' as const) : ('stream' as const),
+    size,
+    keptBytes: scan.keptBytes,
+    keptEvents: scan.keptEvents,
+  };
+  if (scan.tornReason === undefined) return base;
+  return {
+    ...base,
+    dropped: {
+      fromLine: 0,
+      toLine: 0,
+      events: 0,
+      bytes: scan.tornBytes,
+      reason: `${scan.tornReason}, after byte ${scan.keptBytes}`,
+    },
+  };
 }
 
 /** The lines of a chunk as strings; a chunk too long for one string is a line too long to be an event. */

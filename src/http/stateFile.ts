@@ -74,7 +74,7 @@ export class StateFile {
         return new StateFile(path, undefined, { ...dropped, ...staleLockOf }, lock);
       }
       const simulation = Simulation.replay(file.events());
-      if (file.scan.kind === 'log') {
+      if (file.scan.kind === 'log' || file.scan.kind === 'stream') {
         writeWhole(path, simulation);
         return new StateFile(
           path,

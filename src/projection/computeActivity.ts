@@ -180,6 +180,17 @@ export class ComputeActivity {
     }
   }
 
+  /**
+   * A compute's active time and CU × active time as they would stand at `at` (no earlier than the
+   * last event), without accounting anything: for reading figures in the middle of a run.
+   */
+  usageAt(record: ComputeActivityRecord, at: number): { activeMs: number; cuMs: number } {
+    const tally = record as Tally;
+    if (!tally.active) return { activeMs: tally.activeMs, cuMs: tally.cuMs };
+    const span = Math.max(0, at - tally.accountedTo);
+    return { activeMs: tally.activeMs + span, cuMs: tally.cuMs + span * tally.cu };
+  }
+
   /** Accounts every compute up to `at` and closes its last span: once, at the end of the log. */
   finish(at: number): void {
     for (const tally of this.#computes.values()) {

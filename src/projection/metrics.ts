@@ -2,14 +2,16 @@
  * Capacity metrics as a pure projection of an event log: per compute and fleet-wide CU-hours (size
  * integrated over active time), active hours, starts and suspends, autoscaling moves, the cold starts
  * sessions felt and the wait they added, refused and dropped connections, failed statements,
- * operations by action and status, requests refused with 423, and an estimated cost.
+ * operations by action and status, requests refused with 423, and an estimated cost. A streaming
+ * projection (`MetricsProjection`): fed a whole log by `metricsOf`, or a running simulation's events.
  */
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import { DEFAULT_PROFILE, type ColdCacheProfile } from '../domain/profile.js';
+import type { Observable } from 'rxjs';
 import type { SimEvent } from '../model/events.js';
 import { ComputeActivity } from './computeActivity.js';
-import { OperationOutcomes } from './operationOutcomes.js';
+import type { OperationOutcome } from './operationOutcomes.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 
 /** Settings of a metrics projection. */
@@ -87,82 +89,120 @@ interface SessionTally {
   lockedRequests: number;
 }
 
-/** Computes the metrics of a log (its header first). */
-export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {}): Metrics {
-  const activity = new ComputeActivity();
-  const computes = new Map<string, SessionTally>();
-  const waiting = new Map<string, { at: number; endpointId: string }>();
-  const actions = new Map<string, OperationAction>();
-  const outcomes = new OperationOutcomes();
-  const refused: Record<string, number> = {};
-  const dropped: Record<string, number> = {};
-  const failedStatements: Record<string, number> = {};
-  const waits: number[] = [];
-  const cacheDelays: number[] = [];
-  let coldCache = DEFAULT_PROFILE.coldCache;
-  let retries = 0;
-  let locked = 0;
-  let from: number | undefined;
-  let last = 0;
-  const count = (table: Record<string, number>, key: string, n = 1) => {
-    table[key] = (table[key] ?? 0) + n;
-  };
+/** Operations of one action that reached one outcome, and the creation rank of the first of them. */
+interface OutcomeTally {
+  count: number;
+  firstRank: number;
+}
 
-  for (const event of log) {
-    from ??= event.at;
-    if (event.type === 'SimulationStarted') coldCache = coldCacheOf(event.config);
-    last = Math.max(last, event.at);
-    activity.apply(event);
-    outcomes.apply(event);
+/** What a projection needs to follow a simulation as it runs (a `Simulation` has all of it). */
+export interface FollowedRun {
+  readonly log: { readonly header?: SimEvent | undefined; readonly length: number };
+  readonly events$: Observable<SimEvent>;
+}
+
+/**
+ * The metrics as a streaming projection: fed the events of a log in order (header first), it can
+ * answer `metrics()` at any point, and keeps only what the figures need (no event, and no finished
+ * operation). `metricsOf` is one fed a whole log; `follow` feeds one a running simulation's events,
+ * so a run that keeps no log still gets its figures, equal to `metricsOf` of the log it would
+ * have kept.
+ */
+export class MetricsProjection {
+  readonly #activity = new ComputeActivity();
+  readonly #computes = new Map<string, SessionTally>();
+  readonly #waiting = new Map<string, { at: number; endpointId: string }>();
+  /** Operations still unfinished: their action and creation rank. */
+  readonly #unfinished = new Map<string, { action: OperationAction; rank: number }>();
+  /** Operations by action (in order of the first created), then by outcome. */
+  readonly #outcomes = new Map<OperationAction, Map<OperationOutcome, OutcomeTally>>();
+  #created = 0;
+  readonly #refused: Record<string, number> = {};
+  readonly #dropped: Record<string, number> = {};
+  readonly #failedStatements: Record<string, number> = {};
+  readonly #waits: number[] = [];
+  readonly #cacheDelays: number[] = [];
+  #coldCache = DEFAULT_PROFILE.coldCache;
+  #retries = 0;
+  #locked = 0;
+  #from: number | undefined;
+  #last = 0;
+  #unsubscribe: (() => void) | undefined;
+
+  /**
+   * A projection that follows `run` from now on: its header (and, when its log is in memory, what
+   * it holds already), then every event as it is appended. Throws a `RangeError` for a run that
+   * keeps no log and has gone past its header: follow it before its first step. `stop()` ends it.
+   */
+  static follow(run: FollowedRun): MetricsProjection {
+    const projection = new MetricsProjection();
+    const { log } = run;
+    if (log.length > 1) {
+      if (!isIterableLog(log) || !log.keepsEvents)
+        throw new RangeError(
+          'MetricsProjection.follow: the run keeps no log in memory and has events already; follow it right after creating it',
+        );
+      for (const event of log) projection.apply(event);
+    } else if (log.header !== undefined) projection.apply(log.header);
+    const subscription = run.events$.subscribe((event) => projection.apply(event));
+    projection.#unsubscribe = () => subscription.unsubscribe();
+    return projection;
+  }
+
+  /** Stops following the run (the figures so far stay readable). */
+  stop(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+  }
+
+  /** Takes the next event of the log. */
+  apply(event: SimEvent): void {
+    this.#from ??= event.at;
+    if (event.type === 'SimulationStarted') this.#coldCache = coldCacheOf(event.config);
+    if (event.at > this.#last) this.#last = event.at;
+    this.#activity.apply(event);
     switch (event.type) {
       case 'EndpointCreated':
-        computes.set(event.endpointId, { sessions: 0, coldStarts: 0, lockedRequests: 0 });
+        this.#computes.set(event.endpointId, { sessions: 0, coldStarts: 0, lockedRequests: 0 });
         break;
       case 'ConnectionRequested':
         if (event.holdMs !== undefined)
-          waiting.set(event.connectionId, { at: event.at, endpointId: event.endpointId });
+          this.#waiting.set(event.connectionId, { at: event.at, endpointId: event.endpointId });
         break;
-      case 'ConnectionOpened': {
-        const waited = waiting.get(event.connectionId);
-        const tally = computes.get(event.endpointId);
-        if (waited !== undefined || event.holdMs !== undefined) {
-          const delay = coldCachePenaltyMs(
-            activity.get(event.endpointId)?.startedAt,
-            event.at,
-            coldCache,
-          );
-          if (delay > 0) cacheDelays.push(delay);
-        }
-        if (waited !== undefined) {
-          waiting.delete(event.connectionId);
-          waits.push(event.at - waited.at);
-          if (tally !== undefined) {
-            tally.sessions++;
-            tally.coldStarts++;
-          }
-        } else if (event.holdMs !== undefined && tally !== undefined) tally.sessions++;
+      case 'ConnectionOpened':
+        this.#opened(event);
         break;
-      }
       case 'ConnectionRefused':
-        waiting.delete(event.connectionId);
-        count(refused, event.sqlstate);
+        this.#waiting.delete(event.connectionId);
+        count(this.#refused, event.sqlstate);
         break;
       case 'ConnectionsDropped':
-        for (const id of event.connectionIds) waiting.delete(id);
-        count(dropped, event.sqlstate, event.connectionIds.length);
+        for (const id of event.connectionIds) this.#waiting.delete(id);
+        count(this.#dropped, event.sqlstate, event.connectionIds.length);
         break;
       case 'StatementFailed':
-        count(failedStatements, event.sqlstate);
+        count(this.#failedStatements, event.sqlstate);
         break;
       case 'OperationCreated':
-        actions.set(event.operationId, event.action);
+        this.#unfinished.set(event.operationId, { action: event.action, rank: this.#created++ });
+        if (!this.#outcomes.has(event.action)) this.#outcomes.set(event.action, new Map());
+        break;
+      case 'OperationFinished':
+        this.#ended(event.operationId, 'finished');
+        break;
+      case 'OperationErrored':
+        this.#ended(event.operationId, 'error');
+        break;
+      case 'OperationCancelled':
+        this.#ended(event.operationId, 'cancelled');
         break;
       case 'OperationFailed':
-        retries++;
+        this.#retries++;
         break;
       case 'RequestLocked': {
-        locked++;
-        const tally = event.endpointId === undefined ? undefined : computes.get(event.endpointId);
+        this.#locked++;
+        const tally =
+          event.endpointId === undefined ? undefined : this.#computes.get(event.endpointId);
         if (tally !== undefined) tally.lockedRequests++;
         break;
       }
@@ -171,56 +211,143 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
     }
   }
 
-  const until = options.until ?? last;
-  const start = from ?? until;
-  const price = options.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR;
-  const perCompute: ComputeMetrics[] = [];
-  activity.finish(until);
-  for (const compute of activity.computes()) {
-    const tally = computes.get(compute.endpointId) as SessionTally;
-    perCompute.push({
-      endpointId: compute.endpointId,
-      projectId: compute.projectId,
-      cuHours: compute.cuMs / HOUR_MS,
-      activeHours: compute.activeMs / HOUR_MS,
-      starts: compute.starts,
-      suspends: compute.suspends,
-      resizes: compute.resizes,
-      sessions: tally.sessions,
-      coldStarts: tally.coldStarts,
-      lockedRequests: tally.lockedRequests,
-    });
+  #opened(event: Extract<SimEvent, { type: 'ConnectionOpened' }>): void {
+    const waited = this.#waiting.get(event.connectionId);
+    const tally = this.#computes.get(event.endpointId);
+    if (waited !== undefined || event.holdMs !== undefined) {
+      const delay = coldCachePenaltyMs(
+        this.#activity.get(event.endpointId)?.startedAt,
+        event.at,
+        this.#coldCache,
+      );
+      if (delay > 0) this.#cacheDelays.push(delay);
+    }
+    if (waited !== undefined) {
+      this.#waiting.delete(event.connectionId);
+      this.#waits.push(event.at - waited.at);
+      if (tally !== undefined) {
+        tally.sessions++;
+        tally.coldStarts++;
+      }
+    } else if (event.holdMs !== undefined && tally !== undefined) tally.sessions++;
   }
-  const operations: Record<string, Record<string, number>> = {};
-  for (const [id, status] of outcomes.entries())
-    count((operations[actions.get(id) as string] ??= {}), status);
-  const sum = (pick: (c: ComputeMetrics) => number) => perCompute.reduce((s, c) => s + pick(c), 0);
-  const cuHours = sum((c) => c.cuHours);
-  return {
-    fleet: {
-      from: start,
-      until,
-      computes: perCompute.length,
-      cuHours,
-      activeHours: sum((c) => c.activeHours),
-      costEstimate: cuHours * price,
-      pricePerCuHour: price,
-      starts: sum((c) => c.starts),
-      suspends: sum((c) => c.suspends),
-      resizes: sum((c) => c.resizes),
-      sessions: sum((c) => c.sessions),
-      coldStarts: sum((c) => c.coldStarts),
-      coldStartWaitMs: percentiles(waits),
-      coldCacheDelayMs: percentiles(cacheDelays),
-      refused,
-      dropped,
-      failedStatements,
-      operations,
-      operationRetries: retries,
-      lockedRequests: locked,
-    },
-    computes: perCompute,
-  };
+
+  /** An operation reached a terminal outcome: counted, and forgotten. */
+  #ended(operationId: string, outcome: OperationOutcome): void {
+    const unfinished = this.#unfinished.get(operationId);
+    if (unfinished === undefined) return;
+    this.#unfinished.delete(operationId);
+    tallyOutcome(this.#outcomes, unfinished.action, outcome, unfinished.rank);
+  }
+
+  /** The figures so far (the projection goes on taking events afterwards). */
+  metrics(options: MetricsOptions = {}): Metrics {
+    const until = options.until ?? this.#last;
+    const start = this.#from ?? until;
+    const price = options.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR;
+    const perCompute: ComputeMetrics[] = [];
+    for (const compute of this.#activity.computes()) {
+      const tally = this.#computes.get(compute.endpointId) as SessionTally;
+      const usage = this.#activity.usageAt(compute, until);
+      perCompute.push({
+        endpointId: compute.endpointId,
+        projectId: compute.projectId,
+        cuHours: usage.cuMs / HOUR_MS,
+        activeHours: usage.activeMs / HOUR_MS,
+        starts: compute.starts,
+        suspends: compute.suspends,
+        resizes: compute.resizes,
+        sessions: tally.sessions,
+        coldStarts: tally.coldStarts,
+        lockedRequests: tally.lockedRequests,
+      });
+    }
+    const sum = (pick: (c: ComputeMetrics) => number) =>
+      perCompute.reduce((s, c) => s + pick(c), 0);
+    const cuHours = sum((c) => c.cuHours);
+    return {
+      fleet: {
+        from: start,
+        until,
+        computes: perCompute.length,
+        cuHours,
+        activeHours: sum((c) => c.activeHours),
+        costEstimate: cuHours * price,
+        pricePerCuHour: price,
+        starts: sum((c) => c.starts),
+        suspends: sum((c) => c.suspends),
+        resizes: sum((c) => c.resizes),
+        sessions: sum((c) => c.sessions),
+        coldStarts: sum((c) => c.coldStarts),
+        coldStartWaitMs: percentiles(this.#waits),
+        coldCacheDelayMs: percentiles(this.#cacheDelays),
+        refused: { ...this.#refused },
+        dropped: { ...this.#dropped },
+        failedStatements: { ...this.#failedStatements },
+        operations: this.#operationsTable(),
+        operationRetries: this.#retries,
+        lockedRequests: this.#locked,
+      },
+      computes: perCompute,
+    };
+  }
+
+  /**
+   * Operations by action, then by outcome: actions in the order their first operation was
+   * created, outcomes in the order of the first operation (by creation) that reached each.
+   */
+  #operationsTable(): Record<string, Record<string, number>> {
+    const outcomes = new Map<OperationAction, Map<OperationOutcome, OutcomeTally>>();
+    for (const [action, byOutcome] of this.#outcomes)
+      outcomes.set(action, new Map([...byOutcome].map(([o, t]) => [o, { ...t }])));
+    for (const { action, rank } of this.#unfinished.values())
+      tallyOutcome(outcomes, action, 'unfinished', rank);
+    const table: Record<string, Record<string, number>> = {};
+    for (const [action, byOutcome] of outcomes) {
+      if (byOutcome.size === 0) continue;
+      const row: Record<string, number> = {};
+      for (const [outcome, tally] of [...byOutcome].sort((a, b) => a[1].firstRank - b[1].firstRank))
+        row[outcome] = tally.count;
+      table[action] = row;
+    }
+    return table;
+  }
+}
+
+/** Computes the metrics of a log (its header first), reading it once as a stream. */
+export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {}): Metrics {
+  const projection = new MetricsProjection();
+  for (const event of log) projection.apply(event);
+  return projection.metrics(options);
+}
+
+function count(table: Record<string, number>, key: string, n = 1): void {
+  table[key] = (table[key] ?? 0) + n;
+}
+
+function tallyOutcome(
+  outcomes: Map<OperationAction, Map<OperationOutcome, OutcomeTally>>,
+  action: OperationAction,
+  outcome: OperationOutcome,
+  rank: number,
+): void {
+  let byOutcome = outcomes.get(action);
+  if (byOutcome === undefined) {
+    byOutcome = new Map();
+    outcomes.set(action, byOutcome);
+  }
+  const tally = byOutcome.get(outcome);
+  if (tally === undefined) byOutcome.set(outcome, { count: 1, firstRank: rank });
+  else {
+    tally.count++;
+    if (rank < tally.firstRank) tally.firstRank = rank;
+  }
+}
+
+function isIterableLog(
+  log: FollowedRun['log'],
+): log is FollowedRun['log'] & Iterable<SimEvent> & { readonly keepsEvents: boolean } {
+  return Symbol.iterator in log && 'keepsEvents' in log;
 }
 
 /** The cold-cache settings a log ran with (its header holds the resolved profile). */

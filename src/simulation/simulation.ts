@@ -32,7 +32,7 @@ import { DOMAIN_EVENT_TYPES, type DomainEvent, type SimEvent } from '../model/ev
 import type { SimState } from '../model/state.js';
 import { Engine, type RunOptions } from '../engine/engine.js';
 import { LogFormatError } from '../engine/errors.js';
-import type { EventLog } from '../engine/eventLog.js';
+import type { EventLog, LogKeeping } from '../engine/eventLog.js';
 import { parseJsonLines } from '../engine/jsonLines.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
 
@@ -57,6 +57,17 @@ export interface SimulationOptions {
    * whole state instead. Default 4,096. Tuning only: snapshots are the same either way.
    */
   readonly trackedEvents?: number;
+  /**
+   * Where the event log keeps its events. `'memory'` (the default): all of them, compactly, so the
+   * run can be read, replayed and asked `stateAt` any instant. A `LogSink` (for a file:
+   * `LogFileSink.create(path)`): streamed out as they happen in the log's compact format, which
+   * `computesim replay`, `LogFile` and `metricsOf` read back; memory stays flat however long the
+   * run. `'none'`: counted, not kept, for the fastest what-if runs (pair it with `MetricsProjection`).
+   * Without the events in memory, `stateAt` answers for the latest instant only, and reading
+   * `log` throws `LogUnavailableError` (its `header` and `length` stay readable). Close a streamed
+   * log with `sim.log.close()` when the run is over.
+   */
+  readonly log?: LogKeeping;
   /** API keys to require (none: every in-process request is accepted). More with `addApiKey`. */
   readonly apiKeys?: readonly ApiKey[];
   /**
@@ -114,7 +125,7 @@ export class Simulation {
   /** Rebuilds a simulation from its log (header first). Its state deep-equals the original's. */
   static replay(
     log: Iterable<LoggedEvent>,
-    options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents'> = {},
+    options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents' | 'log'> = {},
   ): Simulation {
     const iterator = log[Symbol.iterator]();
     const first = iterator.next();
@@ -434,9 +445,10 @@ function* knownEvents(header: LoggedEvent, rest: Iterator<LoggedEvent>): Generat
 }
 
 function engineTuning(
-  options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents'>,
+  options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents' | 'log'>,
 ) {
   return {
+    ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }),
     ...(options.stepLimit === undefined ? {} : { stepLimit: options.stepLimit }),
     ...(options.trackedEvents === undefined ? {} : { trackedEvents: options.trackedEvents }),

@@ -1,5 +1,5 @@
 /**
- * `computesim replay`: narrates a JSON Lines event log (or a `serve` state file), or shows the state
+ * `computesim replay`: narrates an event log (JSON Lines, a streamed log or a `serve` state file), or shows the state
  * at an instant of it. The file is streamed, so its size is limited by memory for the state, not text.
  */
 import { tryParseDuration } from '../../core/duration.js';
@@ -14,7 +14,8 @@ import type { CliIo } from '../io.js';
 /** Help of the replay command. */
 export const REPLAY_HELP = `Usage: computesim replay <log.jsonl> [--at TIME]
 
-Narrates a saved event log, event by event, or prints the state at one instant of it.
+Narrates a saved event log, event by event, or prints the state at one instant of it. The log may be
+JSON Lines (run --log), a streamed log (LogFileSink) or a serve state file.
 
 Options:
   --at TIME    show the state at TIME: ISO 8601 like 2026-01-05T09:05:00Z, or +5m from the start`;
@@ -43,7 +44,7 @@ export function replay(argv: readonly string[], io: CliIo): number {
   const { simulation, scan } = replayed;
   if (scan.dropped !== undefined)
     io.err(
-      `computesim: warning: ${file} line ${scan.dropped.fromLine}: ${scan.dropped.reason} (ignored)`,
+      `computesim: warning: ${file}${scan.dropped.fromLine > 0 ? ` line ${scan.dropped.fromLine}` : ''}: ${scan.dropped.reason} (ignored)`,
     );
   if (simulation === undefined) throw new Error(`${file} holds no events`);
   const start = simulation.log.get(0)?.at as number;

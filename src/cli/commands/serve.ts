@@ -245,7 +245,7 @@ function openState(path: string, io: CliIo): StateFile {
     io.err(`computesim: ${path}: took over the lock left by process ${staleLockOf}, which is gone`);
   if (dropped !== undefined)
     io.err(
-      `computesim: warning: ${path} lines ${dropped.fromLine}-${dropped.toLine}: ${dropped.reason} ` +
+      `computesim: warning: ${path}${dropped.fromLine > 0 ? ` lines ${dropped.fromLine}-${dropped.toLine}` : ''}: ${dropped.reason} ` +
         `(${dropped.events} events, ${dropped.bytes} bytes cut off)`,
     );
   if (converted === true)

@@ -1,0 +1,99 @@
+/**
+ * Online metrics: a MetricsProjection that follows a running simulation through `events$` gives
+ * exactly `metricsOf` of the whole log, whether the run keeps its log, streams it or keeps none, and
+ * can be read in the middle of the run.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  MetricsProjection,
+  Simulation,
+  metricsOf,
+  officeHours,
+  type LogKeeping,
+} from '../../src/index.js';
+import { withFaults } from '../../src/testing/index.js';
+
+/** Wake-ups and suspends that fail now and then: retries, errors and refused sessions. */
+const FAULTS = {
+  wake_compute: { failureRate: 0.2, maxRetries: 2, retryDelayMs: 1_000 },
+  suspend_compute: { failureRate: 0.3, maxRetries: 0, retryDelayMs: 0 },
+};
+
+/** Projects with sessions, some cron jobs and (drawn) faults, advanced in a few clock moves. */
+function fleet(seed: number, projects: number, faults: boolean, log: LogKeeping = 'memory') {
+  const options = { seed, log };
+  const sim = new Simulation(faults ? withFaults(options, { operations: FAULTS }) : options);
+  const metrics = MetricsProjection.follow(sim);
+  for (let i = 0; i < projects; i++) {
+    const created = sim.request('POST', '/projects', {
+      project: {
+        default_endpoint_settings: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 4 },
+      },
+    });
+    const endpointId = created.body.endpoints[0].id as string;
+    sim.addWorkload({
+      kind: 'poisson',
+      endpointId,
+      rates: officeHours({ peak: 30, offPeak: 3 }),
+      session: {
+        duration: { dist: 'exponential', mean: '3m' },
+        cpu: { dist: 'uniform', min: 0.1, max: 3 },
+      },
+    });
+    if (i % 3 === 0)
+      sim.addWorkload({ kind: 'cron', endpointId, every: '10m', session: { duration: '1m' } });
+  }
+  return { sim, metrics };
+}
+
+describe('online metrics', () => {
+  it('equal metricsOf of the full log, read mid-run and at the end (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 12 * 3_600_000 }), { minLength: 1, maxLength: 4 }),
+        (seed, projects, faults, moves) => {
+          const { sim, metrics } = fleet(seed, projects, faults);
+          for (const ms of moves) {
+            sim.advance(ms);
+            expect(metrics.metrics()).toEqual(metricsOf(sim.log));
+            const until = sim.now();
+            expect(metrics.metrics({ until, pricePerCuHour: 0.2 })).toEqual(
+              metricsOf(sim.log, { until, pricePerCuHour: 0.2 }),
+            );
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('are the same figures when the run keeps no log', () => {
+    const kept = fleet(9, 4, true);
+    const none = fleet(9, 4, true, 'none');
+    kept.sim.advance('2d');
+    none.sim.advance('2d');
+    expect(none.metrics.metrics()).toEqual(metricsOf(kept.sim.log));
+    expect(none.metrics.metrics().fleet.sessions).toBeGreaterThan(100);
+  });
+
+  it('catch up with what an in-memory log holds already, and stop when told', () => {
+    const { sim } = fleet(4, 2, false);
+    sim.advance('6h');
+    const late = MetricsProjection.follow(sim);
+    sim.advance('6h');
+    expect(late.metrics()).toEqual(metricsOf(sim.log));
+    late.stop();
+    sim.advance('6h');
+    expect(late.metrics()).not.toEqual(metricsOf(sim.log));
+  });
+
+  it('refuse to start late on a run that keeps no log', () => {
+    const sim = new Simulation({ log: 'none' });
+    sim.request('POST', '/projects', { project: {} });
+    expect(() => MetricsProjection.follow(sim)).toThrow(/follow it right after creating it/);
+  });
+});
