@@ -1,0 +1,68 @@
+/**
+ * Region-sized fleet benchmark: 10,000 projects of the benchmark fleet (support/fleet.ts) for 30
+ * simulated days, the log streamed to a file as it grows and the metrics kept online (a
+ * MetricsProjection following the run). Prints wall time, events/s, the file's size and peak RSS
+ * against the target (≤ 4 GB), then reads the file back through metricsOf to check the figures.
+ *
+ * Run: npm run bench -- fleet-30d-10k   (FLEET_PROJECTS / FLEET_DAYS shrink it; FLEET_LOG names the file)
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { LogFile, LogFileSink, MetricsProjection, metricsOf } from '../src/index.js';
+import type { SimEvent } from '../src/model/events.js';
+import { buildFleet, runFleet } from './support/fleet.js';
+import { rate } from './support/measure.js';
+
+const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 10_000);
+const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
+const TARGET_RSS_BYTES = 4 * 1024 ** 3;
+
+/** Runs the 10,000-compute benchmark; returns whether the memory target was met. */
+export function runFleet10kBenchmark(): boolean {
+  const dir = mkdtempSync(join(tmpdir(), 'computesim-fleet-'));
+  const path = process.env['FLEET_LOG'] ?? join(dir, 'fleet.csimlog');
+  try {
+    const sink = LogFileSink.create(path);
+    let online: MetricsProjection | undefined;
+    const sim = buildFleet(PROJECTS, sink, (created) => {
+      online = MetricsProjection.follow(created);
+    });
+    if (online === undefined) throw new Error('the fleet was not followed');
+    const { events, seconds } = runFleet(sim, DAYS);
+    sim.log.close();
+    const peakRss = process.resourceUsage().maxRSS * 1024;
+    const { fleet } = online.metrics();
+    const readStarted = process.hrtime.bigint();
+    const fromFile = metricsOf(LogFile.open(path).events() as Iterable<SimEvent>);
+    const readSeconds = Number(process.hrtime.bigint() - readStarted) / 1e9;
+    const same = isDeepStrictEqual(fromFile, online.metrics());
+    const rssMet = peakRss <= TARGET_RSS_BYTES;
+    const size = statSync(path).size;
+    console.log(`\nFleet: ${PROJECTS} projects, ${DAYS} simulated days, log streamed to a file`);
+    console.log(`events processed                      ${events.toLocaleString('en-US')}`);
+    console.log(`wall time                             ${seconds.toFixed(1)} s`);
+    console.log(`events/s                              ${rate(events / seconds)}`);
+    console.log(
+      `peak RSS                              ${(peakRss / 1024 ** 2).toFixed(0)} MB` +
+        `  (target ≤ 4096 MB: ${rssMet ? 'met' : 'MISSED'})`,
+    );
+    console.log(
+      `log file                              ${(size / 1024 ** 2).toFixed(0)} MB, ` +
+        `${(size / (events + 1)).toFixed(1)} bytes/event`,
+    );
+    console.log(
+      `metricsOf(file) = online metrics      ${same ? 'yes' : 'NO'} (file read in ${readSeconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `fleet                                 ${fleet.sessions.toLocaleString('en-US')} sessions, ` +
+        `${fleet.cuHours.toFixed(0)} CU-hours, ${fleet.starts.toLocaleString('en-US')} starts`,
+    );
+    return rssMet && same;
+  } finally {
+    if (process.env['FLEET_LOG'] === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) runFleet10kBenchmark();
