@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { LogFile, LogFileSink, MetricsProjection, metricsOf } from '../src/index.js';
-import type { SimEvent } from '../src/model/events.js';
 import { buildFleet, runFleet } from './support/fleet.js';
 import { rate } from './support/measure.js';
 
@@ -35,7 +34,7 @@ export function runFleet10kBenchmark(): boolean {
     const peakRss = process.resourceUsage().maxRSS * 1024;
     const { fleet } = online.metrics();
     const readStarted = process.hrtime.bigint();
-    const fromFile = metricsOf(LogFile.open(path).events() as Iterable<SimEvent>);
+    const fromFile = metricsOf(LogFile.open(path).events());
     const readSeconds = Number(process.hrtime.bigint() - readStarted) / 1e9;
     const same = isDeepStrictEqual(fromFile, online.metrics());
     const rssMet = peakRss <= TARGET_RSS_BYTES;

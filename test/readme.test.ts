@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
-import { Simulation, metricsOf, officeHours } from '../src/index.js';
+import {
+  LogFile,
+  LogFileSink,
+  MetricsProjection,
+  Simulation,
+  metricsOf,
+  officeHours,
+} from '../src/index.js';
 import { runText } from '../src/report/runText.js';
 import { quickstartScenario } from '../src/scenario/quickstart.js';
 import { runScenario } from '../src/scenario/runScenario.js';
@@ -15,6 +22,7 @@ const example = /<!-- example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1
 const workloadExample =
   /<!-- workload-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const fetchExample = /<!-- fetch-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const logExample = /<!-- log-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const srcIndex = fileURLToPath(new URL('../src/index.js', import.meta.url));
 
 /** TypeScript's complaints about `code` under the strict settings users have (none is good). */
@@ -85,6 +93,12 @@ describe('README', () => {
     expect(await runExample(fetchExample)).toEqual(['201 demo']);
   }, 60_000);
 
+  it('has a streamed-log example that typechecks and prints what its comment says', async () => {
+    expect(strictDiagnostics(logExample, 'example.mts')).toEqual([]);
+    const imports = { LogFile, LogFileSink, MetricsProjection, metricsOf };
+    expect(await runExample(logExample, imports)).toEqual(['true true']);
+  }, 60_000);
+
   it('shows the quickstart output exactly as it prints', () => {
     const shown = /What `npm start` prints[^\n]*\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(shown).toBe(`${runText(runScenario(quickstartScenario)).join('\n')}\n`);
@@ -99,7 +113,10 @@ describe('README worked example', () => {
 });
 
 /** Runs a README example (its import line dropped, `Simulation` given) and returns what it logged. */
-async function runExample(code: string): Promise<string[]> {
+async function runExample(
+  code: string,
+  imports: Readonly<Record<string, unknown>> = {},
+): Promise<string[]> {
   const js = ts.transpileModule(code.replace(/^import .*$/m, ''), {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
   }).outputText;
@@ -111,7 +128,8 @@ async function runExample(code: string): Promise<string[]> {
     const AsyncFunction = (async () => {}).constructor as new (
       ...args: string[]
     ) => (...values: unknown[]) => Promise<void>;
-    await new AsyncFunction('Simulation', js)(Simulation);
+    const names = ['Simulation', ...Object.keys(imports)];
+    await new AsyncFunction(...names, js)(Simulation, ...Object.values(imports));
   } finally {
     log.mockRestore();
   }

@@ -95,6 +95,13 @@ interface OutcomeTally {
   firstRank: number;
 }
 
+/** Any event of a log, as a log file yields it (the projection reads the kinds it knows). */
+export interface AnyLoggedEvent {
+  readonly type: string;
+  readonly at: number;
+  readonly seq: number;
+}
+
 /** What a projection needs to follow a simulation as it runs (a `Simulation` has all of it). */
 export interface FollowedRun {
   readonly log: { readonly header?: SimEvent | undefined; readonly length: number };
@@ -314,10 +321,13 @@ export class MetricsProjection {
   }
 }
 
-/** Computes the metrics of a log (its header first), reading it once as a stream. */
-export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {}): Metrics {
+/**
+ * Computes the metrics of a log (its header first), reading it once as a stream: `sim.log`, or the
+ * events of a log file (`LogFile.open(path).events()`) without loading it.
+ */
+export function metricsOf(log: Iterable<AnyLoggedEvent>, options: MetricsOptions = {}): Metrics {
   const projection = new MetricsProjection();
-  for (const event of log) projection.apply(event);
+  for (const event of log) projection.apply(event as SimEvent);
   return projection.metrics(options);
 }
 
