@@ -17,6 +17,11 @@ import { rate } from './support/measure.js';
 const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 10_000);
 const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
 const TARGET_RSS_BYTES = 4 * 1024 ** 3;
+/**
+ * Ended operations stay in state a day (the README's advice for large fleets; the default is the
+ * real service's 6 months): the streamed log and the online metrics have every one of them.
+ */
+const RETENTION_MS = 86_400_000;
 
 /** Runs the 10,000-compute benchmark; returns whether the memory target was met. */
 export function runFleet10kBenchmark(): boolean {
@@ -25,9 +30,14 @@ export function runFleet10kBenchmark(): boolean {
   try {
     const sink = LogFileSink.create(path);
     let online: MetricsProjection | undefined;
-    const sim = buildFleet(PROJECTS, sink, (created) => {
-      online = MetricsProjection.follow(created);
-    });
+    const sim = buildFleet(
+      PROJECTS,
+      sink,
+      (created) => {
+        online = MetricsProjection.follow(created);
+      },
+      { operationRetentionMs: RETENTION_MS },
+    );
     if (online === undefined) throw new Error('the fleet was not followed');
     const { events, seconds } = runFleet(sim, DAYS);
     sim.log.close();
@@ -39,7 +49,10 @@ export function runFleet10kBenchmark(): boolean {
     const same = isDeepStrictEqual(fromFile, online.metrics());
     const rssMet = peakRss <= TARGET_RSS_BYTES;
     const size = statSync(path).size;
-    console.log(`\nFleet: ${PROJECTS} projects, ${DAYS} simulated days, log streamed to a file`);
+    console.log(
+      `\nFleet: ${PROJECTS} projects, ${DAYS} simulated days, log streamed to a file, ` +
+        'ended operations kept in state for a day',
+    );
     console.log(`events processed                      ${events.toLocaleString('en-US')}`);
     console.log(`wall time                             ${seconds.toFixed(1)} s`);
     console.log(`events/s                              ${rate(events / seconds)}`);

@@ -8,7 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Simulation, officeHours, type LogKeeping } from '../../src/index.js';
+import {
+  Simulation,
+  officeHours,
+  type LogKeeping,
+  type ProfileOverrides,
+} from '../../src/index.js';
 
 /**
  * Builds the fleet of `projects` computes on a new simulation (not timed); `onCreated` sees the
@@ -18,8 +23,9 @@ export function buildFleet(
   projects: number,
   log: LogKeeping = 'memory',
   onCreated?: (sim: Simulation) => void,
+  profile: ProfileOverrides = {},
 ): Simulation {
-  const sim = new Simulation({ seed: 42, start: '2026-01-05T00:00:00Z', log });
+  const sim = new Simulation({ seed: 42, start: '2026-01-05T00:00:00Z', log, profile });
   onCreated?.(sim);
   const rates = officeHours({ peak: 6, offPeak: 0.5 });
   for (let i = 0; i < projects; i++) {
