@@ -13,7 +13,13 @@ import { publicContract } from '../schema/publicSchema.js';
 import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
 import type { ClockMode } from '../service/clockMode.js';
 import { ERROR_STATUS } from '../service/errorTable.js';
-import { API_PREFIX, HttpCore, type HttpContext, type Reply } from '../service/httpCore.js';
+import {
+  API_PREFIX,
+  HttpCore,
+  type AnsweredRequest,
+  type HttpContext,
+  type Reply,
+} from '../service/httpCore.js';
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
@@ -55,6 +61,8 @@ export interface SimServerOptions {
    * 507). Default: the V8 heap or the process past 85% of its limit.
    */
   readonly memoryFull?: () => SliceStop | undefined;
+  /** Told of every request the API answered (the dashboard's feed hears of them too). */
+  readonly onAnswered?: (request: AnsweredRequest) => void;
 }
 
 /** A served simulation. */
@@ -96,6 +104,7 @@ export class SimServer {
       ...(options.onInternalError === undefined
         ? {}
         : { onInternalError: options.onInternalError }),
+      ...(options.onAnswered === undefined ? {} : { onAnswered: options.onAnswered }),
     });
     this.server = createServer((incoming, outgoing) => this.#exchange(incoming, outgoing));
     this.server.keepAliveTimeout = 5_000;
@@ -139,7 +148,9 @@ export class SimServer {
         },
         act: (work) => core.act((sim) => work(sim as Simulation)),
         onReplaced: (listener) => core.onReplaced(() => listener()),
-        paced: this.options.clock.rate > 0,
+        get paced() {
+          return core.clock.rate > 0;
+        },
       },
       options,
     );
