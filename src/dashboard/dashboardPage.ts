@@ -16,6 +16,7 @@ export const DASHBOARD_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>computesim: live</title>
 <style>${DASHBOARD_CSS}</style>
 </head>
