@@ -17,17 +17,14 @@ const required = process.env['COMPUTESIM_REQUIRE_BROWSER'] === '1';
 const available = existsSync(CHROMIUM);
 const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
-/** The state of the last stretch drawn in the lane of `endpointId` (its class, `st-active`…). */
-function lastState(page: Page, endpointId: string): Promise<string | undefined> {
-  return page.evaluate((id) => {
-    const lane = [...document.querySelectorAll('#lanes g.lane')].find((g) =>
-      g.querySelector('text')?.textContent?.startsWith(id),
-    );
-    const rects = lane?.querySelectorAll('rect');
-    return rects === undefined || rects.length === 0
-      ? undefined
-      : (rects[rects.length - 1]?.getAttribute('class') ?? undefined);
-  }, endpointId);
+/** The last stretch drawn in the lane of `endpointId`, as a locator (`st-active`: ends active). */
+function lastStretch(page: Page, endpointId: string, state: string) {
+  return page.locator(`#lanes g.lane:has-text("${endpointId}") rect.${state}:last-of-type`);
+}
+
+/** The class of the last stretch drawn in the lane of `endpointId`. */
+function lastState(page: Page, endpointId: string): Promise<string | null> {
+  return page.locator(`#lanes g.lane:has-text("${endpointId}") rect`).last().getAttribute('class');
 }
 
 describe.skipIf(!available && !required)('the dashboard in chromium', () => {
@@ -71,15 +68,7 @@ describe.skipIf(!available && !required)('the dashboard in chromium', () => {
         'finished'
       )
         await call('POST', '/_sim/advance', { by: '5s' });
-    await page.waitForFunction(
-      (id) =>
-        [...document.querySelectorAll('#lanes g.lane')].some(
-          (g) =>
-            g.querySelector('text')?.textContent?.startsWith(id) &&
-            g.querySelector('rect:last-of-type')?.getAttribute('class') === 'st-active',
-        ),
-      endpointId,
-    );
+    await lastStretch(page, endpointId, 'st-active').waitFor();
     expect(await lastState(page, endpointId)).toBe('st-active');
     await page
       .locator('#feed li', { hasText: `compute ${endpointId} is active` })
@@ -94,25 +83,13 @@ describe.skipIf(!available && !required)('the dashboard in chromium', () => {
       .locator('#feed li', { hasText: `compute ${endpointId} is idle` })
       .first()
       .waitFor();
-    await page.waitForFunction(
-      (id) =>
-        [...document.querySelectorAll('#lanes g.lane')].some(
-          (g) =>
-            g.querySelector('text')?.textContent?.startsWith(id) &&
-            g.querySelector('rect:last-of-type')?.getAttribute('class') === 'st-idle',
-        ),
-      endpointId,
-    );
+    await lastStretch(page, endpointId, 'st-idle').waitFor();
     expect(await lastState(page, endpointId)).toBe('st-idle');
 
     // The clock buttons go through the _sim routes.
     const before = Number(await page.locator('#clock').getAttribute('data-now'));
     await page.getByRole('button', { name: 'Advance 5 minutes' }).click();
-    await page.waitForFunction(
-      (then) =>
-        Number(document.querySelector('#clock')?.getAttribute('data-now')) === then + 300_000,
-      before,
-    );
+    await page.locator(`#clock[data-now="${before + 300_000}"]`).waitFor();
     expect((await call('GET', '/_sim/clock')).body.now_ms).toBe(before + 300_000);
     await page
       .locator('#feed li.request', { hasText: 'POST /_sim/advance → 200' })
