@@ -196,12 +196,17 @@ async function stream() {
 function requestView() {
   if (state.viewBusy) { state.viewAgain = true; return; }
   state.viewBusy = true;
+  const began = performance.now();
   loadView().catch((error) => {
     if (error.message !== 'unauthorized') say('cannot load the figures: ' + error.message, true);
-  }).finally(() => setTimeout(() => {
-    state.viewBusy = false;
-    if (state.viewAgain) { state.viewAgain = false; requestView(); }
-  }, 250));
+  }).finally(() => {
+    // A long run costs the server more per redraw: redraw less often, so it keeps serving.
+    const took = performance.now() - began;
+    setTimeout(() => {
+      state.viewBusy = false;
+      if (state.viewAgain) { state.viewAgain = false; requestView(); }
+    }, Math.max(250, 4 * took));
+  });
 }
 
 async function loadView() {

@@ -1,15 +1,17 @@
 /**
  * What the dashboard draws at one moment, drawn by the HTML report's own renderers: the lanes on
  * screen (a window of the computes; the ones off screen summed up by state), total CU, activity,
- * operations and the metrics table, over the run from its start to now.
+ * operations and the metrics table, over the run from its start to now. The projections of the log
+ * are made once per change and shared by every window and project asked for.
  */
 import type { SimEvent } from '../model/events.js';
 import type { SimState } from '../model/state.js';
 import { computeLanes, type ComputeLane } from '../projection/computeLanes.js';
-import { metricsOf } from '../projection/metrics.js';
+import { metricsOf, type FleetMetrics } from '../projection/metrics.js';
 import {
   activityFigure,
   chartBuckets,
+  type ChartBuckets,
   computesFigure,
   cuFigure,
   metricsTable,
@@ -44,30 +46,56 @@ export interface DashboardView {
   readonly projects: readonly { readonly id: string; readonly name: string }[];
 }
 
-/** The view of a run whose log is `log` and state `state`, at virtual time `now`. */
-export function dashboardView(
+/** What a view is drawn from: the projections of the whole log, made once per change of it. */
+export interface RunProjections {
+  readonly now: number;
+  readonly start: number;
+  readonly until: number;
+  readonly events: number;
+  readonly lanes: readonly ComputeLane[];
+  readonly fleet: FleetMetrics;
+  readonly buckets: ChartBuckets;
+}
+
+/** The projections of `log` at virtual time `now`. */
+export function runProjections(
   log: Iterable<SimEvent> & {
     readonly length: number;
     get(seq: number): SimEvent | undefined;
   },
-  state: SimState,
   now: number,
-  window: ViewWindow,
-): DashboardView {
+): RunProjections {
   const start = log.get(0)?.at ?? now;
   const until = Math.max(now, start + 1_000);
-  const all = computeLanes(log, until);
-  const lanes =
-    window.project === undefined ? all : all.filter((l) => l.projectId === window.project);
-  const first = Math.max(0, Math.min(window.first, Math.max(0, lanes.length - window.count)));
-  const shown = lanes.slice(first, first + window.count);
-  const offScreen = [...lanes.slice(0, first), ...lanes.slice(first + window.count)];
-  const fleet = metricsOf(log).fleet;
-  const buckets = chartBuckets(log, start, until);
   return {
     now,
     start,
+    until,
     events: log.length,
+    lanes: computeLanes(log, until),
+    fleet: metricsOf(log).fleet,
+    buckets: chartBuckets(log, start, until),
+  };
+}
+
+/** The view of a run from its projections, its state (for the project names) and a window. */
+export function dashboardView(
+  run: RunProjections,
+  state: SimState,
+  window: ViewWindow,
+): DashboardView {
+  const { start, until, fleet, buckets } = run;
+  const lanes =
+    window.project === undefined
+      ? run.lanes
+      : run.lanes.filter((l) => l.projectId === window.project);
+  const first = Math.max(0, Math.min(window.first, Math.max(0, lanes.length - window.count)));
+  const shown = lanes.slice(first, first + window.count);
+  const offScreen = [...lanes.slice(0, first), ...lanes.slice(first + window.count)];
+  return {
+    now: run.now,
+    start,
+    events: run.events,
     lanes: {
       first,
       count: shown.length,

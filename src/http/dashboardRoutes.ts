@@ -3,7 +3,7 @@
  * so no key), and under `/api/v2/_sim/` the event stream, the figures on screen and the report of
  * the run so far, with the control routes' key rules. Every other path goes on to the core.
  */
-import { dashboardView } from '../dashboard/dashboardView.js';
+import { dashboardView, runProjections, type RunProjections } from '../dashboard/dashboardView.js';
 import { DASHBOARD_PAGE } from '../dashboard/dashboardPage.js';
 import { servedRunReport } from '../dashboard/servedRunReport.js';
 import { errorAnswer, type Answer } from '../service/errorTable.js';
@@ -27,6 +27,8 @@ type Handler = (request: RequestLike, query: URLSearchParams) => Reply;
 
 /** The dashboard of one served simulation. */
 export class DashboardRoutes {
+  /** The projections last made, and of which simulation: redrawn only when the log or clock moved. */
+  #made: { readonly sim: Simulation; readonly run: RunProjections } | undefined;
   readonly #routes: ReadonlyMap<string, { readonly keyed: boolean; readonly handle: Handler }>;
 
   constructor(
@@ -112,7 +114,16 @@ export class DashboardRoutes {
     if (project !== undefined && (project === '' || project.length > 200))
       return json(errorAnswer('invalid_input', 'project must be a project id'));
     const sim = this.#sim();
-    const view = dashboardView(sim.log, sim.state, sim.now(), {
+    const made = this.#made;
+    const run =
+      made !== undefined &&
+      made.sim === sim &&
+      made.run.events === sim.log.length &&
+      made.run.now === sim.now()
+        ? made.run
+        : runProjections(sim.log, sim.now());
+    this.#made = { sim, run };
+    const view = dashboardView(run, sim.state, {
       first,
       count,
       ...(project === undefined ? {} : { project }),
