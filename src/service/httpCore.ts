@@ -293,14 +293,17 @@ export class HttpCore {
     const observer = this.options.onAnswered;
     if (observer === undefined) return;
     const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url;
+    let at: number;
+    let position: number;
     try {
-      observer({
-        method: method.toUpperCase(),
-        path,
-        status,
-        at: this.#sim.now(),
-        position: this.#sim.log.length,
-      });
+      at = this.#sim.now();
+      position = this.#sim.log.length;
+    } catch {
+      // The simulation cannot say where it is: the reply is failing on that already, and says so.
+      return;
+    }
+    try {
+      observer({ method: method.toUpperCase(), path, status, at, position });
     } catch (error) {
       this.options.onInternalError?.(error);
     }
