@@ -5,6 +5,7 @@
  * streamed bodies with backpressure. It injects what only node has: the state file, the wall clock, the memory
  * check. Requests node cannot parse get a JSON 400/408/431 here, before any `Request` exists.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -13,10 +14,18 @@ import { publicContract } from '../schema/publicSchema.js';
 import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
 import type { ClockMode } from '../service/clockMode.js';
 import { ERROR_STATUS } from '../service/errorTable.js';
-import { API_PREFIX, HttpCore, type HttpContext, type Reply } from '../service/httpCore.js';
+import {
+  API_PREFIX,
+  HttpCore,
+  type AnsweredRequest,
+  type HttpContext,
+  type Reply,
+} from '../service/httpCore.js';
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
+import { DashboardFeed } from './dashboardFeed.js';
+import { DashboardRoutes } from './dashboardRoutes.js';
 import { memoryFull } from './memoryFull.js';
 import type { RateLimits } from '../service/rateLimiter.js';
 import type { SliceStop } from '../service/slicedRun.js';
@@ -55,6 +64,8 @@ export interface SimServerOptions {
    * 507). Default: the V8 heap or the process past 85% of its limit.
    */
   readonly memoryFull?: () => SliceStop | undefined;
+  /** Told of every request the API answered (the dashboard's feed hears of them too). */
+  readonly onAnswered?: (request: AnsweredRequest) => void;
 }
 
 /** A served simulation. */
@@ -62,6 +73,9 @@ export class SimServer {
   readonly server: Server;
   /** The HTTP core: `core.fetch` answers a `Request` exactly as the socket does. */
   readonly core: HttpCore;
+  /** The live dashboard: its page at `/`, its event streams and figures under `/api/v2/_sim/`. */
+  readonly dashboard: DashboardRoutes;
+  readonly #feed: DashboardFeed;
   readonly #writer: StateFile | undefined;
   #postgres: { readonly front: PostgresFront; readonly address: PostgresAddress } | undefined;
 
@@ -96,7 +110,17 @@ export class SimServer {
       ...(options.onInternalError === undefined
         ? {}
         : { onInternalError: options.onInternalError }),
+      onAnswered: (request) => {
+        this.#feed.answered(request);
+        options.onAnswered?.(request);
+      },
     });
+    this.#feed = new DashboardFeed(this.core, randomBytes(6).toString('hex'));
+    this.dashboard = new DashboardRoutes(
+      this.core,
+      this.#feed,
+      this.core.options.keys ?? new Map(),
+    );
     this.server = createServer((incoming, outgoing) => this.#exchange(incoming, outgoing));
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', answerClientError);
@@ -139,7 +163,9 @@ export class SimServer {
         },
         act: (work) => core.act((sim) => work(sim as Simulation)),
         onReplaced: (listener) => core.onReplaced(() => listener()),
-        paced: this.options.clock.rate > 0,
+        get paced() {
+          return core.clock.rate > 0;
+        },
       },
       options,
     );
@@ -160,6 +186,7 @@ export class SimServer {
    */
   async close(graceMs = 500): Promise<void> {
     this.core.close();
+    this.#feed.close();
     await this.#postgres?.front.close();
     return new Promise((resolve) => {
       const force = setTimeout(() => this.server.closeAllConnections(), graceMs);
@@ -179,12 +206,29 @@ export class SimServer {
    */
   #exchange(incoming: IncomingMessage, outgoing: ServerResponse): void {
     try {
+      const request = new NodeRequest(incoming);
+      const dashboard = this.dashboard.answer(request);
+      if (dashboard !== undefined) {
+        this.#write(outgoing, dashboard);
+        return;
+      }
       void this.core
-        .serve(new NodeRequest(incoming), contextOf(incoming))
+        .serve(request, contextOf(incoming))
         .then((reply) => this.#write(outgoing, reply));
     } catch (error) {
       this.#crashed(outgoing, error);
     }
+  }
+
+  /**
+   * Answers a request in process exactly as the socket does: the dashboard's routes, then the core
+   * (`core.fetch` alone knows nothing of the dashboard).
+   */
+  async fetch(request: Request, context: HttpContext = {}): Promise<Response> {
+    const dashboard = this.dashboard.answer(request);
+    if (dashboard !== undefined)
+      return new Response(dashboard.body, { status: dashboard.status, headers: dashboard.headers });
+    return this.core.fetch(request, context);
   }
 
   #write(outgoing: ServerResponse, reply: Reply): void {
@@ -321,6 +365,9 @@ async function sendStream(
   body: ReadableStream<Uint8Array>,
 ): Promise<void> {
   const reader = body.getReader();
+  // A reader gone (a page closed) ends a long-lived stream now, not at its next chunk.
+  const gone = () => void reader.cancel().catch(() => undefined);
+  outgoing.once('close', gone);
   try {
     for (;;) {
       if (outgoing.destroyed) {
@@ -333,6 +380,7 @@ async function sendStream(
     }
     outgoing.end();
   } finally {
+    outgoing.off('close', gone);
     reader.releaseLock();
   }
 }

@@ -63,6 +63,18 @@ export interface ControlKey {
   readonly kind: 'personal' | 'organization' | 'project';
 }
 
+/** A request the core has answered, as observers (the dashboard's feed) see it. */
+export interface AnsweredRequest {
+  readonly method: string;
+  /** Path and query, from `/api/v2` on. */
+  readonly path: string;
+  readonly status: number;
+  /** Virtual time when it was answered. */
+  readonly at: number;
+  /** The log's length once its events were appended (where it falls among the events). */
+  readonly position: number;
+}
+
 /** How the core serves. Every field is optional: the defaults are a simulation in process. */
 export interface HttpCoreOptions {
   /**
@@ -84,6 +96,8 @@ export interface HttpCoreOptions {
   readonly onInternalError?: (error: unknown) => void;
   /** Says when memory is too full for a long clock move to go on (it then stops with 507). */
   readonly memoryFull?: () => SliceStop | undefined;
+  /** Told of every request once it is answered (an exception it throws is an internal error). */
+  readonly onAnswered?: (request: AnsweredRequest) => void;
 }
 
 /** The prefix of every route. */
@@ -144,7 +158,7 @@ export class NotServedError extends Error {
 export class HttpCore {
   #sim: ServedSimulation;
   #driver: ClockDriver;
-  readonly #clock: ClockMode;
+  #clock: ClockMode;
   readonly #limiter: RateLimiter | undefined;
   /** The clock move under way (a sliced advance or run until idle), if any. */
   #moving: string | undefined;
@@ -178,6 +192,11 @@ export class HttpCore {
   /** The simulation being served (it changes on `_sim/reset`). */
   get sim(): ServedSimulation {
     return this.#sim;
+  }
+
+  /** How the clock moves now (it changes on `POST /_sim/clock`). */
+  get clock(): ClockMode {
+    return this.#clock;
   }
 
   /**
@@ -256,6 +275,7 @@ export class HttpCore {
       } catch (error) {
         answer = this.#notDurable(error);
       }
+      this.#tell(request.method, url, answer.status);
       return this.#reply(answer, sent);
     } catch (error) {
       // Outside the route handlers (reading, flushing, building the reply): a bare 500.
@@ -265,6 +285,27 @@ export class HttpCore {
         headers: { 'content-type': JSON_TYPE },
         body: JSON.stringify(INTERNAL_ERROR),
       };
+    }
+  }
+
+  /** Tells `onAnswered` of a request; an observer that throws never changes the answer. */
+  #tell(method: string, url: string, status: number): void {
+    const observer = this.options.onAnswered;
+    if (observer === undefined) return;
+    const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url;
+    let at: number;
+    let position: number;
+    try {
+      at = this.#sim.now();
+      position = this.#sim.log.length;
+    } catch {
+      // The simulation cannot say where it is: the reply is failing on that already, and says so.
+      return;
+    }
+    try {
+      observer({ method: method.toUpperCase(), path, status, at, position });
+    } catch (error) {
+      this.options.onInternalError?.(error);
     }
   }
 
@@ -407,11 +448,24 @@ export class HttpCore {
 
   #controlHost(): ControlHost {
     const current = () => this.#sim;
+    const mode = () => this.#clock;
     return {
       get sim() {
         return current();
       },
-      clockName: this.#clock.name,
+      get clockName() {
+        return mode().name;
+      },
+      setClock: (mode) => {
+        if (mode.rate > 0 && this.options.wallNow === undefined)
+          return errorAnswer(
+            'invalid_input',
+            'a paced clock needs a wall clock: this simulation is served in process (manual only)',
+          );
+        this.#clock = mode;
+        this.#driver = this.#newDriver();
+        return undefined;
+      },
       advanceTo: (target: number) =>
         this.#moveClock(`an advance to ${formatInstant(target)}`, (sim, maxTimers) =>
           sim.advanceToward(target, maxTimers) ? 'done' : 'more',

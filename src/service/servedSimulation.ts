@@ -36,6 +36,8 @@ export interface ServedSimulation {
   readonly profile: { readonly errorCodes: ErrorCodes };
   readonly log: EventLog<LoggedEvent>;
   now(): number;
+  /** When the next timer of the agenda is due (`Infinity`: none). */
+  readonly pending: { readonly nextDue: number };
   request(method: string, path: string, body?: unknown, options?: RequestOptions): ApiResponse;
   connect(endpointId: string, options?: { readonly pooled?: boolean }): ServedConnection;
   knowsApiKey(key: string): boolean;

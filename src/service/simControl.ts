@@ -1,7 +1,7 @@
 /**
  * The control routes of a served simulation, under `/api/v2/_sim/`, as a route table: read the
- * clock, advance it, run until idle, open and close simulated client connections, take a snapshot
- * of the log, and reset. They act on the same simulation as the API routes, through its public
+ * clock, set its speed, step to the next due work, advance it, run until idle, open and close
+ * simulated client connections, take a snapshot of the log, and reset. They act on the same simulation as the API routes, through its public
  * methods only. Bodies are checked like the public routes' (an unknown field is a 400 and nothing
  * changes). Every control route needs a key that is not project-scoped (`scope: 'control'`).
  */
@@ -10,6 +10,7 @@ import { formatInstant, LAST_INSTANT } from '../core/instant.js';
 import { err, ok, type Result } from '../core/result.js';
 import { DEFAULT_IDLE_WITHIN } from '../engine/engine.js';
 import { ClockError, LogFormatError } from '../engine/errors.js';
+import { parseClockMode, type ClockMode } from './clockMode.js';
 import type { ServedConnection, ServedSimulation } from './servedSimulation.js';
 import { errorAnswer, type Answer } from './errorTable.js';
 
@@ -17,6 +18,11 @@ import { errorAnswer, type Answer } from './errorTable.js';
 export interface ControlHost {
   readonly sim: ServedSimulation;
   readonly clockName: string;
+  /**
+   * Changes how the clock moves from now on (`manual` pauses a paced clock); an answer when it
+   * cannot (a paced clock without a wall clock to follow).
+   */
+  setClock(mode: ClockMode): Answer | undefined;
   /**
    * Moves virtual time to `target` (checked: not before now, not past the last instant), in slices
    * while other requests are served; resolves to an error answer if it stopped short.
@@ -115,6 +121,27 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route('GET', '/clock', ({ host }) => ({ status: 200, body: clock(host) })),
   route(
     'POST',
+    '/clock',
+    ({ host, body }) => {
+      const mode = parseClockMode(typeof body['mode'] === 'string' ? body['mode'] : '');
+      if (!mode.ok)
+        return bad(`clock needs { "mode": "manual" | "realtime" | "60x" }: ${mode.error}`);
+      return host.setClock(mode.value) ?? { status: 200, body: clock(host) };
+    },
+    ['mode'],
+  ),
+  route('POST', '/step', async ({ host }) => {
+    // One step: to the next instant any work is due (a timer of the agenda), and all work due then.
+    const next = host.sim.pending.nextDue;
+    if (!Number.isFinite(next)) return { status: 200, body: clock(host) };
+    if (next > LAST_INSTANT)
+      return bad(`the next work is due after ${formatInstant(LAST_INSTANT)}, the last instant`);
+    return (
+      (await host.advanceTo(Math.max(next, host.sim.now()))) ?? { status: 200, body: clock(host) }
+    );
+  }),
+  route(
+    'POST',
     '/advance',
     async ({ host, body }) => {
       const sim = host.sim;
@@ -196,7 +223,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
 export function noControlRoute(method: string, path: string): Answer {
   return errorAnswer(
     'not_found',
-    `no control route ${method} ${path} (clock, advance, run_until_idle, connections, snapshot, reset)`,
+    `no control route ${method} ${path} (clock, step, advance, run_until_idle, connections, snapshot, reset)`,
   );
 }
 

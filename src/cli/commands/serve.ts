@@ -2,6 +2,7 @@
  * `computesim serve`: the simulated API on a real HTTP server, for clients in any language. Prints
  * one line with the base URL and the key(s) it accepts, then serves until interrupted.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { PROFILE_NAMES, Simulation, type ProfileName } from '../../simulation/si
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
 import { API_RATE_LIMITS } from '../../service/rateLimiter.js';
+import { API_PREFIX } from '../../service/httpCore.js';
 import { SimServer, type ServedKey } from '../../http/simServer.js';
 import { StateFile } from '../../http/stateFile.js';
 import { StateFileInUseError } from '../../http/stateFileLock.js';
@@ -23,8 +25,9 @@ import type { CliIo } from '../io.js';
 export const SERVE_HELP = `Usage: computesim serve [options]
 
 Serves the simulated API over HTTP at http://HOST:PORT/api/v2, the same routes and bodies as
-in process, plus control routes under /api/v2/_sim/ (clock, advance, run_until_idle, connections,
-snapshot, reset). Every request needs Authorization: Bearer KEY.
+in process, plus control routes under /api/v2/_sim/ (clock, step, advance, run_until_idle,
+connections, snapshot, reset). Every request needs Authorization: Bearer KEY. A live dashboard is
+at http://HOST:PORT/ (its URL with the key is printed on the second line). See docs/dashboard.md.
 
 Options:
   --host HOST          interface to bind (default 127.0.0.1: this machine only)
@@ -40,6 +43,7 @@ Options:
                        docs/durability.md
   --rate-limit         apply the real service's limits: 700 requests/min per key, 40/s per route
                        (429 with Retry-After)
+  --open               open the dashboard in the default browser
   --profile NAME       profile of a new simulation: seed (default, the seed spec's values) or
                        current (the real service today: max_connections, free plan limits)
   --pg-port N          also serve the computes over the Postgres wire protocol on N (0 picks a
@@ -67,6 +71,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       scenario: { type: 'string' },
       'state-file': { type: 'string' },
       'rate-limit': { type: 'boolean' },
+      open: { type: 'boolean' },
       profile: { type: 'string' },
       'pg-port': { type: 'string' },
       'pg-data': { type: 'string' },
@@ -156,6 +161,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   io.out(
     `computesim serving ${url} · key ${keys.map((k) => k.key).join(', ')} · clock ${clock.value.name} · seed ${server.sim.seed}${postgres}`,
   );
+  const dashboard = `${url.slice(0, -API_PREFIX.length)}/#key=${encodeURIComponent(keys[0]?.key ?? '')}`;
+  io.out(`dashboard ${dashboard}`);
+  if (values.open === true) openInBrowser(dashboard, io);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop).off('SIGTERM', stop);
@@ -169,6 +177,19 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     process.once('SIGINT', stop).once('SIGTERM', stop);
   });
   return 0;
+}
+
+/** Opens `url` with the platform's opener; says so on stderr if there is none. */
+function openInBrowser(url: string, io: CliIo): void {
+  const [command, ...args] =
+    process.platform === 'darwin'
+      ? ['open', url]
+      : process.platform === 'win32'
+        ? ['cmd', '/c', 'start', '', url]
+        : ['xdg-open', url];
+  const child = spawn(command as string, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => io.err(`computesim: cannot open a browser here; open ${url}`));
+  child.unref();
 }
 
 /** What `serve` was asked for, checked. */

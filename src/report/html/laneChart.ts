@@ -1,5 +1,5 @@
 /**
- * The lane chart: one lane per compute (the first 40), coloured by state over time (init, active,
+ * The lane chart: one lane per compute (the first 40, or as many as asked), coloured by state over time (init, active,
  * idle), with its operations as ticks above the lane (coloured by how they ended; hover for what).
  */
 import type { ComputeLane, OperationMark } from '../../projection/computeLanes.js';
@@ -30,16 +30,37 @@ const OUTCOME_RANK: Readonly<Record<string, number>> = {
   error: 3,
 };
 
+/** How many lanes a lane chart draws, and what it says of the rest. */
+export interface LaneChartOptions {
+  /** Lanes drawn at most (default 40). */
+  readonly max?: number;
+  /**
+   * A line under the chart about the lanes not drawn (the dashboard sums them up); default, when
+   * some are left out: how many.
+   */
+  readonly note?: string;
+}
+
 /**
  * An SVG lane chart of `lanes` over `[from, until]`. Each lane is drawn per pixel column (the state
  * that took most of the column, operations in it as one tick with their count), so its size
  * depends on the chart's width, not on how long the run was.
  */
-export function laneChart(lanes: readonly ComputeLane[], from: number, until: number): string {
+export function laneChart(
+  lanes: readonly ComputeLane[],
+  from: number,
+  until: number,
+  options: LaneChartOptions = {},
+): string {
   const scale = timeScale(from, until, LABEL, WIDTH - 16);
-  const shown = lanes.slice(0, MAX_LANES);
+  const shown = lanes.slice(0, options.max ?? MAX_LANES);
   const more = lanes.length - shown.length;
-  const height = TOP + shown.length * LANE + 44 + (more > 0 ? 18 : 0);
+  const noteText =
+    options.note ??
+    (more > 0
+      ? `… and ${more} more compute${more === 1 ? '' : 's'} (the metrics count them all)`
+      : '');
+  const height = TOP + shown.length * LANE + 44 + (noteText === '' ? 0 : 18);
   const rows = shown
     .map((lane, i) => {
       const y = TOP + i * LANE;
@@ -49,9 +70,9 @@ export function laneChart(lanes: readonly ComputeLane[], from: number, until: nu
     .join('');
   const axisY = TOP + shown.length * LANE + 4;
   const note =
-    more > 0
-      ? `<text x="${LABEL}" y="${axisY + 54}" class="tick">… and ${more} more compute${more === 1 ? '' : 's'} (the metrics count them all)</text>`
-      : '';
+    noteText === ''
+      ? ''
+      : `<text x="${LABEL}" y="${axisY + 54}" class="tick">${escapeXml(noteText)}</text>`;
   return svg('Computes over time', height, `${rows}${timeAxisSvg(scale, axisY)}${note}`);
 }
 

@@ -1,0 +1,135 @@
+/**
+ * What the dashboard draws at one moment, drawn by the HTML report's own renderers: the lanes on
+ * screen (a window of the computes; the ones off screen summed up by state), total CU, activity,
+ * operations and the metrics table, over the run from its start to now. The projections of the log
+ * are made once per change and shared by every window and project asked for.
+ */
+import type { SimEvent } from '../model/events.js';
+import type { SimState } from '../model/state.js';
+import { computeLanes, type ComputeLane } from '../projection/computeLanes.js';
+import { metricsOf, type FleetMetrics } from '../projection/metrics.js';
+import {
+  activityFigure,
+  chartBuckets,
+  type ChartBuckets,
+  computesFigure,
+  cuFigure,
+  metricsTable,
+  operationsFigure,
+} from '../report/html/reportCharts.js';
+
+/** Which lanes are on screen, and whose. */
+export interface ViewWindow {
+  /** Index of the first lane on screen, in creation order (of the project's, with `project`). */
+  readonly first: number;
+  /** Lanes on screen. */
+  readonly count: number;
+  /** Only this project's computes (default: every project's). */
+  readonly project?: string;
+}
+
+/** The dashboard at one moment: figures as SVG/HTML text, and what the page's controls need. */
+export interface DashboardView {
+  readonly now: number;
+  readonly start: number;
+  readonly events: number;
+  readonly lanes: {
+    readonly first: number;
+    readonly count: number;
+    readonly total: number;
+    readonly figure: string;
+  };
+  readonly cu: string;
+  readonly activity: string;
+  readonly operations: string;
+  readonly metrics: string;
+  readonly projects: readonly { readonly id: string; readonly name: string }[];
+}
+
+/** What a view is drawn from: the projections of the whole log, made once per change of it. */
+export interface RunProjections {
+  readonly now: number;
+  readonly start: number;
+  readonly until: number;
+  readonly events: number;
+  readonly lanes: readonly ComputeLane[];
+  readonly fleet: FleetMetrics;
+  readonly buckets: ChartBuckets;
+}
+
+/** The projections of `log` at virtual time `now`. */
+export function runProjections(
+  log: Iterable<SimEvent> & {
+    readonly length: number;
+    get(seq: number): SimEvent | undefined;
+  },
+  now: number,
+): RunProjections {
+  const start = log.get(0)?.at ?? now;
+  const until = Math.max(now, start + 1_000);
+  return {
+    now,
+    start,
+    until,
+    events: log.length,
+    lanes: computeLanes(log, until),
+    fleet: metricsOf(log).fleet,
+    buckets: chartBuckets(log, start, until),
+  };
+}
+
+/** The view of a run from its projections, its state (for the project names) and a window. */
+export function dashboardView(
+  run: RunProjections,
+  state: SimState,
+  window: ViewWindow,
+): DashboardView {
+  const { start, until, fleet, buckets } = run;
+  const lanes =
+    window.project === undefined
+      ? run.lanes
+      : run.lanes.filter((l) => l.projectId === window.project);
+  const first = Math.max(0, Math.min(window.first, Math.max(0, lanes.length - window.count)));
+  const shown = lanes.slice(first, first + window.count);
+  const offScreen = [...lanes.slice(0, first), ...lanes.slice(first + window.count)];
+  return {
+    now: run.now,
+    start,
+    events: run.events,
+    lanes: {
+      first,
+      count: shown.length,
+      total: lanes.length,
+      figure: computesFigure(shown, start, until, {
+        max: shown.length,
+        note: offScreen.length === 0 ? '' : offScreenNote(offScreen, first, shown.length, until),
+      }),
+    },
+    cu: cuFigure(buckets, start, until),
+    activity: activityFigure(buckets, start, until, fleet.sessions > 0),
+    operations: operationsFigure(fleet),
+    metrics: metricsTable(fleet),
+    projects: Object.values(state.projects).map((p) => ({ id: p.id, name: p.name })),
+  };
+}
+
+/** `computes 1-12 of 340 drawn; the other 328: 40 active, 280 idle, 8 deleted`. */
+function offScreenNote(
+  rest: readonly ComputeLane[],
+  first: number,
+  shown: number,
+  until: number,
+): string {
+  const counts = new Map<string, number>();
+  for (const lane of rest) {
+    const last = lane.spans.at(-1);
+    const state = last === undefined ? 'init' : last.to < until ? 'deleted' : last.state;
+    counts.set(state, (counts.get(state) ?? 0) + 1);
+  }
+  const total = rest.length + shown;
+  const by = [...counts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([state, n]) => `${n} ${state}`)
+    .join(', ');
+  return `computes ${first + 1}-${first + shown} of ${total} drawn; the other ${rest.length}: ${by}`;
+}

@@ -1,0 +1,174 @@
+/**
+ * The dashboard's routes, answered by `serve` before its HTTP core: the page at `/` (no data in it,
+ * so no key), and under `/api/v2/_sim/` the event stream, the figures on screen and the report of
+ * the run so far, with the control routes' key rules. Every other path goes on to the core.
+ */
+import { dashboardView, runProjections, type RunProjections } from '../dashboard/dashboardView.js';
+import { DASHBOARD_PAGE } from '../dashboard/dashboardPage.js';
+import { servedRunReport } from '../dashboard/servedRunReport.js';
+import { errorAnswer, type Answer } from '../service/errorTable.js';
+import { API_PREFIX, type HttpCore, type Reply } from '../service/httpCore.js';
+import type { RequestLike } from '../service/requestLike.js';
+import type { Simulation } from '../simulation/simulation.js';
+import type { DashboardFeed } from './dashboardFeed.js';
+
+/** A key as the dashboard's data routes see it: project keys may not watch the whole service. */
+interface DashboardKey {
+  readonly kind: 'personal' | 'organization' | 'project';
+}
+
+/** Lanes the page may ask for at once. */
+const MAX_LANES = 200;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const NO_STORE = { 'cache-control': 'no-store' };
+
+type Handler = (request: RequestLike, query: URLSearchParams) => Reply;
+
+/** The dashboard of one served simulation. */
+export class DashboardRoutes {
+  /** The projections last made, and of which simulation: redrawn only when the log or clock moved. */
+  #made: { readonly sim: Simulation; readonly run: RunProjections } | undefined;
+  readonly #routes: ReadonlyMap<string, { readonly keyed: boolean; readonly handle: Handler }>;
+
+  constructor(
+    readonly core: HttpCore,
+    readonly feed: DashboardFeed,
+    readonly keys: ReadonlyMap<string, DashboardKey>,
+  ) {
+    this.#routes = new Map<string, { readonly keyed: boolean; readonly handle: Handler }>([
+      ['/', { keyed: false, handle: () => text(200, 'text/html; charset=utf-8', DASHBOARD_PAGE) }],
+      [`${API_PREFIX}/_sim/events`, { keyed: true, handle: (r) => this.#events(r) }],
+      [`${API_PREFIX}/_sim/view`, { keyed: true, handle: (_, q) => this.#view(q) }],
+      [`${API_PREFIX}/_sim/report`, { keyed: true, handle: () => this.#report() }],
+    ]);
+  }
+
+  /** The answer to `request` if it is the dashboard's, else `undefined` (the core answers it). */
+  answer(request: RequestLike): Reply | undefined {
+    let url: URL;
+    try {
+      url = new URL(request.url, 'http://localhost');
+    } catch {
+      return undefined;
+    }
+    const route = this.#routes.get(url.pathname);
+    if (route === undefined) return undefined;
+    const method = request.method.toUpperCase();
+    if (method !== 'GET' && method !== 'HEAD') {
+      discardBody(request);
+      return json(
+        errorAnswer('method_not_allowed', `method ${method} is not allowed on ${url.pathname}`, {
+          allow: 'GET, HEAD',
+        }),
+      );
+    }
+    if (route.keyed) {
+      const denied = this.#access(request.headers.get('authorization'));
+      if (denied !== undefined) return json(denied);
+    }
+    const reply = route.handle(request, url.searchParams);
+    return method === 'HEAD' && typeof reply.body === 'string' ? { ...reply, body: null } : reply;
+  }
+
+  #sim(): Simulation {
+    // The server gives its core only Simulations (see SimServer).
+    return this.core.sim as Simulation;
+  }
+
+  /** As the control routes: a key the server knows, not limited to one project. */
+  #access(authorization: string | null): Answer | undefined {
+    if (this.keys.size === 0) return undefined;
+    const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    const known = key === undefined ? undefined : this.keys.get(key);
+    if (known === undefined)
+      return errorAnswer('unauthorized', 'a valid API key is required (Authorization: Bearer …)');
+    if (known.kind === 'project')
+      return errorAnswer('forbidden', 'a project-scoped key cannot watch the whole simulation');
+    return undefined;
+  }
+
+  #events(request: RequestLike): Reply {
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      },
+      body: this.feed.open(request.headers.get('last-event-id')),
+    };
+  }
+
+  #view(query: URLSearchParams): Reply {
+    const first = whole(query.get('first'), 0);
+    const count = whole(query.get('count'), 12);
+    const project = query.get('project') ?? undefined;
+    if (first === undefined || count === undefined || count < 1 || count > MAX_LANES)
+      return json(
+        errorAnswer(
+          'invalid_input',
+          `first must be a whole number from 0, count one from 1 to ${MAX_LANES}`,
+        ),
+      );
+    if (project !== undefined && (project === '' || project.length > 200))
+      return json(errorAnswer('invalid_input', 'project must be a project id'));
+    const sim = this.#sim();
+    const made = this.#made;
+    const run =
+      made !== undefined &&
+      made.sim === sim &&
+      made.run.events === sim.log.length &&
+      made.run.now === sim.now()
+        ? made.run
+        : runProjections(sim.log, sim.now());
+    this.#made = { sim, run };
+    const view = dashboardView(run, sim.state, {
+      first,
+      count,
+      ...(project === undefined ? {} : { project }),
+    });
+    return text(200, JSON_TYPE, JSON.stringify({ ...view, mode: this.core.clock.name }));
+  }
+
+  #report(): Reply {
+    const reply = text(
+      200,
+      'text/html; charset=utf-8',
+      servedRunReport(this.#sim(), this.feed.requests),
+    );
+    return {
+      ...reply,
+      headers: {
+        ...reply.headers,
+        'content-disposition': 'attachment; filename="computesim-report.html"',
+      },
+    };
+  }
+}
+
+/** A whole number from a query parameter (absent: `fallback`; not one: `undefined`). */
+function whole(value: string | null, fallback: number): number | undefined {
+  if (value === null) return fallback;
+  return /^\d{1,9}$/.test(value) ? Number(value) : undefined;
+}
+
+function text(status: number, contentType: string, body: string): Reply {
+  return { status, headers: { 'content-type': contentType, ...NO_STORE }, body };
+}
+
+function json(answer: Answer): Reply {
+  return {
+    status: answer.status,
+    headers: { 'content-type': JSON_TYPE, ...NO_STORE, ...answer.headers },
+    body: JSON.stringify(answer.body),
+  };
+}
+
+/** Drops a body nobody will read, so the connection can carry the answer. */
+function discardBody(request: RequestLike): void {
+  const body = request.body;
+  if (body === null) return;
+  if ('discard' in body) body.discard();
+  else void body.cancel().catch(() => undefined);
+}

@@ -1,0 +1,69 @@
+/**
+ * The dashboard's pure parts: stream cursors read back what they wrote and refuse anything else;
+ * the shared narrator tells an event the same whether a reader is ahead of it or behind; request
+ * lines name their project.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/index.js';
+import { FeedNarrator } from '../../src/dashboard/feedNarrator.js';
+import { requestItem } from '../../src/dashboard/feedItem.js';
+import { formatCursor, parseCursor } from '../../src/dashboard/streamCursor.js';
+import { createNarrator } from '../../src/projection/narrator.js';
+
+describe('stream cursors', () => {
+  it('read back what they wrote', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
+        fc.nat(),
+        fc.nat(),
+        (epoch, seq, req) => {
+          expect(parseCursor(formatCursor({ epoch, seq, req }))).toEqual({ epoch, seq, req });
+        },
+      ),
+    );
+  });
+
+  it('name no position for anything else', () => {
+    for (const text of [null, '', 'x', 'a.1', 'a.1.2.3', 'a.-1.2', 'a b.1.2', 'a.1e3.2', 'é.1.2'])
+      expect(parseCursor(text)).toBeUndefined();
+  });
+});
+
+describe('the feed narrator', () => {
+  it('tells each event as a narrator reading the log in order does, in any order of asking', () => {
+    const sim = new Simulation({ seed: 11 });
+    for (const name of ['a', 'b']) sim.request('POST', '/projects', { project: { name } });
+    sim.advance('10m');
+    const events = [...sim.log];
+    const inOrder = createNarrator();
+    const expected = events.map((e) => inOrder(e));
+    fc.assert(
+      fc.property(fc.array(fc.nat(events.length - 1), { maxLength: 40 }), (asks) => {
+        const feed = new FeedNarrator((from, to) => sim.log.range(from, to));
+        for (const seq of asks) expect(feed.narrate(events[seq]!)).toBe(expected[seq]);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('request lines', () => {
+  it('name the project of a project path, and none otherwise', () => {
+    const at = 0;
+    expect(
+      requestItem({ method: 'GET', path: '/projects/p%2D1/branches', status: 200, at }),
+    ).toMatchObject({
+      projectId: 'p-1',
+      text: 'GET /projects/p%2D1/branches → 200',
+      type: '200',
+    });
+    expect(
+      requestItem({ method: 'GET', path: '/projects?limit=1', status: 200, at }).projectId,
+    ).toBeUndefined();
+    expect(requestItem({ method: 'GET', path: '/projects/%E0', status: 400, at }).projectId).toBe(
+      '%E0',
+    );
+  });
+});
