@@ -383,6 +383,23 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
   );
 }
 
+/**
+ * The profile `profile` becomes with `overrides` laid over it (nested objects merged key by key),
+ * checked as a whole; errors name the path as `resolveProfile`'s do. The base profile cannot
+ * change: it is where values start, and these are values laid over the ones in force.
+ */
+export function changedProfile(profile: Profile, overrides: unknown): Result<Profile, string> {
+  if (!isPlainObject(overrides))
+    return { ok: false, error: 'profile changes must be an object of settings' };
+  if ('base' in overrides)
+    return {
+      ok: false,
+      error:
+        'profile.base cannot change: change the values themselves (e.g. defaultSuspendTimeoutSeconds)',
+    };
+  return resolveProfile(layered(profile, overrides));
+}
+
 /** `over` laid onto `under` key by key (plain objects merged at every depth, anything else replaced). */
 function layered(under: object, over: object): object {
   const result: Record<string, unknown> = { ...under };
