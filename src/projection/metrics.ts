@@ -8,7 +8,7 @@ import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import { DEFAULT_PROFILE, type ColdCacheProfile } from '../domain/profile.js';
 import type { SimEvent } from '../model/events.js';
-import { ComputeActivity } from './computeActivity.js';
+import { ComputeActivity, type ComputeActivityRecord } from './computeActivity.js';
 import { OperationOutcomes } from './operationOutcomes.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 
@@ -18,6 +18,12 @@ export interface MetricsOptions {
   readonly pricePerCuHour?: number;
   /** End of the measured span, epoch ms (default: the last instant of the log). */
   readonly until?: number;
+  /**
+   * Start of the measured span, epoch ms (default: the log's first instant): what happened up to it
+   * only sets the scene (which computes are active, at what size), and only what follows counts.
+   * Two futures of one run (a fork) compare from their fork point this way.
+   */
+  readonly from?: number;
 }
 
 /** Figures of one compute. */
@@ -87,6 +93,20 @@ interface SessionTally {
   lockedRequests: number;
 }
 
+/** What a compute's activity had added up to when a measured span began. */
+type ActivityCounts = Pick<
+  ComputeActivityRecord,
+  'cuMs' | 'activeMs' | 'starts' | 'suspends' | 'resizes'
+>;
+
+const NO_ACTIVITY: ActivityCounts = { cuMs: 0, activeMs: 0, starts: 0, suspends: 0, resizes: 0 };
+const NO_TALLY: SessionTally = { sessions: 0, coldStarts: 0, lockedRequests: 0 };
+
+function countsOf(compute: ComputeActivityRecord): ActivityCounts {
+  const { cuMs, activeMs, starts, suspends, resizes } = compute;
+  return { cuMs, activeMs, starts, suspends, resizes };
+}
+
 /** Computes the metrics of a log (its header first). */
 export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {}): Metrics {
   const activity = new ComputeActivity();
@@ -104,13 +124,32 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
   let locked = 0;
   let from: number | undefined;
   let last = 0;
+  /** Each compute's activity when the measured span began (subtracted at the end). */
+  const before = new Map<string, ActivityCounts>();
+  let measuring = options.from === undefined;
+  const beginMeasuring = (at: number) => {
+    measuring = true;
+    activity.accountTo(at);
+    for (const compute of activity.computes()) before.set(compute.endpointId, countsOf(compute));
+    for (const tally of computes.values()) Object.assign(tally, NO_TALLY);
+    actions.clear();
+    waits.length = 0;
+    cacheDelays.length = 0;
+    for (const table of [refused, dropped, failedStatements])
+      for (const key of Object.keys(table)) delete table[key];
+    retries = 0;
+    locked = 0;
+  };
   const count = (table: Record<string, number>, key: string, n = 1) => {
     table[key] = (table[key] ?? 0) + n;
   };
 
   for (const event of log) {
     from ??= event.at;
+    if (!measuring && event.at > (options.from as number)) beginMeasuring(options.from as number);
     if (event.type === 'SimulationStarted') coldCache = coldCacheOf(event.config);
+    if (event.type === 'SettingsChanged' && event.profile !== undefined)
+      coldCache = coldCacheOf(event.profile);
     last = Math.max(last, event.at);
     activity.apply(event);
     outcomes.apply(event);
@@ -172,28 +211,32 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
   }
 
   const until = options.until ?? last;
-  const start = from ?? until;
+  if (!measuring) beginMeasuring(Math.min(options.from as number, until));
+  const start = options.from ?? from ?? until;
   const price = options.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR;
   const perCompute: ComputeMetrics[] = [];
   activity.finish(until);
   for (const compute of activity.computes()) {
     const tally = computes.get(compute.endpointId) as SessionTally;
+    const earlier = before.get(compute.endpointId) ?? NO_ACTIVITY;
     perCompute.push({
       endpointId: compute.endpointId,
       projectId: compute.projectId,
-      cuHours: compute.cuMs / HOUR_MS,
-      activeHours: compute.activeMs / HOUR_MS,
-      starts: compute.starts,
-      suspends: compute.suspends,
-      resizes: compute.resizes,
+      cuHours: (compute.cuMs - earlier.cuMs) / HOUR_MS,
+      activeHours: (compute.activeMs - earlier.activeMs) / HOUR_MS,
+      starts: compute.starts - earlier.starts,
+      suspends: compute.suspends - earlier.suspends,
+      resizes: compute.resizes - earlier.resizes,
       sessions: tally.sessions,
       coldStarts: tally.coldStarts,
       lockedRequests: tally.lockedRequests,
     });
   }
   const operations: Record<string, Record<string, number>> = {};
-  for (const [id, status] of outcomes.entries())
-    count((operations[actions.get(id) as string] ??= {}), status);
+  for (const [id, status] of outcomes.entries()) {
+    const action = actions.get(id);
+    if (action !== undefined) count((operations[action] ??= {}), status);
+  }
   const sum = (pick: (c: ComputeMetrics) => number) => perCompute.reduce((s, c) => s + pick(c), 0);
   const cuHours = sum((c) => c.cuHours);
   return {

@@ -35,7 +35,12 @@ const OUTCOME_RANK: Readonly<Record<string, number>> = {
  * that took most of the column, operations in it as one tick with their count), so its size
  * depends on the chart's width, not on how long the run was.
  */
-export function laneChart(lanes: readonly ComputeLane[], from: number, until: number): string {
+export function laneChart(
+  lanes: readonly ComputeLane[],
+  from: number,
+  until: number,
+  options: LaneChartOptions = {},
+): string {
   const scale = timeScale(from, until, LABEL, WIDTH - 16);
   const shown = lanes.slice(0, MAX_LANES);
   const more = lanes.length - shown.length;
@@ -43,8 +48,10 @@ export function laneChart(lanes: readonly ComputeLane[], from: number, until: nu
   const rows = shown
     .map((lane, i) => {
       const y = TOP + i * LANE;
-      const label = `${lane.endpointId}${lane.type === 'read_only' ? ' (ro)' : ''}`;
-      return `<g class="lane"><text x="${LABEL - 8}" y="${y + 24}" text-anchor="end" class="lane-label">${escapeXml(label)}</text>${stateRects(lane, scale, y)}${operationTicks(lane, scale, y)}</g>`;
+      const label =
+        options.labels?.[i] ?? `${lane.endpointId}${lane.type === 'read_only' ? ' (ro)' : ''}`;
+      const className = options.classes?.[i] === undefined ? 'lane' : `lane ${options.classes[i]}`;
+      return `<g class="${escapeXml(className)}"><text x="${LABEL - 8}" y="${y + 24}" text-anchor="end" class="lane-label">${escapeXml(label)}</text>${stateRects(lane, scale, y)}${operationTicks(lane, scale, y)}</g>`;
     })
     .join('');
   const axisY = TOP + shown.length * LANE + 4;
@@ -52,7 +59,22 @@ export function laneChart(lanes: readonly ComputeLane[], from: number, until: nu
     more > 0
       ? `<text x="${LABEL}" y="${axisY + 54}" class="tick">… and ${more} more compute${more === 1 ? '' : 's'} (the metrics count them all)</text>`
       : '';
-  return svg('Computes over time', height, `${rows}${timeAxisSvg(scale, axisY)}${note}`);
+  const mark = options.markAt === undefined ? '' : instantMark(scale, options.markAt, TOP, axisY);
+  return svg('Computes over time', height, `${rows}${mark}${timeAxisSvg(scale, axisY)}${note}`);
+}
+
+/** Optional labels, extra classes (per lane, in order) and a marked instant of a lane chart. */
+export interface LaneChartOptions {
+  readonly labels?: readonly string[];
+  readonly classes?: readonly string[];
+  /** An instant drawn as a vertical line across the chart (a fork point). */
+  readonly markAt?: number;
+}
+
+/** A vertical line at `at` from `top` to `bottom`, with the instant as its tooltip. */
+export function instantMark(scale: TimeScale, at: number, top: number, bottom: number): string {
+  const x = scale.x(at).toFixed(1);
+  return `<line x1="${x}" x2="${x}" y1="${top}" y2="${bottom}" class="instant-mark"><title>${escapeXml(iso(at))}</title></line>`;
 }
 
 /** The lane's states, one run of rects per stretch of pixel columns with the same main state. */
