@@ -2,7 +2,8 @@
  * `--set name=value` flags of `replay --fork-at`, read into the settings change a fork applies:
  * profile paths, a compute's settings (`ep-….minCu`), a workload's rates (`w1.rateScale`).
  */
-import type { SettingsChange } from '../model/settingsChange.js';
+import { own } from '../core/own.js';
+import type { SettingsChange } from '../simulation/fork.js';
 import { UsageError } from './args.js';
 
 /** Shorthands for the settings people change most. */
@@ -42,7 +43,7 @@ export function settingsChangeOf(assignments: readonly string[]): SettingsChange
     const value = valueOf(text);
     const [head = '', ...rest] = name.split('.');
     if (head.startsWith('ep-')) {
-      const field = COMPUTE_FIELDS[rest.join('.')];
+      const field = own(COMPUTE_FIELDS, rest.join('.'));
       if (field === undefined)
         throw new UsageError(
           `--set ${name}: a compute's setting is one of ${Object.keys(COMPUTE_FIELDS).join(', ')}`,
@@ -54,7 +55,7 @@ export function settingsChangeOf(assignments: readonly string[]): SettingsChange
         throw new UsageError(`--set ${name}: a workload's setting is rates or rateScale`);
       assign((workloads[head] ??= {}), [field], value, name);
     } else {
-      assign(profile, [PROFILE_ALIASES[head] ?? head, ...rest], value, name);
+      assign(profile, [own(PROFILE_ALIASES, head) ?? head, ...rest], value, name);
     }
   }
   return {

@@ -410,13 +410,11 @@ function layered(under: object, over: object): object {
   return result;
 }
 
+/** An object literal, or one made with `Object.create(null)` (as some generators of input do). */
 function isPlainObject(value: unknown): value is object {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.getPrototypeOf(value) === Object.prototype
-  );
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 const DEFAULT_RESULT: Result<Profile, string> = Object.freeze({ ok: true, value: DEFAULT_PROFILE });

@@ -3,7 +3,7 @@
  * settings change, each measured from the fork point, in the shape of `compare`'s table.
  */
 import { formatInstant, parseInstant, type Instant } from '../core/instant.js';
-import type { SettingsChange } from '../model/settingsChange.js';
+import type { SettingsChange } from '../simulation/fork.js';
 import { metricsOf, type FleetMetrics } from '../projection/metrics.js';
 import { Simulation } from '../simulation/simulation.js';
 import { comparisonTable, type Comparison } from './compare.js';
