@@ -52,7 +52,7 @@ export function forkReport(result: ForkComparison, options: ForkReportOptions): 
   const charts = [
     section(
       'Computes',
-      `Each compute's lane as run, then its lane in the fork from the fork point on (dashed line: ${formatInstant(at)}).`,
+      `Each compute's lane as run, then (↳ fork) its lane in the fork from the fork point on (dashed line: ${formatInstant(at)}).`,
       lanes.lanes.length === 0
         ? '<p>No computes.</p>'
         : laneChart(lanes.lanes, from, until, {
@@ -139,9 +139,9 @@ function pairedLanes(
     out.classes.push(className);
   };
   for (const lane of asRun) {
-    add(lane, `${lane.endpointId} as run`, 'as-run');
+    add(lane, lane.endpointId, 'as-run');
     const forked = forkById.get(lane.endpointId);
-    if (forked !== undefined) add(fromInstant(forked, at), `${lane.endpointId} fork`, 'fork');
+    if (forked !== undefined) add(fromInstant(forked, at), '↳ fork', 'fork');
   }
   return out;
 }
