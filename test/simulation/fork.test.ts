@@ -45,8 +45,11 @@ const runs = fc.record({
   atFraction: fc.double({ min: 0, max: 1, noNaN: true }),
 });
 
+/** A generated run. */
+type Run = typeof runs extends fc.Arbitrary<infer R> ? R : never;
+
 /** Builds and runs a generated run; returns it, its computes and the fork instant. */
-function play(run: fc.RecordValue<typeof runs extends fc.Arbitrary<infer R> ? R : never>) {
+function play(run: Run) {
   const sim = new Simulation({ seed: run.seed, start: START });
   const computes: string[] = [];
   for (let i = 0; i < run.projects; i++) {
