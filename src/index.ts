@@ -67,7 +67,15 @@ export type {
   EndpointState,
   OperationState,
 } from './model/state.js';
-export type { SimEvent, DomainEvent } from './model/events.js';
+export type {
+  SimEvent,
+  DomainEvent,
+  SettingsChanged,
+  ComputeSettingsChange,
+  WorkloadRatesChange,
+} from './model/events.js';
+export type { SettingsChange, ComputeChange, WorkloadChange } from './model/settingsChange.js';
+export type { ForkOptions } from './simulation/fork.js';
 
 // Workloads.
 export type {
@@ -102,6 +110,13 @@ export { lifecycleOf, matchesLifecycle, type LifecycleOptions } from './projecti
 
 // Studies: compare configurations, sweep grids.
 export { compare, comparisonTable, type Comparison, type ComparisonRow } from './study/compare.js';
+export {
+  compareFork,
+  forkTable,
+  AS_RUN,
+  type CompareForkOptions,
+  type ForkComparison,
+} from './study/forkComparison.js';
 export {
   defineStudy,
   type Configuration,

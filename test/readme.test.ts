@@ -16,11 +16,16 @@ import { runText } from '../src/report/runText.js';
 import { quickstartScenario } from '../src/scenario/quickstart.js';
 import { runScenario } from '../src/scenario/runScenario.js';
 import resizeRestart from '../scenarios/resize-restart.js';
+import busyDayFork from '../scenarios/busy-day-fork.js';
+import { compareFork, forkTable } from '../src/index.js';
+import { main } from '../src/cli/main.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = /<!-- example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const workloadExample =
   /<!-- workload-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const forkExample = /<!-- fork-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const forkTableShown = /<!-- fork-table:start -->\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];
 const fetchExample = /<!-- fetch-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const logExample = /<!-- log-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const srcIndex = fileURLToPath(new URL('../src/index.js', import.meta.url));
@@ -50,6 +55,44 @@ function strictDiagnostics(code: string, name = 'example.ts'): string[] {
 }
 
 describe('README', () => {
+  it('has a fork example that typechecks and prints the change and both futures', () => {
+    expect(strictDiagnostics(forkExample)).toEqual([]);
+    const js = ts.transpileModule(forkExample.replace(/^import .*$/m, ''), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    }).outputText;
+    const lines: unknown[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      lines.push(line);
+    });
+    try {
+      new Function('Simulation', 'compareFork', 'forkTable', js)(
+        Simulation,
+        compareFork,
+        forkTable,
+      );
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines[0]).toBe('SettingsChanged');
+    expect(lines[1]).toMatch(
+      /^from the fork at 2026-01-06T12:00:00Z[\s\S]*CU-hours\s+[\d.]+\s+[\d.]+ \(−/,
+    );
+  }, 60_000);
+
+  it('shows what replay --fork-at prints for the busy day forked at noon', async () => {
+    const run = runScenario(busyDayFork);
+    expect(run.failure).toBeUndefined();
+    const file = join(mkdtempSync(join(tmpdir(), 'computesim-readme-')), 'busy-day.jsonl');
+    writeFileSync(file, run.sim.toJSONL());
+    const out: string[] = [];
+    const code = await main(
+      ['replay', file, '--fork-at', '2026-01-06T12:00Z', '--set', 'suspendTimeout=60'],
+      { out: (line) => out.push(line), err: () => {}, writeFile: () => {} },
+    );
+    expect(code).toBe(0);
+    expect(`${out.join('\n').replace(file, 'busy-day.jsonl')}\n`).toBe(forkTableShown);
+  }, 60_000);
+
   it('has a short example that typechecks under the strict settings users have', () => {
     expect(example.split('\n').length).toBeLessThanOrEqual(26);
     expect(strictDiagnostics(example)).toEqual([]);

@@ -18,6 +18,7 @@ Commands:
   demo [--seed N]                    run the quickstart demo and narrate it
   run <scenario.ts> [options]        play a scenario: timeline, expectations, metrics summary
   replay <log.jsonl> [--at TIME]     narrate a JSON Lines event log, or show the state at TIME
+  replay <log.jsonl> --fork-at TIME --set NAME=VALUE   fork the run there: both futures side by side
   compare <study.ts> [options]       a study's configurations side by side, same sessions
   sweep <study.ts> [options]         a grid of parameters × seeds, mean and 95% interval
   serve [options]                    the simulated API over HTTP, for clients in any language

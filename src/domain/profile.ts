@@ -383,6 +383,23 @@ export function resolveProfile(overrides: unknown = {}): Result<Profile, string>
   );
 }
 
+/**
+ * The profile `profile` becomes with `overrides` laid over it (nested objects merged key by key),
+ * checked as a whole; errors name the path as `resolveProfile`'s do. The base profile cannot
+ * change: it is where values start, and these are values laid over the ones in force.
+ */
+export function changedProfile(profile: Profile, overrides: unknown): Result<Profile, string> {
+  if (!isPlainObject(overrides))
+    return { ok: false, error: 'profile changes must be an object of settings' };
+  if ('base' in overrides)
+    return {
+      ok: false,
+      error:
+        'profile.base cannot change: change the values themselves (e.g. defaultSuspendTimeoutSeconds)',
+    };
+  return resolveProfile(layered(profile, overrides));
+}
+
 /** `over` laid onto `under` key by key (plain objects merged at every depth, anything else replaced). */
 function layered(under: object, over: object): object {
   const result: Record<string, unknown> = { ...under };
@@ -393,13 +410,11 @@ function layered(under: object, over: object): object {
   return result;
 }
 
+/** An object literal, or one made with `Object.create(null)` (as some generators of input do). */
 function isPlainObject(value: unknown): value is object {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.getPrototypeOf(value) === Object.prototype
-  );
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 const DEFAULT_RESULT: Result<Profile, string> = Object.freeze({ ok: true, value: DEFAULT_PROFILE });

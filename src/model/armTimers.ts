@@ -11,7 +11,7 @@ import { nextSample } from '../domain/autoscaling.js';
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import { scaleToZeroDelayMs, suspendTimeoutMs } from '../domain/suspendTimeout.js';
 import type { Arm } from '../engine/decider.js';
-import type { DomainEvent } from './events.js';
+import type { DomainEvent, SettingsChanged } from './events.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
 
@@ -151,12 +151,42 @@ export function armTimers(
         arm(event.nextAt, { type: 'ArriveSession', workloadId, index: index + 1 }, true);
       }
       return;
+    case 'SettingsChanged':
+      armAfterChange(event, state, profile, arm);
+      return;
     case 'ConnectionRefused':
       if (event.projectId !== undefined)
         armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
       return;
     default:
       return;
+  }
+}
+
+/**
+ * After settings change, every check that reads them is armed again under the new values: timers
+ * armed under the old ones stay, and find themselves stale or early when they fire.
+ */
+function armAfterChange(
+  event: SettingsChanged,
+  state: SimState,
+  profile: Profile,
+  arm: Arm<TimerCommand>,
+): void {
+  const changed = new Set((event.computes ?? []).map((c) => c.endpointId));
+  for (const project of Object.values(state.projects)) {
+    for (const endpointId of Object.keys(project.endpoints)) {
+      if (event.profile === undefined && !changed.has(endpointId)) continue;
+      armSuspend(state, project.id, endpointId, event.at, profile, arm);
+      armAutoscale(state, project.id, endpointId, event.at, profile, arm);
+    }
+    if (event.profile !== undefined) armDetach(state, project.id, event.at, profile, arm);
+  }
+  for (const { workloadId } of event.workloads ?? []) {
+    const workload = state.workloads[workloadId];
+    if (workload === undefined || workload.nextAt === null) continue;
+    const timer = { type: 'ArriveSession', workloadId, index: workload.nextIndex } as const;
+    arm(Math.max(event.at, workload.nextAt), timer, true);
   }
 }
 

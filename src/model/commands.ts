@@ -3,7 +3,7 @@
  * fired timer issues. Values are parsed in shape by the edge (API, workloads); `decide` checks every
  * rule (existence, sizes, plan, conflicts).
  */
-import type { WorkloadInput } from '../workload/workloadSpec.js';
+import type { WorkloadInput, WorkloadSpec } from '../workload/workloadSpec.js';
 import type { SessionDemand } from './events.js';
 import type { ComputeType } from '../domain/computeState.js';
 import type { EndpointSettings, ProjectEndpointDefaults } from './state.js';
@@ -141,6 +141,15 @@ export interface OpenConnection {
 export interface AttachWorkload {
   readonly type: 'AttachWorkload';
   readonly workload: WorkloadInput;
+}
+
+/**
+ * Attach a workload already checked and resolved, as another run's log recorded it (a fork repeats
+ * the attachments its original made after the fork point): the same spec, so the same sessions.
+ */
+export interface RepeatWorkload {
+  readonly type: 'RepeatWorkload';
+  readonly spec: WorkloadSpec;
 }
 
 /** A client closes its connection. */
@@ -286,6 +295,7 @@ export type RequestCommand =
   | CloseConnection
   | DropConnections
   | AttachWorkload
+  | RepeatWorkload
   | CreateApiKey
   | RevokeApiKey
   | UpdateProject

@@ -32,7 +32,7 @@ import { pruneOperations } from './handlers/pruneOperations.js';
 import { endSession } from './handlers/sessions.js';
 import { endQuery, runQuery, setTransaction } from './handlers/queries.js';
 import { updateEndpoint } from './handlers/updateEndpoint.js';
-import { arriveSession, attachWorkload } from './handlers/workloads.js';
+import { arriveSession, attachWorkload, repeatWorkload } from './handlers/workloads.js';
 import { updateProject } from './handlers/updateProject.js';
 import { updateBranch } from './handlers/updateBranch.js';
 import { setDefaultBranch } from './handlers/setDefaultBranch.js';
@@ -70,6 +70,7 @@ const HANDLERS: HandlerTable = {
   CheckAvailability: checkAvailability,
   DetachIdleTenant: detachIdleTenant,
   AttachWorkload: attachWorkload,
+  RepeatWorkload: repeatWorkload,
   ArriveSession: arriveSession,
   EndSession: endSession,
   Autoscale: autoscale,
@@ -99,6 +100,8 @@ export function createControlPlane(profile: Profile): ControlPlane {
   // The engine passes the same context object to every command; wrap it once, not per command.
   let wrapped: DecideContext | undefined;
   let modelContext: ModelContext | undefined;
+  // The profile in force: the header's until settings change (state.profile, set by a fork).
+  let inForce = profile;
   const withProfile = (context: DecideContext): ModelContext => {
     if (context !== wrapped || modelContext === undefined) {
       wrapped = context;
@@ -111,7 +114,9 @@ export function createControlPlane(profile: Profile): ControlPlane {
         },
         random: (purpose) => context.random(purpose),
         stream: (purpose, index) => context.stream(purpose, index),
-        profile,
+        get profile() {
+          return inForce;
+        },
       };
     }
     return modelContext;
@@ -120,11 +125,12 @@ export function createControlPlane(profile: Profile): ControlPlane {
     initialState: emptyState,
     decide(state, command, context) {
       const handler = HANDLERS[command.type] as Handler<Command>;
+      inForce = state.profile ?? profile;
       return handler(state, command, withProfile(context));
     },
     evolve,
     touches,
-    armTimers: (event, state, arm) => armTimers(event, state, profile, arm),
+    armTimers: (event, state, arm) => armTimers(event, state, state.profile ?? profile, arm),
     commandForTimer: (timer) => timer,
     isRecordOnly: (event) => event.type === 'RequestLocked',
   };

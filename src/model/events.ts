@@ -5,7 +5,7 @@
 import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { Plan } from '../domain/plan.js';
-import type { LatencyProfile } from '../domain/profile.js';
+import type { LatencyProfile, Profile } from '../domain/profile.js';
 import type { EngineEvent } from '../engine/loggedEvent.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { OperationEffect } from './operationEffect.js';
@@ -317,6 +317,32 @@ export interface WorkloadAttached extends Stamp {
   readonly firstAt: number | null;
 }
 
+/**
+ * Settings changed from this instant on (what a fork of a run applies at its fork point): the whole
+ * profile in force, computes' settings, Poisson workloads' rates with their pending arrival redrawn.
+ * Each part is absent when it does not change.
+ */
+export interface SettingsChanged extends Stamp {
+  readonly type: 'SettingsChanged';
+  readonly profile?: Profile;
+  readonly computes?: readonly ComputeSettingsChange[];
+  readonly workloads?: readonly WorkloadRatesChange[];
+}
+
+/** A compute's new settings in a `SettingsChanged`. */
+export interface ComputeSettingsChange {
+  readonly projectId: string;
+  readonly endpointId: string;
+  readonly changes: Partial<Pick<EndpointSettings, 'minCu' | 'maxCu' | 'suspendTimeoutSeconds'>>;
+}
+
+/** A workload's new spec in a `SettingsChanged`, and when its next session now arrives. */
+export interface WorkloadRatesChange {
+  readonly workloadId: string;
+  readonly spec: WorkloadSpec;
+  readonly nextAt: number | null;
+}
+
 /** Session `index` of a workload arrived (its connection events follow); the next is due at `nextAt`. */
 export interface SessionArrived extends Stamp {
   readonly type: 'SessionArrived';
@@ -554,6 +580,7 @@ export type DomainEvent =
   | ComputeResized
   | WorkloadAttached
   | SessionArrived
+  | SettingsChanged
   | OperationsPruned
   | ApiKeyCreated
   | ApiKeyRevoked
@@ -611,6 +638,7 @@ const EVENT_TYPE_KEYS: Readonly<Record<DomainEvent['type'], true>> = {
   ComputeResized: true,
   WorkloadAttached: true,
   SessionArrived: true,
+  SettingsChanged: true,
   OperationsPruned: true,
   ApiKeyCreated: true,
   ApiKeyRevoked: true,

@@ -11,6 +11,7 @@ import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.
 import { addDemand, applyLoad } from './sessionLoad.js';
 import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
+import type { Profile } from '../domain/profile.js';
 import type {
   ConnectionState,
   DatabaseState,
@@ -413,6 +414,21 @@ const HANDLERS: EventHandlers = {
     if (workload === undefined) return;
     workload.nextIndex = e.index + 1;
     workload.nextAt = e.nextAt;
+  },
+
+  SettingsChanged(draft, e) {
+    if (e.profile !== undefined) draft.profile = e.profile as Draft<Profile>;
+    for (const { projectId, endpointId, changes } of e.computes ?? []) {
+      const endpoint = endpointOf(draft, projectId, endpointId);
+      Object.assign(endpoint, changes);
+      endpoint.updatedAt = e.at;
+    }
+    for (const { workloadId, spec, nextAt } of e.workloads ?? []) {
+      const workload = draft.workloads[workloadId];
+      if (workload === undefined) continue;
+      workload.spec = spec as Draft<WorkloadSpec>;
+      workload.nextAt = nextAt;
+    }
   },
 
   ApiKeyCreated(draft, e) {

@@ -7,7 +7,7 @@ import type { ComputeState, ComputeType } from '../domain/computeState.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { OperationStatus } from '../domain/operationStatus.js';
 import type { Plan } from '../domain/plan.js';
-import type { LatencyProfile } from '../domain/profile.js';
+import type { LatencyProfile, Profile } from '../domain/profile.js';
 import type { SqlError } from '../domain/sqlState.js';
 import type { OperationEffect } from './operationEffect.js';
 
@@ -275,6 +275,8 @@ export interface SimState {
   readonly apiKeys?: Readonly<Record<string, ApiKeyState>>;
   /** Deleted projects still within their recovery window, by id (absent: none yet). */
   readonly deletedProjects?: Readonly<Record<string, DeletedProjectState>>;
+  /** The profile in force since settings last changed (absent: the log header's, unchanged). */
+  readonly profile?: Profile;
 }
 
 /** A personal API key created through the API. */

@@ -113,6 +113,11 @@ const TOUCHES: TouchTable = {
   },
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),
+  SettingsChanged: (e, touch) => {
+    if (e.profile !== undefined) touch('profile');
+    for (const change of e.computes ?? []) endpoint(touch, change.projectId, change.endpointId);
+    for (const change of e.workloads ?? []) touch('workloads', change.workloadId);
+  },
   OperationsPruned: (e, touch) => touch('projects', e.projectId, 'operations'),
   ApiKeyCreated: (_e, touch) => touch('apiKeys'),
   ApiKeyRevoked: (_e, touch) => touch('apiKeys'),

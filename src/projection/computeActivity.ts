@@ -191,6 +191,11 @@ export class ComputeActivity {
     return { activeMs: tally.activeMs + span, cuMs: tally.cuMs + span * tally.cu };
   }
 
+  /** Accounts every active compute's time up to `at` (spans stay open): where a measured span starts. */
+  accountTo(at: number): void {
+    for (const tally of this.#computes.values()) this.#account(tally, at);
+  }
+
   /** Accounts every compute up to `at` and closes its last span: once, at the end of the log. */
   finish(at: number): void {
     for (const tally of this.#computes.values()) {

@@ -10,7 +10,7 @@ import type { OperationAction } from '../domain/operationAction.js';
 import { DEFAULT_PROFILE, type ColdCacheProfile } from '../domain/profile.js';
 import type { Observable } from 'rxjs';
 import type { SimEvent } from '../model/events.js';
-import { ComputeActivity } from './computeActivity.js';
+import { ComputeActivity, type ComputeActivityRecord } from './computeActivity.js';
 import type { OperationOutcome } from './operationOutcomes.js';
 import { percentiles, type Percentiles } from './percentiles.js';
 
@@ -20,6 +20,13 @@ export interface MetricsOptions {
   readonly pricePerCuHour?: number;
   /** End of the measured span, epoch ms (default: the last instant of the log). */
   readonly until?: number;
+  /**
+   * Start of the measured span, epoch ms (default: the log's first instant): what happened up to it
+   * only sets the scene (which computes are active, at what size), and only what follows counts.
+   * Two futures of one run (a fork) compare from their fork point this way. (A `MetricsProjection`
+   * takes it when it is created, since it counts as events come.)
+   */
+  readonly from?: number;
 }
 
 /** Figures of one compute. */
@@ -89,6 +96,15 @@ interface SessionTally {
   lockedRequests: number;
 }
 
+/** What a compute's activity had added up to when a measured span began. */
+type ActivityCounts = Pick<
+  ComputeActivityRecord,
+  'cuMs' | 'activeMs' | 'starts' | 'suspends' | 'resizes'
+>;
+
+const NO_ACTIVITY: ActivityCounts = { cuMs: 0, activeMs: 0, starts: 0, suspends: 0, resizes: 0 };
+const NO_TALLY: SessionTally = { sessions: 0, coldStarts: 0, lockedRequests: 0 };
+
 /** Operations of one action that reached one outcome, and the creation rank of the first of them. */
 interface OutcomeTally {
   count: number;
@@ -135,6 +151,17 @@ export class MetricsProjection {
   #from: number | undefined;
   #last = 0;
   #unsubscribe: (() => void) | undefined;
+  /** Start of the measured span (`undefined`: the log's first instant). */
+  readonly #measureFrom: number | undefined;
+  #measuring: boolean;
+  /** Each compute's activity when the measured span began (subtracted from its figures). */
+  readonly #before = new Map<string, ActivityCounts>();
+
+  /** A projection counting from `from` on (default: everything), events fed with `apply`. */
+  constructor(options: { readonly from?: number } = {}) {
+    this.#measureFrom = options.from;
+    this.#measuring = options.from === undefined;
+  }
 
   /**
    * A projection that follows `run` from now on: its header (and, when its log is in memory, what
@@ -165,7 +192,11 @@ export class MetricsProjection {
   /** Takes the next event of the log. */
   apply(event: SimEvent): void {
     this.#from ??= event.at;
+    if (!this.#measuring && event.at > (this.#measureFrom as number))
+      this.#beginMeasuring(this.#measureFrom as number);
     if (event.type === 'SimulationStarted') this.#coldCache = coldCacheOf(event.config);
+    if (event.type === 'SettingsChanged' && event.profile !== undefined)
+      this.#coldCache = coldCacheOf(event.profile);
     if (event.at > this.#last) this.#last = event.at;
     this.#activity.apply(event);
     switch (event.type) {
@@ -218,6 +249,23 @@ export class MetricsProjection {
     }
   }
 
+  /** The measured span begins: what was counted so far only set the scene. */
+  #beginMeasuring(at: number): void {
+    this.#measuring = true;
+    this.#activity.accountTo(at);
+    for (const compute of this.#activity.computes())
+      this.#before.set(compute.endpointId, countsOf(compute));
+    for (const tally of this.#computes.values()) Object.assign(tally, NO_TALLY);
+    this.#unfinished.clear();
+    this.#outcomes.clear();
+    this.#waits.length = 0;
+    this.#cacheDelays.length = 0;
+    for (const table of [this.#refused, this.#dropped, this.#failedStatements])
+      for (const key of Object.keys(table)) delete table[key];
+    this.#retries = 0;
+    this.#locked = 0;
+  }
+
   #opened(event: Extract<SimEvent, { type: 'ConnectionOpened' }>): void {
     const waited = this.#waiting.get(event.connectionId);
     const tally = this.#computes.get(event.endpointId);
@@ -248,22 +296,28 @@ export class MetricsProjection {
   }
 
   /** The figures so far (the projection goes on taking events afterwards). */
-  metrics(options: MetricsOptions = {}): Metrics {
+  metrics(options: Omit<MetricsOptions, 'from'> = {}): Metrics {
     const until = options.until ?? this.#last;
-    const start = this.#from ?? until;
+    const start = this.#measureFrom ?? this.#from ?? until;
     const price = options.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR;
+    /** The measured span begins after the last event: nothing counted yet but activity. */
+    const notYet = !this.#measuring;
+    const spanStart = Math.min(this.#measureFrom ?? until, until);
     const perCompute: ComputeMetrics[] = [];
     for (const compute of this.#activity.computes()) {
-      const tally = this.#computes.get(compute.endpointId) as SessionTally;
+      const tally = notYet ? NO_TALLY : (this.#computes.get(compute.endpointId) as SessionTally);
       const usage = this.#activity.usageAt(compute, until);
+      const earlier = notYet
+        ? { ...countsOf(compute), ...this.#activity.usageAt(compute, spanStart) }
+        : (this.#before.get(compute.endpointId) ?? NO_ACTIVITY);
       perCompute.push({
         endpointId: compute.endpointId,
         projectId: compute.projectId,
-        cuHours: usage.cuMs / HOUR_MS,
-        activeHours: usage.activeMs / HOUR_MS,
-        starts: compute.starts,
-        suspends: compute.suspends,
-        resizes: compute.resizes,
+        cuHours: (usage.cuMs - earlier.cuMs) / HOUR_MS,
+        activeHours: (usage.activeMs - earlier.activeMs) / HOUR_MS,
+        starts: compute.starts - earlier.starts,
+        suspends: compute.suspends - earlier.suspends,
+        resizes: compute.resizes - earlier.resizes,
         sessions: tally.sessions,
         coldStarts: tally.coldStarts,
         lockedRequests: tally.lockedRequests,
@@ -286,14 +340,14 @@ export class MetricsProjection {
         resizes: sum((c) => c.resizes),
         sessions: sum((c) => c.sessions),
         coldStarts: sum((c) => c.coldStarts),
-        coldStartWaitMs: percentiles(this.#waits),
-        coldCacheDelayMs: percentiles(this.#cacheDelays),
-        refused: { ...this.#refused },
-        dropped: { ...this.#dropped },
-        failedStatements: { ...this.#failedStatements },
-        operations: this.#operationsTable(),
-        operationRetries: this.#retries,
-        lockedRequests: this.#locked,
+        coldStartWaitMs: percentiles(notYet ? [] : this.#waits),
+        coldCacheDelayMs: percentiles(notYet ? [] : this.#cacheDelays),
+        refused: notYet ? {} : { ...this.#refused },
+        dropped: notYet ? {} : { ...this.#dropped },
+        failedStatements: notYet ? {} : { ...this.#failedStatements },
+        operations: notYet ? {} : this.#operationsTable(),
+        operationRetries: notYet ? 0 : this.#retries,
+        lockedRequests: notYet ? 0 : this.#locked,
       },
       computes: perCompute,
     };
@@ -326,9 +380,16 @@ export class MetricsProjection {
  * events of a log file (`LogFile.open(path).events()`) without loading it.
  */
 export function metricsOf(log: Iterable<AnyLoggedEvent>, options: MetricsOptions = {}): Metrics {
-  const projection = new MetricsProjection();
+  const projection = new MetricsProjection(
+    options.from === undefined ? {} : { from: options.from },
+  );
   for (const event of log) projection.apply(event as SimEvent);
   return projection.metrics(options);
+}
+
+function countsOf(compute: ComputeActivityRecord): ActivityCounts {
+  const { cuMs, activeMs, starts, suspends, resizes } = compute;
+  return { cuMs, activeMs, starts, suspends, resizes };
 }
 
 function count(table: Record<string, number>, key: string, n = 1): void {

@@ -5,7 +5,7 @@
 import { formatDuration } from '../core/duration.js';
 import { formatLsn } from '../domain/lsn.js';
 import type { OperationAction } from '../domain/operationAction.js';
-import type { SimEvent } from '../model/events.js';
+import type { SettingsChanged, SimEvent } from '../model/events.js';
 
 /** Describes events in order (`undefined` for bookkeeping events with nothing to tell); one per log. */
 export type Narrator = (event: SimEvent) => string | undefined;
@@ -87,6 +87,8 @@ export function createNarrator(): Narrator {
         return `compute ${event.endpointId} autoscaled ${event.toCu > event.fromCu ? 'up' : 'down'}: ${event.fromCu} → ${event.toCu} CU`;
       case 'WorkloadAttached':
         return `workload ${event.workloadId} (${event.spec.kind}) attached${event.firstAt === null ? ', with no sessions' : ''}`;
+      case 'SettingsChanged':
+        return `settings changed from here on: ${changedParts(event).join(', ')}`;
       case 'SessionArrived':
       case 'OperationsPruned':
         return undefined;
@@ -140,6 +142,20 @@ function describeChanges(changes: Record<string, unknown>): string {
 }
 
 /** Makes a forgotten event type a compile error. */
+/** What a settings change changed, named for a timeline line. */
+function changedParts(event: SettingsChanged): string[] {
+  const parts: string[] = [];
+  if (event.profile !== undefined) parts.push('the profile');
+  for (const { endpointId, changes } of event.computes ?? [])
+    parts.push(
+      `compute ${endpointId} (${Object.entries(changes)
+        .map(([key, value]) => `${key} ${String(value)}`)
+        .join(', ')})`,
+    );
+  for (const { workloadId } of event.workloads ?? []) parts.push(`workload ${workloadId}'s rates`);
+  return parts;
+}
+
 function unreachable(event: never): never {
   throw new Error(`no narration for ${JSON.stringify(event)}`);
 }

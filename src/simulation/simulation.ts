@@ -21,6 +21,8 @@ import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
 import { API_KEY_KINDS, keyRingOf, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
+import { forkRun, type ForkOptions, type ForkSource } from './fork.js';
+import type { SettingsChange } from '../model/settingsChange.js';
 import { publicContract } from '../schema/publicSchema.js';
 import { HttpCore } from '../service/httpCore.js';
 import { RateLimiter } from '../service/rateLimiter.js';
@@ -142,7 +144,42 @@ export class Simulation {
       knownEvents(header as LoggedEvent, iterator),
       engineTuning(options),
     );
-    return new Simulation({ [REBUILT]: { engine, profile: profile.value } } as SimulationOptions);
+    // A log whose settings changed (a fork's) continues under the profile it changed to.
+    const inForce = engine.live.profile ?? profile.value;
+    return new Simulation({ [REBUILT]: { engine, profile: inForce } } as SimulationOptions);
+  }
+
+  /**
+   * Rebuilds a simulation from a log: events (as `replay` takes them) or JSON Lines text, where a
+   * torn last line is refused too (`LogFormatError`). Reads well before a fork:
+   * `Simulation.fromLog(log).fork(at, change)`.
+   */
+  static fromLog(
+    log: Iterable<LoggedEvent> | string,
+    options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents'> = {},
+  ): Simulation {
+    if (typeof log !== 'string') return Simulation.replay(log, options);
+    const { simulation, tornLastLine } = Simulation.fromJSONL(log, options);
+    if (tornLastLine !== undefined)
+      throw new LogFormatError(tornLastLine.reason, tornLastLine.line);
+    return simulation;
+  }
+
+  /**
+   * A new simulation that forks this one at `at`: its log up to `at` is this one's, byte for byte,
+   * and from `at` it runs with `change` applied (profile values, computes' settings, workloads'
+   * rates; see `SettingsChange`), as far as this one has run (or `options.until`). The same
+   * sessions arrive after `at` as here, except where the change itself alters them. A change that
+   * changes nothing gives this run's log. Requests and connections made by hand after `at` are not
+   * repeated in a fork with a change (make them on the fork). Throws a `RangeError` for an instant
+   * outside the run or a change that cannot apply at `at` (an unknown compute, a value out of
+   * range); this simulation does not change.
+   */
+  fork(at: Instant, change: SettingsChange = {}, options: ForkOptions = {}): Simulation {
+    const forked = forkRun(forkSourceOf(this), at, change, options);
+    return new Simulation({
+      [REBUILT]: { engine: forked.engine, profile: forked.profile },
+    } as SimulationOptions);
   }
 
   /**
@@ -429,6 +466,11 @@ const REQUEST_IDS_PER_POSITION = 1 << 20;
 
 /** Key of the private construction path used by `replay`. */
 const REBUILT = Symbol('rebuilt');
+
+/** What a fork reads of a simulation (past states by epoch ms). */
+function forkSourceOf(sim: Simulation): ForkSource {
+  return { log: sim.log, now: () => sim.now(), stateAt: (t) => sim.stateAt(t) };
+}
 
 /** The header, then every further event, refusing unknown types as they come (one pass, no copy). */
 function* knownEvents(header: LoggedEvent, rest: Iterator<LoggedEvent>): Generator<LoggedEvent> {

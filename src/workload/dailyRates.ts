@@ -99,3 +99,23 @@ export function nextArrival(
   }
   return null;
 }
+
+/**
+ * Sessions expected from `from` to `to` at these rates (the integral of the rate): how much of an
+ * arrival's exponential draw that stretch of time uses up.
+ */
+export function expectedArrivals(
+  rates: DailyRates,
+  from: number,
+  to: number,
+  utcOffsetMs = 0,
+): number {
+  let total = 0;
+  for (let t = from; t < to;) {
+    const hourEnd = (Math.floor((t + utcOffsetMs) / HOUR_MS) + 1) * HOUR_MS - utcOffsetMs;
+    const end = Math.min(hourEnd, to);
+    total += (rateAt(rates, t, utcOffsetMs) * (end - t)) / HOUR_MS;
+    t = end;
+  }
+  return total;
+}

@@ -7,10 +7,11 @@ import { own } from '../../core/own.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
 import { arrivalAt, sessionOf, type Session } from '../../workload/arrivals.js';
-import { resolveWorkload } from '../../workload/workloadSpec.js';
+import { resolveWorkload, type WorkloadSpec } from '../../workload/workloadSpec.js';
 import type { ArriveSession } from '../timers.js';
-import type { AttachWorkload } from '../commands.js';
-import type { Handler, Pending } from '../decideContext.js';
+import type { AttachWorkload, RepeatWorkload } from '../commands.js';
+import type { Decision, Handler, ModelContext, Pending } from '../decideContext.js';
+import type { SimState } from '../state.js';
 import type { SessionDemand } from '../events.js';
 import { openConnection } from './connections.js';
 
@@ -18,7 +19,15 @@ import { openConnection } from './connections.js';
 export const attachWorkload: Handler<AttachWorkload> = (state, command, context) => {
   const resolved = resolveWorkload(command.workload, context.now);
   if (!resolved.ok) return err(reject('invalid_input', `workload: ${resolved.error}`));
-  const spec = resolved.value;
+  return attach(state, resolved.value, context);
+};
+
+/** Decides attaching a workload resolved before (by another run): refused as `attachWorkload` is. */
+export const repeatWorkload: Handler<RepeatWorkload> = (state, command, context) =>
+  attach(state, command.spec, context);
+
+/** Attaches a resolved workload: refused when it names a compute that is not there or starts late. */
+function attach(state: SimState, spec: WorkloadSpec, context: ModelContext): Decision {
   const endpointIds = spec.kind === 'trace' ? spec.endpointIds : [spec.endpointId];
   for (const endpointId of endpointIds)
     if (own(state.endpointOwners, endpointId) === undefined)
@@ -34,12 +43,18 @@ export const attachWorkload: Handler<AttachWorkload> = (state, command, context)
   const workloadId = `w${Object.keys(state.workloads).length + 1}`;
   const firstAt = arrivalAt(spec, workloadId, 0, null, context.stream);
   return ok<Pending>([{ type: 'WorkloadAttached', workloadId, spec, firstAt }]);
-};
+}
 
 /** Decides the arrival of a workload's session (stale unless it is the one due). */
 export const arriveSession: Handler<ArriveSession> = (state, command, context) => {
   const workload = own(state.workloads, command.workloadId);
-  if (workload === undefined || workload.nextIndex !== command.index || workload.nextAt === null)
+  // A timer armed before the workload's rates changed may come early: the redrawn one is due.
+  if (
+    workload === undefined ||
+    workload.nextIndex !== command.index ||
+    workload.nextAt === null ||
+    context.now < workload.nextAt
+  )
     return ok([]);
   const { id, spec } = workload;
   const session = sessionOf(spec, id, command.index, context.stream);

@@ -30,7 +30,10 @@ const OUTCOME_RANK: Readonly<Record<string, number>> = {
   error: 3,
 };
 
-/** How many lanes a lane chart draws, and what it says of the rest. */
+/**
+ * How many lanes a lane chart draws and what it says of the rest; optional labels and extra classes
+ * (per lane, in order) and a marked instant.
+ */
 export interface LaneChartOptions {
   /** Lanes drawn at most (default 40). */
   readonly max?: number;
@@ -39,6 +42,10 @@ export interface LaneChartOptions {
    * some are left out: how many.
    */
   readonly note?: string;
+  readonly labels?: readonly string[];
+  readonly classes?: readonly string[];
+  /** An instant drawn as a vertical line across the chart (a fork point). */
+  readonly markAt?: number;
 }
 
 /**
@@ -64,8 +71,10 @@ export function laneChart(
   const rows = shown
     .map((lane, i) => {
       const y = TOP + i * LANE;
-      const label = `${lane.endpointId}${lane.type === 'read_only' ? ' (ro)' : ''}`;
-      return `<g class="lane"><text x="${LABEL - 8}" y="${y + 24}" text-anchor="end" class="lane-label">${escapeXml(label)}</text>${stateRects(lane, scale, y)}${operationTicks(lane, scale, y)}</g>`;
+      const label =
+        options.labels?.[i] ?? `${lane.endpointId}${lane.type === 'read_only' ? ' (ro)' : ''}`;
+      const className = options.classes?.[i] === undefined ? 'lane' : `lane ${options.classes[i]}`;
+      return `<g class="${escapeXml(className)}"><text x="${LABEL - 8}" y="${y + 24}" text-anchor="end" class="lane-label">${escapeXml(label)}</text>${stateRects(lane, scale, y)}${operationTicks(lane, scale, y)}</g>`;
     })
     .join('');
   const axisY = TOP + shown.length * LANE + 4;
@@ -73,7 +82,14 @@ export function laneChart(
     noteText === ''
       ? ''
       : `<text x="${LABEL}" y="${axisY + 54}" class="tick">${escapeXml(noteText)}</text>`;
-  return svg('Computes over time', height, `${rows}${timeAxisSvg(scale, axisY)}${note}`);
+  const mark = options.markAt === undefined ? '' : instantMark(scale, options.markAt, TOP, axisY);
+  return svg('Computes over time', height, `${rows}${mark}${timeAxisSvg(scale, axisY)}${note}`);
+}
+
+/** A vertical line at `at` from `top` to `bottom`, with the instant as its tooltip. */
+export function instantMark(scale: TimeScale, at: number, top: number, bottom: number): string {
+  const x = scale.x(at).toFixed(1);
+  return `<line x1="${x}" x2="${x}" y1="${top}" y2="${bottom}" class="instant-mark"><title>${escapeXml(iso(at))}</title></line>`;
 }
 
 /** The lane's states, one run of rects per stretch of pixel columns with the same main state. */

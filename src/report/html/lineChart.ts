@@ -3,7 +3,7 @@
  * axis of round values, a legend, and the shared time axis.
  */
 import { escapeXml } from './escapeXml.js';
-import { CHART_LEFT, CHART_WIDTH, svg } from './laneChart.js';
+import { CHART_LEFT, CHART_WIDTH, instantMark, svg } from './laneChart.js';
 import { timeAxisSvg, timeScale } from './timeAxis.js';
 
 /** One line of a chart. */
@@ -12,6 +12,8 @@ export interface Series {
   /** CSS class that colours it. */
   readonly className: string;
   readonly points: readonly (readonly [at: number, value: number])[];
+  /** Where its last step ends (default: the chart's end). */
+  readonly until?: number;
 }
 
 const HEIGHT = 220;
@@ -25,7 +27,7 @@ export function lineChart(
   series: readonly Series[],
   from: number,
   until: number,
-  options: { readonly wholeNumbers?: boolean } = {},
+  options: { readonly wholeNumbers?: boolean; readonly markAt?: number } = {},
 ): string {
   const scale = timeScale(from, until, CHART_LEFT, CHART_WIDTH - 16);
   const highest = Math.max(0, ...series.flatMap((s) => s.points.map(([, v]) => v)));
@@ -39,6 +41,8 @@ export function lineChart(
       return `<line x1="${CHART_LEFT}" x2="${CHART_WIDTH - 16}" y1="${py}" y2="${py}" class="grid"/><text x="${CHART_LEFT - 6}" y="${py}" dy="4" text-anchor="end" class="tick">${formatValue(value)}</text>`;
     })
     .join('');
+  const mark =
+    options.markAt === undefined ? '' : instantMark(scale, options.markAt, TOP, TOP + PLOT);
   const lines = series
     .map((s) => {
       if (s.points.length === 0) return '';
@@ -48,7 +52,7 @@ export function lineChart(
         const py = y(value).toFixed(1);
         d += i === 0 ? `M${px},${py}` : `H${px}V${py}`;
       });
-      d += `H${scale.x(until).toFixed(1)}`;
+      d += `H${scale.x(s.until ?? until).toFixed(1)}`;
       return `<path d="${d}" class="series ${s.className}"><title>${escapeXml(s.name)}</title></path>`;
     })
     .join('');
@@ -59,7 +63,11 @@ export function lineChart(
     )
     .join('');
   const yLabel = `<text transform="translate(${CHART_LEFT - 52},${TOP + PLOT / 2}) rotate(-90)" text-anchor="middle" class="axis-title">${escapeXml(yTitle)}</text>`;
-  return svg(title, HEIGHT, `${legend}${grid}${yLabel}${lines}${timeAxisSvg(scale, TOP + PLOT)}`);
+  return svg(
+    title,
+    HEIGHT,
+    `${legend}${grid}${yLabel}${mark}${lines}${timeAxisSvg(scale, TOP + PLOT)}`,
+  );
 }
 
 /** A round grid step (1, 2, 2.5 or 5 × 10^n) giving at most about five lines up to `highest`. */

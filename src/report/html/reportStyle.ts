@@ -44,6 +44,11 @@ rect.s-peak { stroke: var(--cu); fill: var(--cu); stroke-dasharray: 3 3; opacity
 rect.s-peak { stroke: none; }
 .s-sessions { stroke: none; }
 path.series { fill: none; }
+.s-fork { stroke: #d6336c; fill: #d6336c; }
+.s-fork-active { stroke: #d6336c; fill: #d6336c; stroke-dasharray: 4 2; }
+.instant-mark { stroke: #d6336c; stroke-width: 1.5; stroke-dasharray: 6 3; }
+.lane.fork .lane-label { fill: #d6336c; }
+.delta { color: var(--muted); }
 .legend-row { color: var(--muted); }
 .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; border-radius: 2px; }
 table.metrics { border-collapse: collapse; min-width: 420px; }

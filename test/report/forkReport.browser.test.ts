@@ -1,0 +1,92 @@
+/**
+ * The fork report in a real browser (chromium via playwright-core, as the run report's test): both
+ * futures drawn on the same axes, paired lanes and series from the marked fork point, both metrics
+ * columns, offline and without a console error. A screenshot is saved under test-output/.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareFork, officeHours, Simulation } from '../../src/index.js';
+import { forkReport } from '../../src/report/html/forkReport.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const required = process.env['COMPUTESIM_REQUIRE_BROWSER'] === '1';
+const available = existsSync(CHROMIUM);
+const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
+
+describe.skipIf(!available && !required)('the fork report in chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    if (!available) throw new Error(`no browser at ${CHROMIUM} (apt-get install chromium)`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('draws both futures from the fork point: paired lanes, both series, both metrics', async () => {
+    const sim = new Simulation({ seed: 7, start: '2026-01-06T00:00:00Z' });
+    for (let i = 0; i < 3; i++) {
+      const endpointId: string = sim.request('POST', '/projects', { project: { name: `p${i}` } })
+        .body.endpoints[0].id;
+      sim.addWorkload({
+        kind: 'poisson',
+        endpointId,
+        rates: officeHours({ peak: 8, offPeak: 0.5 }),
+        session: { duration: { dist: 'exponential', mean: '2m' } },
+      });
+    }
+    sim.advance('1d');
+    const result = compareFork(
+      sim,
+      '2026-01-06T12:00:00Z',
+      { profile: { defaultSuspendTimeoutSeconds: 60 } },
+      { name: 'suspendTimeout=60' },
+    );
+    mkdirSync(out, { recursive: true });
+    const file = `${out}fork.html`;
+    writeFileSync(file, forkReport(result, { source: 'busy-day', change: 'suspendTimeout=60' }));
+
+    const page = await browser.newPage({ viewport: { width: 1040, height: 900 } });
+    const problems: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(pathToFileURL(file).href);
+
+    expect(await page.locator('svg[role=img]').count()).toBe(3);
+    // Each compute twice: as run over the whole day, and the fork from noon on.
+    expect(await page.locator('g.lane.as-run').count()).toBe(3);
+    expect(await page.locator('g.lane.fork').count()).toBe(3);
+    expect(await page.locator('g.lane.fork rect.st-active').count()).toBeGreaterThan(0);
+    expect(await page.locator('g.lane.as-run rect.st-active').count()).toBeGreaterThan(0);
+    // The fork's lanes start at the fork point, drawn at the same x in every chart.
+    const marks = page.locator('line.instant-mark');
+    expect(await marks.count()).toBe(3);
+    const markX = Number(await marks.first().getAttribute('x1'));
+    const forkRects = await page
+      .locator('g.lane.fork rect')
+      .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('x'))));
+    expect(Math.min(...forkRects)).toBeGreaterThanOrEqual(markX - 1);
+    // Both futures' series in both time charts.
+    expect(await page.locator('path.series.s-cu').count()).toBe(1);
+    expect(await page.locator('path.series.s-fork').count()).toBe(1);
+    expect(await page.locator('path.series.s-active').count()).toBe(1);
+    expect(await page.locator('path.series.s-fork-active').count()).toBe(1);
+    const forkPath = (await page.locator('path.series.s-fork').getAttribute('d')) ?? '';
+    expect(Number(/^M([\d.]+)/.exec(forkPath)?.[1])).toBeLessThanOrEqual(markX + 2);
+    const headers = await page.locator('table.fork-metrics thead th').allTextContents();
+    expect(headers).toEqual(['', 'as run', 'suspendTimeout=60', 'Δ']);
+    expect(await page.locator('table.fork-metrics tbody tr').count()).toBeGreaterThan(10);
+    const cu = page.locator('table.fork-metrics tbody tr', { hasText: 'CU-hours' }).locator('td');
+    expect(await cu.nth(2).textContent()).toMatch(/^−/);
+    expect(problems).toEqual([]);
+    expect(requests.every((url) => url.startsWith('file:'))).toBe(true);
+    await page.screenshot({ path: `${out}fork.png`, fullPage: true });
+    await page.close();
+  }, 60_000);
+});
