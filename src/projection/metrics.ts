@@ -18,7 +18,15 @@ export interface MetricsOptions {
   readonly pricePerCuHour?: number;
   /** End of the measured span, epoch ms (default: the last instant of the log). */
   readonly until?: number;
+  /**
+   * Called with every sample of the distributions (`coldStartWaitMs`, `coldCacheDelayMs`), for
+   * callers that merge distributions across runs (a fleet split over workers).
+   */
+  readonly onSample?: (figure: SampledFigure, ms: number) => void;
 }
+
+/** The distributions of `FleetMetrics` whose samples `MetricsOptions.onSample` sees. */
+export type SampledFigure = 'coldStartWaitMs' | 'coldCacheDelayMs';
 
 /** Figures of one compute. */
 export interface ComputeMetrics {
@@ -131,11 +139,15 @@ export function metricsOf(log: Iterable<SimEvent>, options: MetricsOptions = {})
             event.at,
             coldCache,
           );
-          if (delay > 0) cacheDelays.push(delay);
+          if (delay > 0) {
+            cacheDelays.push(delay);
+            options.onSample?.('coldCacheDelayMs', delay);
+          }
         }
         if (waited !== undefined) {
           waiting.delete(event.connectionId);
           waits.push(event.at - waited.at);
+          options.onSample?.('coldStartWaitMs', event.at - waited.at);
           if (tally !== undefined) {
             tally.sessions++;
             tally.coldStarts++;
