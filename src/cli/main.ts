@@ -10,6 +10,7 @@ import { replay } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { sweepCommand } from './commands/sweep.js';
+import { workerCommand } from './commands/worker.js';
 import type { CliIo } from './io.js';
 
 const USAGE = `Usage: computesim <command> [options]
@@ -20,6 +21,7 @@ Commands:
   replay <log.jsonl> [--at TIME]     narrate a JSON Lines event log, or show the state at TIME
   compare <study.ts> [options]       a study's configurations side by side, same sessions
   sweep <study.ts> [options]         a grid of parameters × seeds, mean and 95% interval
+  worker --queue redis://HOST:PORT   run the cells of sweeps and fleets put on a Redis queue
   serve [options]                    the simulated API over HTTP, for clients in any language
 
 Run computesim <command> --help for a command's options.
@@ -56,6 +58,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await compareCommand(rest, io);
       case 'sweep':
         return await sweepCommand(rest, io);
+      case 'worker':
+        return await workerCommand(rest, io);
       case 'serve':
         return await serveCommand(rest, io);
       default:
