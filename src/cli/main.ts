@@ -10,6 +10,7 @@ import { replay } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { sweepCommand } from './commands/sweep.js';
+import { fleetCommand } from './commands/fleet.js';
 import { workerCommand } from './commands/worker.js';
 import type { CliIo } from './io.js';
 
@@ -21,6 +22,7 @@ Commands:
   replay <log.jsonl> [--at TIME]     narrate a JSON Lines event log, or show the state at TIME
   compare <study.ts> [options]       a study's configurations side by side, same sessions
   sweep <study.ts> [options]         a grid of parameters × seeds, mean and 95% interval
+  fleet <fleet.ts> [options]         many independent projects split across threads, exact merges
   worker --queue redis://HOST:PORT   run the cells of sweeps and fleets put on a Redis queue
   serve [options]                    the simulated API over HTTP, for clients in any language
 
@@ -58,6 +60,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await compareCommand(rest, io);
       case 'sweep':
         return await sweepCommand(rest, io);
+      case 'fleet':
+        return await fleetCommand(rest, io);
       case 'worker':
         return await workerCommand(rest, io);
       case 'serve':

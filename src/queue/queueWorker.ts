@@ -7,7 +7,13 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import { fileUrl } from '../files/loadDefinition.js';
 import { CellThreads } from '../study/cellThreads.js';
-import { cellOf, QUEUE_NAME, redisClient, type QueuedCell, type RedisAddress } from './cellQueue.js';
+import {
+  cellOf,
+  QUEUE_NAME,
+  redisClient,
+  type QueuedCell,
+  type RedisAddress,
+} from './cellQueue.js';
 import { reachable } from './reachable.js';
 
 /** How a queue worker runs. */

@@ -5,10 +5,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileUrl, loadDefinition } from '../files/loadDefinition.js';
-import { DEFAULT_PRICE_PER_CU_HOUR } from '../projection/metrics.js';
 import { FLEET_FILE, type FleetDefinition } from './fleet.js';
 import { FleetTally, type FleetPart } from './fleetPart.js';
-import { fleetResult, type FleetResult } from './fleetRun.js';
+import { fleetMeta, fleetResult, type FleetResult } from './fleetRun.js';
 import type { SweepProgress } from './sweepPlan.js';
 import { shardProblem, shardRange, type Shard } from './sweepShard.js';
 
@@ -27,8 +26,7 @@ export async function runFleetFile(
   file: string,
   options: FleetFileOptions = {},
 ): Promise<FleetResult> {
-  const { fleet, part } = await runRanges(file, options, undefined);
-  return fleetResult(fleet, [part]);
+  return fleetResult([(await runRanges(file, options, undefined)).part]);
 }
 
 /** Runs one shard (a contiguous range of projects) of a fleet file: a part for `fleetResult`. */
@@ -64,9 +62,7 @@ async function runRanges(
   const { from, to } =
     shard === undefined ? { from: 0, to: fleet.projects } : shardRange(fleet.projects, shard);
   const tally = new FleetTally(
-    fleet.name,
-    fleet.projects,
-    fleet.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR,
+    fleetMeta(options.duration === undefined ? fleet : { ...fleet, duration: options.duration }),
   );
   if (to === from) return { fleet, part: tally.part() };
   // A few ranges per thread, so a slow range does not leave the other threads idle at the end.

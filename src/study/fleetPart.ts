@@ -24,17 +24,24 @@ const TABLES = ['refused', 'dropped', 'failedStatements'] as const;
 /** The format tag of fleet part files. */
 export const FLEET_PART_FORMAT = 'computesim-fleet-part/1';
 
+/** What identifies a fleet run: parts merge only when theirs are equal. */
+export interface FleetMeta {
+  readonly fleet: string;
+  readonly description?: string;
+  readonly projects: number;
+  readonly seed: number;
+  readonly duration: string | number;
+  readonly pricePerCuHour: number;
+}
+
 /** A mergeable measurement of some of a fleet's projects. Plain data (JSON, threads, queues). */
 export interface FleetPart {
   readonly format: typeof FLEET_PART_FORMAT;
-  /** The fleet's name and size, so parts of different fleets are not merged. */
-  readonly fleet: string;
-  readonly projects: number;
+  readonly meta: FleetMeta;
   /** The project ranges `[from, to)` measured, in order, disjoint. */
   readonly ranges: readonly (readonly [number, number])[];
   readonly from: number;
   readonly until: number;
-  readonly pricePerCuHour: number;
   readonly counts: Readonly<Record<(typeof COUNTS)[number], number>>;
   /** Exact-sum partials (see `ExactSum`). */
   readonly sums: Readonly<Record<(typeof SUMS)[number], readonly number[]>>;
@@ -64,11 +71,7 @@ export class FleetTally {
   #from = Number.POSITIVE_INFINITY;
   #until = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    readonly fleet: string,
-    readonly projects: number,
-    readonly pricePerCuHour: number,
-  ) {}
+  constructor(readonly meta: FleetMeta) {}
 
   /** Adds one project's metrics (its samples go through `record`). */
   addProject(index: number, metrics: FleetMetrics): void {
@@ -86,8 +89,12 @@ export class FleetTally {
     this.#histograms[figure].record(ms);
   }
 
-  /** Adds a part of other projects of the same fleet. */
+  /** Adds a part of other projects of the same fleet (a `RangeError` for another fleet's). */
   merge(part: FleetPart): void {
+    if (JSON.stringify(part.meta) !== JSON.stringify(this.meta))
+      throw new RangeError(
+        `a part of another fleet run (${part.meta.fleet}, ${part.meta.projects} projects, seed ${part.meta.seed}, ${String(part.meta.duration)})`,
+      );
     for (const [from, to] of part.ranges) this.#cover(from, to);
     if (part.ranges.length > 0) this.#span(part.from, part.until);
     for (const key of COUNTS) this.#counts[key] += part.counts[key];
@@ -104,7 +111,7 @@ export class FleetTally {
     return (
       this.#ranges.length === 1 &&
       this.#ranges[0]![0] === 0 &&
-      this.#ranges[0]![1] === this.projects
+      this.#ranges[0]![1] === this.meta.projects
     );
   }
 
@@ -117,13 +124,11 @@ export class FleetTally {
   part(): FleetPart {
     return {
       format: FLEET_PART_FORMAT,
-      fleet: this.fleet,
-      projects: this.projects,
+      meta: this.meta,
       ranges: this.#ranges.map(([a, b]) => [a, b] as const),
       // An empty part (a shard with no projects) spans nothing; JSON has no infinities.
       from: this.#ranges.length === 0 ? 0 : this.#from,
       until: this.#ranges.length === 0 ? 0 : this.#until,
-      pricePerCuHour: this.pricePerCuHour,
       counts: { ...this.#counts },
       sums: {
         cuHours: [...this.#sums.cuHours.partials],
@@ -159,8 +164,8 @@ export class FleetTally {
       computes: part.counts.computes,
       cuHours,
       activeHours: this.#sums.activeHours.total(),
-      costEstimate: cuHours * this.pricePerCuHour,
-      pricePerCuHour: this.pricePerCuHour,
+      costEstimate: cuHours * this.meta.pricePerCuHour,
+      pricePerCuHour: this.meta.pricePerCuHour,
       starts: part.counts.starts,
       suspends: part.counts.suspends,
       resizes: part.counts.resizes,
@@ -179,12 +184,12 @@ export class FleetTally {
 
   /** Adds `[from, to)` to the covered ranges; throws a `RangeError` when it overlaps one. */
   #cover(from: number, to: number): void {
-    if (from < 0 || to > this.projects || from >= to)
-      throw new RangeError(`fleet ${this.fleet}: no projects [${from}, ${to}) in ${this.projects}`);
+    if (from < 0 || to > this.meta.projects || from >= to)
+      throw new RangeError(`no projects [${from}, ${to}) in ${this.meta.projects}`);
     const overlap = this.#ranges.find(([a, b]) => from < b && a < to);
     if (overlap !== undefined)
       throw new RangeError(
-        `fleet ${this.fleet}: projects [${from}, ${to}) overlap [${overlap[0]}, ${overlap[1]}), measured already`,
+        `projects ${from}-${to - 1} are measured twice (they overlap ${overlap[0]}-${overlap[1] - 1})`,
       );
     const ranges = [...this.#ranges, [from, to] as [number, number]].sort((x, y) => x[0] - y[0]);
     this.#ranges = ranges.reduce<[number, number][]>((joined, range) => {

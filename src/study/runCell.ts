@@ -7,7 +7,7 @@ import { displayPath, loadDefinition } from '../files/loadDefinition.js';
 import type { CellTask, FleetCell } from './cellTask.js';
 import { FLEET_FILE, type FleetDefinition } from './fleet.js';
 import type { FleetPart } from './fleetPart.js';
-import { runFleetRange } from './fleetRun.js';
+import { fleetFingerprint, runFleetRange } from './fleetRun.js';
 import { runStudy } from './runStudy.js';
 import { STUDY_FILE, type StudyDefinition } from './study.js';
 import { planSweep, type SweepOptions, type SweepPlan } from './sweepPlan.js';
@@ -48,8 +48,7 @@ export class CellRunner {
    */
   async fingerprint(task: CellTask): Promise<string> {
     if (task.kind === 'fleet') {
-      const fleet = await this.fleet(task);
-      return `${fleet.name}/${fleet.projects}/${String(fleet.duration)}/${fleet.seed ?? 1}`;
+      return fleetFingerprint(await this.fleet(task));
     }
     return shapeFingerprint(sweepShape(await this.plan(task.url, task.options)));
   }
