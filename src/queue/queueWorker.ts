@@ -45,6 +45,7 @@ export async function startQueueWorker(
   connection: RedisAddress,
   options: QueueWorkerOptions = {},
 ): Promise<QueueWorker> {
+  await reachable(url, connection);
   const concurrency = options.concurrency ?? 1;
   const lockDuration = options.lockDurationMs ?? 30_000;
   const threads = new CellThreads(concurrency);
@@ -78,13 +79,7 @@ export async function startQueueWorker(
     },
   );
   worker.on('error', (error) => options.onError?.(error));
-  try {
-    await reachable(url, worker.waitUntilReady());
-  } catch (error) {
-    await Promise.allSettled([worker.close(true), threads.close()]);
-    client.disconnect();
-    throw error;
-  }
+  await worker.waitUntilReady();
   return {
     async close() {
       await worker.close();

@@ -1,21 +1,32 @@
 /**
- * Waiting for Redis with a limit: BullMQ's clients retry forever, which for a mistyped address
- * would look like a hang. One clear error instead.
+ * Checking Redis before the queue objects connect: BullMQ's clients retry forever, and close only
+ * once connected, which for a mistyped address would look like a hang. One clear error instead.
  */
+import { Redis } from 'ioredis';
+import type { RedisAddress } from './cellQueue.js';
 
-/** Resolves when `ready` does; rejects with "cannot reach Redis at URL" after `timeoutMs` (10 s). */
+/** Resolves once Redis at `address` answers a PING; else rejects with "cannot reach Redis at URL". */
 export async function reachable(
   url: string,
-  ready: Promise<unknown>,
+  address: RedisAddress,
   timeoutMs = 10_000,
 ): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`cannot reach Redis at ${url}`)), timeoutMs);
+  const probe = new Redis({
+    ...address,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
   });
+  let cause: Error | undefined;
+  probe.on('error', (error: Error) => (cause ??= error));
   try {
-    await Promise.race([ready, timeout]);
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    const reason = (cause ?? (error as Error)).message;
+    throw new Error(`cannot reach Redis at ${url} (${reason})`, { cause: error });
   } finally {
-    clearTimeout(timer);
+    probe.disconnect();
   }
 }

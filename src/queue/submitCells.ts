@@ -36,20 +36,17 @@ export async function submitCells(
   cells: readonly QueuedCell[],
   options: SubmitOptions = {},
 ): Promise<unknown[]> {
+  await reachable(url, connection, options.connectTimeoutMs);
   const clients = [redisClient(connection), redisClient(connection)] as const;
   const queue = new Queue(QUEUE_NAME, { connection: clients[0] });
   const events = new QueueEvents(QUEUE_NAME, { connection: clients[1] });
-  const problems: Error[] = [];
-  queue.on('error', (error) => problems.push(error));
-  events.on('error', (error) => problems.push(error));
+  // A lost connection is retried by the clients; a job that cannot finish fails on its own.
+  queue.on('error', () => undefined);
+  events.on('error', () => undefined);
   const run = randomUUID().slice(0, 8);
   const ids = cells.map((_, i) => `${run}-${i}`);
   try {
-    await reachable(
-      url,
-      Promise.all([queue.waitUntilReady(), events.waitUntilReady()]),
-      options.connectTimeoutMs,
-    );
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     events.on('stalled', ({ jobId }) => {
       const cell = ids.indexOf(jobId);
       if (cell !== -1) options.onRetry?.(cell);

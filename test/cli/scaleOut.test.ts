@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { startRedis, type RedisServer } from '../support/redisServer.js';
+import { freePort, startRedis, type RedisServer } from '../support/redisServer.js';
 
 const STUDY = 'test/fixtures/nappingStudy.ts';
 const SWEEP = ['--seeds', '2', '--workers', '1'];
@@ -159,6 +159,15 @@ describe('sweep beyond one machine', () => {
     expect(code).toBe(1);
     expect(err).toEqual([
       expect.stringMatching(/merge: \S+part-2.json is from another sweep than \S+other.json/),
+    ]);
+  });
+
+  it('says so in one line when no Redis answers at the queue URL', async () => {
+    const port = await freePort();
+    const { code, err } = await cli('sweep', STUDY, '--queue', `redis://127.0.0.1:${port}`);
+    expect(code).toBe(1);
+    expect(err).toEqual([
+      `computesim: sweep: cannot reach Redis at redis://127.0.0.1:${port} (connect ECONNREFUSED 127.0.0.1:${port})`,
     ]);
   });
 

@@ -47,6 +47,7 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
   if (lockDurationMs !== undefined && lockDurationMs < 1_000)
     throw new UsageError('--lock-duration must be at least 1s');
   let fatal: (error: Error) => void = () => undefined;
+  let lastError: string | undefined;
   const stopped = new Promise<Error | undefined>((resolve) => {
     fatal = resolve;
     process.once('SIGINT', () => resolve(undefined)).once('SIGTERM', () => resolve(undefined));
@@ -57,7 +58,11 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
     onCell: (event, jobId, detail) =>
       io.out(`cell ${jobId} ${event}${detail === undefined ? '' : `: ${detail}`}`),
     onFatal: (error) => fatal(error),
-    onError: (error) => io.err(`computesim worker: ${error.message}`),
+    // A lost connection repeats its error on every retry: say it once until it changes.
+    onError: (error) => {
+      if (error.message !== lastError) io.err(`computesim worker: ${error.message}`);
+      lastError = error.message;
+    },
   });
   io.out(`worker: waiting for cells on ${values.queue} (${concurrency} at a time)`);
   const error = await stopped;
