@@ -162,6 +162,44 @@ describe('sweep beyond one machine', () => {
     ]);
   });
 
+  it('prints and writes the same fleet on threads, as 2 shards merged, and through the queue', async () => {
+    const fleet = 'test/fixtures/tinyFleet.ts';
+    const run = async (prefix: string, ...argv: string[]) => {
+      const { code, out, err } = await cli(...argv, '--json', at(`${prefix}.json`));
+      return {
+        code,
+        err,
+        printed: out.join('\n'),
+        json: readFileSync(at(`${prefix}.json`), 'utf8'),
+      };
+    };
+    const threads = await run('fleet-threads', 'fleet', fleet, '--threads', '2');
+    expect(threads.code).toBe(0);
+    expect(threads.printed).toMatch(/percentiles .* at most 0\.10% above the exact values/);
+    for (const shard of ['1/2', '2/2'])
+      await cli(
+        'fleet',
+        fleet,
+        '--threads',
+        '1',
+        '--shard',
+        shard,
+        '--out',
+        at(`fleet-${shard[0]}.json`),
+      );
+    expect(
+      await run('fleet-merged', 'fleet', '--merge', at('fleet-2.json'), at('fleet-1.json')),
+    ).toEqual(threads);
+    const worker = startWorker(redis.url);
+    workers.push(worker);
+    await worker.printed(/waiting for cells/);
+    expect(await run('fleet-queued', 'fleet', fleet, '--queue', redis.url)).toEqual(threads);
+    const missing = await cli('fleet', '--merge', at('fleet-1.json'));
+    expect(missing.err).toEqual([
+      'computesim: fleet tiny-fleet: projects missing (measured 0-1 of 0-4)',
+    ]);
+  }, 120_000);
+
   it('says so in one line when no Redis answers at the queue URL', async () => {
     const port = await freePort();
     const { code, err } = await cli('sweep', STUDY, '--queue', `redis://127.0.0.1:${port}`);
