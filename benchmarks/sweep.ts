@@ -6,7 +6,9 @@
  *
  * Run: npm run bench -- sweep   (FLEET_PROJECTS / FLEET_DAYS / SWEEP_DAYS shrink it for a quick look)
  */
+import { fileUrl } from '../src/files/loadDefinition.js';
 import { runFleetFile, sweepStudyFile } from '../src/index.js';
+import { CellThreads } from '../src/study/cellThreads.js';
 
 const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 1_000);
 const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
@@ -23,8 +25,24 @@ function verdict(ratio: number): string {
   return `${ratio.toFixed(2)}×  (target ≥ ${TARGET_SPEED_UP}: ${ratio >= TARGET_SPEED_UP ? 'met' : 'MISSED'})`;
 }
 
+/** Seconds to start `count` threads and have each run a trivial cell (the fixed cost of a run). */
+async function startUp(count: number): Promise<number> {
+  const url = fileUrl('test/fixtures/tinyFleet.ts');
+  const { seconds } = await timed(async () => {
+    const pool = new CellThreads(count);
+    const cells = Array.from({ length: count }, (_, i) => ({ from: i, to: i + 1 }));
+    await Promise.all(
+      cells.map((range) => pool.run({ kind: 'fleet', url, duration: '1m', ...range })),
+    );
+    await pool.close();
+  });
+  return seconds;
+}
+
 /** Runs the scale-out benchmark; returns whether every target was met. */
 export async function runSweepBenchmark(): Promise<boolean> {
+  const startUpOne = await startUp(1);
+  const startUpTwo = await startUp(2);
   const study = 'scenarios/suspend-timeout-study.ts';
   const options = { seeds: [1, 2], duration: `${SWEEP_DAYS}d` };
   const one = await timed(() => sweepStudyFile(study, { ...options, workers: 1 }));
@@ -42,6 +60,10 @@ export async function runSweepBenchmark(): Promise<boolean> {
   const simulated = (seconds: number) =>
     `${Math.round((PROJECTS * DAYS * 86_400) / seconds).toLocaleString('en-US')} project-seconds/s`;
 
+  console.log(
+    `\nThread start-up (load the sources, run a trivial cell): 1 thread ${startUpOne.toFixed(1)} s, ` +
+      `2 threads ${startUpTwo.toFixed(1)} s (paid in every figure below)`,
+  );
   console.log(`\nSweep: ${study}, ${runs} runs of ${SWEEP_DAYS} simulated days`);
   console.log(`1 worker thread                       ${one.seconds.toFixed(1)} s`);
   console.log(`2 worker threads                      ${two.seconds.toFixed(1)} s`);
