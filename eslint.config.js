@@ -50,7 +50,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/cli/**', 'src/http/**', 'src/service/**', 'src/pg/**'],
+    ignores: ['src/cli/**', 'src/http/**', 'src/service/**', 'src/pg/**', 'src/queue/**'],
     rules: determinism,
   },
   {

@@ -9,6 +9,7 @@ import { runHttpBenchmark } from './http.js';
 import { runPgBenchmark } from './pg.js';
 import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
+import { runSweepBenchmark } from './sweep.js';
 import { runTestingBenchmark } from './testing.js';
 
 const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
@@ -19,6 +20,7 @@ const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
   http: runHttpBenchmark,
   testing: runTestingBenchmark,
   pg: runPgBenchmark,
+  sweep: runSweepBenchmark,
 };
 
 const args = process.argv.slice(2);

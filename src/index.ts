@@ -132,6 +132,20 @@ export type { SweepResult, SweepPoint, SweepRun } from './study/sweepResult.js';
 export { meanInterval, type MeanInterval } from './study/interval.js';
 export { FIGURES, type Figure } from './study/figures.js';
 export { sweepTable, sweepCsv } from './study/sweepOutput.js';
+export { sweepShardOfFile } from './study/sweep.js';
+export { mergeSweepParts, type Shard, type SweepPart, type NamedPart } from './study/sweepShard.js';
+// Fleets: independent projects split by project range across threads, shards and queue workers.
+export { defineFleet, type FleetDefinition } from './study/fleet.js';
+export {
+  runFleet,
+  runFleetRange,
+  fleetResult,
+  projectSeed,
+  type FleetResult,
+} from './study/fleetRun.js';
+export { runFleetFile, fleetShardOfFile, type FleetFileOptions } from './study/fleetFile.js';
+export type { FleetPart, FleetMeta } from './study/fleetPart.js';
+export { PERCENTILE_RELATIVE_ERROR } from './study/latencyHistogram.js';
 
 // Scenarios and reports.
 export { defineScenario, type ScenarioDefinition } from './scenario/scenario.js';

@@ -20,13 +20,13 @@ export type ParsedCommand<O extends OptionSpec> = ReturnType<
 > & { readonly help: boolean };
 
 /**
- * Parses `argv` with `options`, requiring exactly `positionals` (named in `expected`). `--help` or
- * `-h` anywhere asks for the command's help instead.
+ * Parses `argv` with `options`, requiring exactly `positionals` (named in `expected`; `'some'`: one
+ * or more). `--help` or `-h` anywhere asks for the command's help instead.
  */
 export function parseCommand<O extends OptionSpec>(
   argv: readonly string[],
   options: O,
-  positionals: number,
+  positionals: number | 'some',
   expected: string,
 ): ParsedCommand<O> {
   const help = argv.includes('--help') || argv.includes('-h');
@@ -43,6 +43,10 @@ export function parseCommand<O extends OptionSpec>(
     throw new UsageError((error as Error).message, { cause: error });
   }
   if (help) return { ...parsed, help: true };
+  if (positionals === 'some') {
+    if (parsed.positionals.length === 0) throw new UsageError(`expected ${expected}`);
+    return { ...parsed, help: false };
+  }
   if (parsed.positionals.length < positionals) throw new UsageError(`expected ${expected}`);
   if (parsed.positionals.length > positionals)
     throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`);

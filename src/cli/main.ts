@@ -10,6 +10,8 @@ import { replay } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { sweepCommand } from './commands/sweep.js';
+import { fleetCommand } from './commands/fleet.js';
+import { workerCommand } from './commands/worker.js';
 import type { CliIo } from './io.js';
 
 const USAGE = `Usage: computesim <command> [options]
@@ -21,6 +23,8 @@ Commands:
   replay <log.jsonl> --fork-at TIME --set NAME=VALUE   fork the run there: both futures side by side
   compare <study.ts> [options]       a study's configurations side by side, same sessions
   sweep <study.ts> [options]         a grid of parameters × seeds, mean and 95% interval
+  fleet <fleet.ts> [options]         many independent projects split across threads, exact merges
+  worker --queue redis://HOST:PORT   run the cells of sweeps and fleets put on a Redis queue
   serve [options]                    the simulated API over HTTP, for clients in any language
 
 Run computesim <command> --help for a command's options.
@@ -57,6 +61,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await compareCommand(rest, io);
       case 'sweep':
         return await sweepCommand(rest, io);
+      case 'fleet':
+        return await fleetCommand(rest, io);
+      case 'worker':
+        return await workerCommand(rest, io);
       case 'serve':
         return await serveCommand(rest, io);
       default:

@@ -4,7 +4,10 @@
  */
 import { SingleBar } from 'cli-progress';
 
-/** Progress of a long command: `update(done, total)` as work completes, `stop()` at the end. */
+/**
+ * Progress of a long command: `update(done, total)` as work completes, `stop()` at the end (a second
+ * `stop()` does nothing).
+ */
 export interface Progress {
   update(done: number, total: number): void;
   stop(): void;
@@ -48,6 +51,7 @@ export function progressBar(
     },
     stop() {
       if (!started) return;
+      started = false;
       bar.stop();
       process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
     },

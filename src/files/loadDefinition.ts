@@ -96,7 +96,8 @@ function location(line: string): string {
   return match === null ? '' : ` (line ${match[1]}, column ${match[2]})`;
 }
 
-function displayPath(url: string): string {
+/** A file URL as messages show it: relative to the working directory when under it. */
+export function displayPath(url: string): string {
   const path = decodeURIComponent(new URL(url).pathname);
   const cwd = `${process.cwd()}/`;
   return path.startsWith(cwd) ? path.slice(cwd.length) : path;

@@ -27,7 +27,15 @@ export interface MetricsOptions {
    * takes it when it is created, since it counts as events come.)
    */
   readonly from?: number;
+  /**
+   * Called with every sample of the distributions (`coldStartWaitMs`, `coldCacheDelayMs`) that
+   * counts, for callers that merge distributions across runs (a fleet split over workers).
+   */
+  readonly onSample?: (figure: SampledFigure, ms: number) => void;
 }
+
+/** The distributions of `FleetMetrics` whose samples `MetricsOptions.onSample` sees. */
+export type SampledFigure = 'coldStartWaitMs' | 'coldCacheDelayMs';
 
 /** Figures of one compute. */
 export interface ComputeMetrics {
@@ -157,9 +165,15 @@ export class MetricsProjection {
   /** Each compute's activity when the measured span began (subtracted from its figures). */
   readonly #before = new Map<string, ActivityCounts>();
 
-  /** A projection counting from `from` on (default: everything), events fed with `apply`. */
-  constructor(options: { readonly from?: number } = {}) {
+  readonly #onSample: MetricsOptions['onSample'];
+
+  /**
+   * A projection counting from `from` on (default: everything), telling `onSample` each sample of
+   * its distributions that counts; events are fed with `apply`.
+   */
+  constructor(options: Pick<MetricsOptions, 'from' | 'onSample'> = {}) {
     this.#measureFrom = options.from;
+    this.#onSample = options.onSample;
     this.#measuring = options.from === undefined;
   }
 
@@ -275,11 +289,15 @@ export class MetricsProjection {
         event.at,
         this.#coldCache,
       );
-      if (delay > 0) this.#cacheDelays.push(delay);
+      if (delay > 0) {
+        this.#cacheDelays.push(delay);
+        if (this.#measuring) this.#onSample?.('coldCacheDelayMs', delay);
+      }
     }
     if (waited !== undefined) {
       this.#waiting.delete(event.connectionId);
       this.#waits.push(event.at - waited.at);
+      if (this.#measuring) this.#onSample?.('coldStartWaitMs', event.at - waited.at);
       if (tally !== undefined) {
         tally.sessions++;
         tally.coldStarts++;
@@ -296,7 +314,7 @@ export class MetricsProjection {
   }
 
   /** The figures so far (the projection goes on taking events afterwards). */
-  metrics(options: Omit<MetricsOptions, 'from'> = {}): Metrics {
+  metrics(options: Omit<MetricsOptions, 'from' | 'onSample'> = {}): Metrics {
     const until = options.until ?? this.#last;
     const start = this.#measureFrom ?? this.#from ?? until;
     const price = options.pricePerCuHour ?? DEFAULT_PRICE_PER_CU_HOUR;
@@ -380,9 +398,10 @@ export class MetricsProjection {
  * events of a log file (`LogFile.open(path).events()`) without loading it.
  */
 export function metricsOf(log: Iterable<AnyLoggedEvent>, options: MetricsOptions = {}): Metrics {
-  const projection = new MetricsProjection(
-    options.from === undefined ? {} : { from: options.from },
-  );
+  const projection = new MetricsProjection({
+    ...(options.from === undefined ? {} : { from: options.from }),
+    ...(options.onSample === undefined ? {} : { onSample: options.onSample }),
+  });
   for (const event of log) projection.apply(event as SimEvent);
   return projection.metrics(options);
 }

@@ -2,6 +2,7 @@
  * A sweep's results: every run's figures, and per point the mean and 95% interval of each headline
  * figure across seeds. Built from results in task order, so how many workers ran them never shows.
  */
+import { hashString } from '../core/hash.js';
 import type { FleetMetrics } from '../projection/metrics.js';
 import { FIGURES, figureOf } from './figures.js';
 import { meanInterval, type MeanInterval } from './interval.js';
@@ -35,14 +36,49 @@ export interface SweepResult {
   readonly points: readonly SweepPoint[];
 }
 
-/** Assembles the results of a plan from its runs' metrics, given in task order. */
-export function sweepResult<P>(plan: SweepPlan<P>, fleets: readonly FleetMetrics[]): SweepResult {
-  if (fleets.length !== plan.tasks.length)
-    throw new RangeError(`sweep: ${fleets.length} results for ${plan.tasks.length} runs`);
-  const points = plan.points.map((configuration, p) => {
-    const runs = plan.seeds.map((seed, s) => ({
+/**
+ * What a sweep's results will look like before any run: everything of a `SweepResult` but the runs.
+ * Plain data, so shards can carry it and a merge can check that they come from the same sweep.
+ */
+export interface SweepShape {
+  readonly study: string;
+  readonly description?: string;
+  readonly duration: string | number;
+  readonly parameters: readonly string[];
+  readonly seeds: readonly number[];
+  readonly points: readonly { readonly name: string; readonly params?: unknown }[];
+}
+
+/** The shape of a plan's results. */
+export function sweepShape<P>(plan: SweepPlan<P>): SweepShape {
+  return {
+    study: plan.study.name,
+    ...(plan.study.description === undefined ? {} : { description: plan.study.description }),
+    duration: plan.study.duration,
+    parameters: plan.parameters,
+    seeds: plan.seeds,
+    points: plan.points.map((point) => ({ name: point.name, params: point.params })),
+  };
+}
+
+/** A short text that differs between shapes (to tell cells of different sweeps apart). */
+export function shapeFingerprint(shape: SweepShape): string {
+  return hashString(JSON.stringify(shape)).toString(16).padStart(8, '0');
+}
+
+/** How many runs a sweep of this shape has (points × seeds). */
+export function runCount(shape: SweepShape): number {
+  return shape.points.length * shape.seeds.length;
+}
+
+/** Assembles the results of a sweep from its runs' metrics, given in task order. */
+export function sweepResult(shape: SweepShape, fleets: readonly FleetMetrics[]): SweepResult {
+  if (fleets.length !== runCount(shape))
+    throw new RangeError(`sweep: ${fleets.length} results for ${runCount(shape)} runs`);
+  const points = shape.points.map((configuration, p) => {
+    const runs = shape.seeds.map((seed, s) => ({
       seed,
-      fleet: fleets[p * plan.seeds.length + s] as FleetMetrics,
+      fleet: fleets[p * shape.seeds.length + s] as FleetMetrics,
     }));
     const summary = Object.fromEntries(
       FIGURES.map((figure) => [
@@ -57,11 +93,11 @@ export function sweepResult<P>(plan: SweepPlan<P>, fleets: readonly FleetMetrics
     return { name: configuration.name, params: configuration.params, runs, summary };
   });
   return {
-    study: plan.study.name,
-    ...(plan.study.description === undefined ? {} : { description: plan.study.description }),
-    duration: plan.study.duration,
-    parameters: plan.parameters,
-    seeds: plan.seeds,
+    study: shape.study,
+    ...(shape.description === undefined ? {} : { description: shape.description }),
+    duration: shape.duration,
+    parameters: shape.parameters,
+    seeds: shape.seeds,
     points,
   };
 }

@@ -1,6 +1,7 @@
 /**
- * `computesim sweep <study>`: a grid of parameters × seeds from a study file, on worker threads, with
- * a progress bar on a terminal; prints mean ± 95% interval per point, writes JSON and CSV on request.
+ * `computesim sweep <study>`: a grid of parameters × seeds from a study file, on worker threads, on a
+ * shard (`--shard i/n --out part.json`, put together by `--merge`) or on a Redis queue (`--queue`),
+ * with a progress bar on a terminal; prints mean ± 95% interval per point, writes JSON and CSV.
  */
 import { formatDuration, parseDuration } from '../../core/duration.js';
 import {
@@ -10,9 +11,15 @@ import {
   sweepTable,
 } from '../../study/sweepOutput.js';
 import type { ParamValue } from '../../study/study.js';
-import { sweepGridProblem } from '../../study/sweepPlan.js';
-import { parseCommand, UsageError } from '../args.js';
+import { sweepShardOfFile } from '../../study/sweep.js';
+import { sweepGridProblem, type SweepOptions } from '../../study/sweepPlan.js';
+import type { SweepResult } from '../../study/sweepResult.js';
+import { mergeSweepParts } from '../../study/sweepShard.js';
+import { parseCommand, UsageError, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';
+import { progressBar } from '../progressBar.js';
+import { sweepOnQueue } from '../queueOptions.js';
+import { parseShard, readParts } from '../shardOption.js';
 import {
   loadStudyFile,
   parseParams,
@@ -23,10 +30,11 @@ import {
 
 /** Help of the sweep command. */
 export const SWEEP_HELP = `Usage: computesim sweep <study.ts> [options]
+       computesim sweep --merge <part.json>… [--json FILE] [--csv FILE] [--figures K1,K2]
 
 Runs every point of a study's grid (or its configurations) with several seeds on worker threads,
 and prints each figure's mean ± the half-width of its 95% interval across seeds. Results do not
-depend on the number of workers.
+depend on the number of workers, shards or queue workers.
 
 Options:
   --seeds N|LIST       5 (default): the study's seed and the next four; or a list like 1,7,9
@@ -39,11 +47,22 @@ Options:
   --json FILE          write every run and summary as JSON
   --csv FILE           write one row per point: parameters, then mean/low/high per figure
 
+Beyond one machine (docs/scale-out.md):
+  --shard I/N          run only the I-th of N slices of the runs (1-based) and write them as a part;
+                       --shard N takes I from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job)
+  --out FILE           where --shard writes its part (default part-I.json)
+  --merge              put parts together: prints the same table, JSON and CSV as one machine
+  --queue URL          put every run on the BullMQ queue at redis://HOST:PORT and wait for workers
+                       (computesim worker --queue URL) to run them
+
 Example:
   computesim sweep scenarios/suspend-timeout-study.ts --param suspendTimeout=60,300,-1 --seeds 5`;
 
+const MERGE_ALLOWS = new Set(['merge', 'json', 'csv', 'figures']);
+
 /** Runs the sweep command. */
 export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const merging = argv.includes('--merge');
   const { values, positionals, help } = parseCommand(
     argv,
     {
@@ -52,25 +71,45 @@ export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<
       configurations: { type: 'boolean' },
       figures: { type: 'string' },
       csv: { type: 'string' },
+      shard: { type: 'string' },
+      out: { type: 'string' },
+      merge: { type: 'boolean' },
+      queue: { type: 'string' },
       ...STUDY_FLAGS,
     },
-    1,
-    'a study file (computesim sweep <study.ts>)',
+    merging ? 'some' : 1,
+    merging
+      ? 'part files (computesim sweep --merge part-*.json)'
+      : 'a study file (computesim sweep <study.ts>)',
   );
   if (help) {
     io.out(SWEEP_HELP);
     return 0;
   }
-  const params = parseParams(values.param ?? []);
-  if (values.configurations === true && Object.keys(params).length > 0)
-    throw new UsageError('--configurations and --param do not go together');
   const figures = values.figures?.split(',').map((key) => key.trim()) ?? DEFAULT_TABLE_FIGURES;
   try {
     figuresByKey(figures);
   } catch (error) {
     throw new UsageError(`--figures: ${(error as Error).message}`);
   }
-  const loaded = await loadStudyFile(positionals[0] as string, values);
+  if (merging) {
+    const extra = Object.keys(values).find((flag) => !MERGE_ALLOWS.has(flag));
+    if (extra !== undefined) throw new UsageError(`--merge does not take --${extra}`);
+    printSweep(mergeSweepParts(readParts(positionals)), figures, values, io);
+    return 0;
+  }
+  const params = parseParams(values.param ?? []);
+  if (values.configurations === true && Object.keys(params).length > 0)
+    throw new UsageError('--configurations and --param do not go together');
+  if (values.shard !== undefined && values.queue !== undefined)
+    throw new UsageError('--shard and --queue do not go together');
+  if (values.shard !== undefined && (values.json !== undefined || values.csv !== undefined))
+    throw new UsageError('--shard writes a part (--out); --json and --csv go with --merge');
+  if (values.out !== undefined && values.shard === undefined)
+    throw new UsageError('--out goes with --shard');
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const file = positionals[0] as string;
+  const loaded = await loadStudyFile(file, values);
   const { study, duration } = loaded;
   const seeds = parseSeeds(values.seeds ?? '5', study.seed ?? 1);
   const problem = sweepGridProblem(study, params);
@@ -79,15 +118,53 @@ export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<
     values.configurations === true
       ? {}
       : { ...(study.grid as Record<string, readonly ParamValue[]> | undefined), ...params };
-  const result = await runStudyFile(loaded, { grid, seeds }, values, io, 'sweep');
-  if (values.json !== undefined) io.writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);
-  if (values.csv !== undefined) io.writeFile(values.csv, sweepCsv(result));
-  io.out(`${study.name}: ${study.description ?? ''}`.replace(/: $/, ''));
+  if (shard !== undefined) {
+    const out = values.out ?? `part-${shard.index}.json`;
+    const workers =
+      values.workers === undefined ? {} : { workers: wholeNumber('--workers', values.workers, 1) };
+    const progress = progressBar(`shard ${shard.index}/${shard.count}`, io.progressStream, 'runs');
+    try {
+      const part = await sweepShardOfFile(file, shard, {
+        grid,
+        seeds,
+        duration,
+        ...workers,
+        onProgress: (done, total) => progress.update(done, total),
+      });
+      progress.stop();
+      io.writeFile(out, `${JSON.stringify(part)}\n`);
+      const runs = part.to > part.from ? `runs ${part.from + 1}-${part.to}` : 'no runs';
+      io.out(
+        `shard ${shard.index}/${shard.count} of ${study.name}: ${runs} of ${part.shape.points.length * seeds.length}, written to ${out}`,
+      );
+    } finally {
+      progress.stop();
+    }
+    return 0;
+  }
+  const options: SweepOptions = { grid, seeds, duration };
+  const result =
+    values.queue === undefined
+      ? await runStudyFile(loaded, { grid, seeds }, values, io, 'sweep')
+      : await sweepOnQueue(values.queue, file, study, options, io);
+  printSweep(result, figures, values, io);
+  return 0;
+}
+
+/** Prints a sweep's table (and writes its JSON and CSV when asked): the same for every way it ran. */
+function printSweep(
+  result: SweepResult,
+  figures: readonly string[],
+  files: { readonly json?: string | undefined; readonly csv?: string | undefined },
+  io: CliIo,
+): void {
+  if (files.json !== undefined) io.writeFile(files.json, `${JSON.stringify(result, null, 2)}\n`);
+  if (files.csv !== undefined) io.writeFile(files.csv, sweepCsv(result));
+  io.out(`${result.study}: ${result.description ?? ''}`.replace(/: $/, ''));
   io.out(
-    `${result.points.length} points × ${seeds.length} seeds (${seeds.join(', ')}), ` +
-      `${formatDuration(parseDuration(duration))} of virtual time each; mean ±95% interval`,
+    `${result.points.length} points × ${result.seeds.length} seeds (${result.seeds.join(', ')}), ` +
+      `${formatDuration(parseDuration(result.duration))} of virtual time each; mean ±95% interval`,
   );
   io.out('');
   for (const line of sweepTable(result, figures).split('\n')) io.out(line);
-  return 0;
 }
