@@ -5,17 +5,12 @@
  * suspend timeout has passed; the "Advance 5 minutes" button moves the clock; the report downloads;
  * no console errors. Screenshots go under test-output/. CI sets COMPUTESIM_REQUIRE_BROWSER=1.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
 import { KEY, serveOver } from '../support/transports.js';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const required = process.env['COMPUTESIM_REQUIRE_BROWSER'] === '1';
-const available = existsSync(CHROMIUM);
-const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
+import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 
 /** The last stretch drawn in the lane of `endpointId`, as a locator (`st-active`: ends active). */
 function lastStretch(page: Page, endpointId: string, state: string) {
@@ -27,15 +22,8 @@ function lastState(page: Page, endpointId: string): Promise<string | null> {
   return page.locator(`#lanes g.lane:has-text("${endpointId}") rect`).last().getAttribute('class');
 }
 
-describe.skipIf(!available && !required)('the dashboard in chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    if (!available) throw new Error(`no browser at ${CHROMIUM} (apt-get install chromium)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+describeInBrowser('the dashboard in chromium', () => {
+  const browser = useBrowser();
 
   it('shows a compute wake and sleep as clients and the clock move', async () => {
     const { base, call } = await serveOver(
@@ -44,16 +32,12 @@ describe.skipIf(!available && !required)('the dashboard in chromium', () => {
       new Simulation({ seed: 42, start: '2026-01-05T09:00:00Z' }),
     );
     const origin = base.replace(/\/api\/v2$/, '');
-    mkdirSync(out, { recursive: true });
-    const page = await browser.newPage({
+    mkdirSync(TEST_OUTPUT, { recursive: true });
+    const page = await browser().newPage({
       viewport: { width: 1500, height: 1000 },
       acceptDownloads: true,
     });
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    const problems = consoleProblems(page);
     await page.goto(`${origin}/#key=${KEY}`);
     await page.locator('#lane-range', { hasText: 'no computes yet' }).waitFor();
     expect(page.url()).not.toContain(KEY); // the key leaves the address bar
@@ -75,7 +59,7 @@ describe.skipIf(!available && !required)('the dashboard in chromium', () => {
       .first()
       .waitFor();
     await page.locator('#feed li.request', { hasText: 'POST /projects → 201' }).waitFor();
-    await page.screenshot({ path: `${out}dashboard-active.png`, fullPage: true });
+    await page.screenshot({ path: `${TEST_OUTPUT}dashboard-active.png`, fullPage: true });
 
     // Nobody connects: past the 5-minute suspend timeout the compute scales to zero.
     await call('POST', '/_sim/advance', { by: '6m' });
@@ -105,7 +89,7 @@ describe.skipIf(!available && !required)('the dashboard in chromium', () => {
     await page.getByRole('button', { name: 'Download report' }).click();
     expect((await download).suggestedFilename()).toBe('computesim-report.html');
 
-    await page.screenshot({ path: `${out}dashboard.png`, fullPage: true });
+    await page.screenshot({ path: `${TEST_OUTPUT}dashboard.png`, fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);

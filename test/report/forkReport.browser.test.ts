@@ -3,27 +3,15 @@
  * futures drawn on the same axes, paired lanes and series from the marked fork point, both metrics
  * columns, offline and without a console error. A screenshot is saved under test-output/.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { expect, it } from 'vitest';
 import { compareFork, officeHours, Simulation } from '../../src/index.js';
 import { forkReport } from '../../src/report/html/forkReport.js';
+import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const required = process.env['COMPUTESIM_REQUIRE_BROWSER'] === '1';
-const available = existsSync(CHROMIUM);
-const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
-
-describe.skipIf(!available && !required)('the fork report in chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    if (!available) throw new Error(`no browser at ${CHROMIUM} (apt-get install chromium)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+describeInBrowser('the fork report in chromium', () => {
+  const browser = useBrowser();
 
   it('draws both futures from the fork point: paired lanes, both series, both metrics', async () => {
     const sim = new Simulation({ seed: 7, start: '2026-01-06T00:00:00Z' });
@@ -44,17 +32,13 @@ describe.skipIf(!available && !required)('the fork report in chromium', () => {
       { profile: { defaultSuspendTimeoutSeconds: 60 } },
       { name: 'suspendTimeout=60' },
     );
-    mkdirSync(out, { recursive: true });
-    const file = `${out}fork.html`;
+    mkdirSync(TEST_OUTPUT, { recursive: true });
+    const file = `${TEST_OUTPUT}fork.html`;
     writeFileSync(file, forkReport(result, { source: 'busy-day', change: 'suspendTimeout=60' }));
 
-    const page = await browser.newPage({ viewport: { width: 1040, height: 900 } });
-    const problems: string[] = [];
+    const page = await browser().newPage({ viewport: { width: 1040, height: 900 } });
+    const problems = consoleProblems(page);
     const requests: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(pathToFileURL(file).href);
 
@@ -86,7 +70,7 @@ describe.skipIf(!available && !required)('the fork report in chromium', () => {
     expect(await cu.nth(2).textContent()).toMatch(/^−/);
     expect(problems).toEqual([]);
     expect(requests.every((url) => url.startsWith('file:'))).toBe(true);
-    await page.screenshot({ path: `${out}fork.png`, fullPage: true });
+    await page.screenshot({ path: `${TEST_OUTPUT}fork.png`, fullPage: true });
     await page.close();
   }, 60_000);
 });

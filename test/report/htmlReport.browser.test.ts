@@ -4,42 +4,26 @@
  * screenshot is saved under test-output/. CI installs chromium (.ci/run) and sets
  * COMPUTESIM_REQUIRE_BROWSER=1, so there the test cannot be skipped.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { expect, it } from 'vitest';
 import { runScenario } from '../../src/index.js';
 import { htmlReport } from '../../src/report/html/htmlReport.js';
 import previewBranches from '../../scenarios/preview-branches.js';
+import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const required = process.env['COMPUTESIM_REQUIRE_BROWSER'] === '1';
-const available = existsSync(CHROMIUM);
-const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
-
-describe.skipIf(!available && !required)('the HTML report in chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    if (!available) throw new Error(`no browser at ${CHROMIUM} (apt-get install chromium)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+describeInBrowser('the HTML report in chromium', () => {
+  const browser = useBrowser();
 
   it('renders every chart of a scenario, offline, without console errors', async () => {
     const run = runScenario(previewBranches);
-    mkdirSync(out, { recursive: true });
-    const file = `${out}preview-branches.html`;
+    mkdirSync(TEST_OUTPUT, { recursive: true });
+    const file = `${TEST_OUTPUT}preview-branches.html`;
     writeFileSync(file, htmlReport(run));
 
-    const page = await browser.newPage({ viewport: { width: 1040, height: 900 } });
-    const problems: string[] = [];
+    const page = await browser().newPage({ viewport: { width: 1040, height: 900 } });
+    const problems = consoleProblems(page);
     const requests: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(pathToFileURL(file).href);
 
@@ -56,7 +40,7 @@ describe.skipIf(!available && !required)('the HTML report in chromium', () => {
     expect(await page.locator('.axis-title').first().textContent()).toBe('time (UTC)');
     expect(problems).toEqual([]);
     expect(requests.every((url) => url.startsWith('file:'))).toBe(true);
-    await page.screenshot({ path: `${out}preview-branches.png`, fullPage: true });
+    await page.screenshot({ path: `${TEST_OUTPUT}preview-branches.png`, fullPage: true });
     await page.close();
   }, 60_000);
 });
