@@ -397,15 +397,27 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
         'the simulation was called from inside a step (an events$ or state$ subscriber may observe, not drive)',
       );
     }
+    // A log that can take no more events (closed, or its sink failed) refuses before anything
+    // is decided, so the state never runs ahead of the log.
+    const refused = this.#log.failure;
+    if (refused !== undefined) throw refused;
     this.#busy = true;
+    let value: V;
     try {
-      return body();
+      value = body();
     } finally {
-      if (markClock()) this.#markClock();
-      this.#busy = false;
+      try {
+        if (markClock()) this.#markClock();
+      } finally {
+        this.#busy = false;
+      }
       if (this.#state$.observed) this.#state$.next(this.state);
       else if (this.#sinceSnapshot >= this.#publishEvery) this.#publish();
     }
+    // A sink that failed during the call: the state has every event, the file stops short.
+    const failed = this.#log.failure;
+    if (failed !== undefined) throw failed;
+    return value;
   }
 
   /**

@@ -44,6 +44,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
   readonly #pending = new ByteWriter();
   #pendingEvents = 0;
   #closed = false;
+  #failure: LogUnavailableError | undefined;
   #first: E | undefined;
   readonly #bytes = new PagedUint8();
   /** Scratch buffers of one event's header and values. */
@@ -104,7 +105,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
       throw new RangeError(`EventLog.append: seq ${event.seq} where ${this.length} was expected`);
     }
     if (this.#length === 0) this.#first = event;
-    if (this.#mode !== MEMORY) {
+    if (this.#mode !== MEMORY || this.#closed) {
       this.#appendElsewhere(event);
       return;
     }
@@ -114,14 +115,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
     const shape = this.#codec.encode(event, at, values);
     const header = this.#header;
     header.reset();
-    header.varint(shape);
-    const step = at - this.#lastAt;
-    const code = this.#lastAt + step === at && Number.isSafeInteger(step) ? zigzag(step) : -1;
-    if (code >= 0 && code * 2 + 2 <= Number.MAX_SAFE_INTEGER) header.varint(code * 2 + 2);
-    else {
-      header.varint(ABSOLUTE_TIME);
-      header.float64(at);
-    }
+    this.#writeHeader(header, shape, at);
     if ((this.#length & CHECKPOINT_MASK) === 0) {
       this.#checkpointOffsets.push(this.#bytes.length);
       this.#checkpointAts.push(at);
@@ -132,53 +126,97 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
     this.#length++;
   }
 
-  /** Streams or counts an event of a log that does not keep it. */
+  /**
+   * An event's header: its shape, then its time as a whole step from the previous event's (zigzag,
+   * shifted past `ABSOLUTE_TIME`) or, when no whole step says it, `ABSOLUTE_TIME` and the float64.
+   */
+  #writeHeader(out: ByteWriter, shape: number, at: number): void {
+    out.varint(shape);
+    const step = at - this.#lastAt;
+    const code = this.#lastAt + step === at && Number.isSafeInteger(step) ? zigzag(step) : -1;
+    if (code >= 0 && code * 2 + 2 <= Number.MAX_SAFE_INTEGER) out.varint(code * 2 + 2);
+    else {
+      out.varint(ABSOLUTE_TIME);
+      out.float64(at);
+    }
+  }
+
+  /**
+   * Streams or counts an event of a log that does not keep it. A sink that fails does not stop the
+   * appends (the caller's state stays in step with `length`): the log remembers the failure, which
+   * `failure` reports and `flush` throws, and counts what follows without writing it. The engine
+   * throws the failure at the end of the call and refuses every call after it.
+   */
   #appendElsewhere(event: E): void {
+    if (this.#closed) throw new LogUnavailableError('the log was closed: no event can follow');
     const at = event.at;
-    if (this.#mode === STREAM) {
-      if (this.#closed) throw new LogUnavailableError('the log was closed: no event can follow');
+    if (this.#mode === STREAM && this.#failure === undefined) {
       const values = this.#values;
       values.reset();
       const shape = this.#codec.encode(event, at, values);
-      const pending = this.#pending;
-      pending.varint(shape);
-      const step = at - this.#lastAt;
-      const code = this.#lastAt + step === at && Number.isSafeInteger(step) ? zigzag(step) : -1;
-      if (code >= 0 && code * 2 + 2 <= Number.MAX_SAFE_INTEGER) pending.varint(code * 2 + 2);
-      else {
-        pending.varint(ABSOLUTE_TIME);
-        pending.float64(at);
-      }
-      pending.append(values);
+      this.#writeHeader(this.#pending, shape, at);
+      this.#pending.append(values);
       this.#pendingEvents++;
-      if (pending.length >= STREAM_FRAME_BYTES) this.flush();
     }
     this.#lastAt = at;
     this.#length++;
+    if (this.#failure === undefined && this.#pending.length >= STREAM_FRAME_BYTES)
+      this.#writeFrames();
   }
 
-  /** Writes a streamed log's pending events to its sink and flushes it (nothing for other logs). */
-  flush(): void {
+  /**
+   * Why the log can take no more events: closed, or its sink failed (`undefined` while it can).
+   * A simulation checks it before each call, so a broken log changes nothing further.
+   */
+  get failure(): LogUnavailableError | undefined {
+    if (this.#failure !== undefined) return this.#failure;
+    return this.#closed
+      ? new LogUnavailableError('the log was closed: no event can follow')
+      : undefined;
+  }
+
+  /** Writes the pending frames to the sink; a failing sink breaks the log for good (`failure`). */
+  #writeFrames(): void {
     const sink = this.#sink;
     if (sink === undefined) return;
-    if (this.#pendingEvents > 0) {
-      const tables = this.#codec.takeNewTables();
-      if (tables !== undefined) sink.write(tablesFrame(tables));
-      const bytes = this.#pending.view();
-      sink.write(eventsFrameHeader(this.#pendingEvents, bytes.length));
-      sink.write(bytes);
+    try {
+      if (this.#pendingEvents > 0) {
+        const tables = this.#codec.takeNewTables();
+        if (tables !== undefined) sink.write(tablesFrame(tables));
+        const bytes = this.#pending.view();
+        sink.write(eventsFrameHeader(this.#pendingEvents, bytes.length));
+        sink.write(bytes);
+        this.#pending.reset();
+        this.#pendingEvents = 0;
+      }
+      sink.flush?.();
+    } catch (error) {
       this.#pending.reset();
       this.#pendingEvents = 0;
+      this.#failure = new LogUnavailableError(
+        `writing the streamed log failed after ${this.#length} events (${error instanceof Error ? error.message : String(error)}); ` +
+          'the events before the failure are in whole frames, the rest are lost',
+        { cause: error },
+      );
     }
-    sink.flush?.();
   }
 
-  /** Flushes a streamed log and closes its sink; nothing can be appended afterwards. */
+  /**
+   * Writes a streamed log's pending events to its sink and flushes it (nothing for other logs).
+   * Throws `LogUnavailableError` if the sink failed, now or before.
+   */
+  flush(): void {
+    if (this.#failure === undefined) this.#writeFrames();
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /** Flushes a streamed log and closes its sink; no log takes events afterwards. */
   close(): void {
     if (this.#closed) return;
-    this.flush();
+    if (this.#failure === undefined) this.#writeFrames();
     this.#closed = true;
     this.#sink?.close?.();
+    if (this.#failure !== undefined) throw this.#failure;
   }
 
   /** Throws unless the log keeps its events; `what` names the reading that needed them. */

@@ -67,7 +67,9 @@ export interface SimulationOptions {
    * run. `'none'`: counted, not kept, for the fastest what-if runs (pair it with `MetricsProjection`).
    * Without the events in memory, `stateAt` answers for the latest instant only, and reading
    * `log` throws `LogUnavailableError` (its `header` and `length` stay readable). Close a streamed
-   * log with `sim.log.close()` when the run is over.
+   * log with `sim.log.close()` when the run is over. A sink that fails (a full disk) ends the call
+   * it failed in with `LogUnavailableError` (the state has every event of the call; the file stops
+   * short) and refuses every call after it, so nothing runs ahead of the file.
    */
   readonly log?: LogKeeping;
   /** API keys to require (none: every in-process request is accepted). More with `addApiKey`. */

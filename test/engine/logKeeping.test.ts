@@ -14,10 +14,11 @@ import {
   LogFileSink,
   LogUnavailableError,
   Simulation,
-  officeHours,
+  metricsOf,
   type LogKeeping,
   type LogSink,
 } from '../../src/index.js';
+import { addBusyProjects } from '../support/busyProjects.js';
 import { runScript, scriptArb } from '../support/scripts.js';
 
 /** A sink that keeps the bytes it was given, as a file would. */
@@ -39,28 +40,10 @@ const dir = mkdtempSync(join(tmpdir(), 'computesim-log-'));
 let files = 0;
 const tempFile = (name: string) => join(dir, `${files++}-${name}`);
 
-/** A small fleet with sessions, cron jobs and clock moves: every kind of event a fleet logs. */
+/** Busy projects run for `hours` with the log kept as `log` says. */
 function fleetRun(seed: number, projects: number, hours: number, log: LogKeeping): Simulation {
   const sim = new Simulation({ seed, log });
-  for (let i = 0; i < projects; i++) {
-    const created = sim.request('POST', '/projects', {
-      project: {
-        default_endpoint_settings: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2 },
-      },
-    });
-    const endpointId = created.body.endpoints[0].id as string;
-    sim.addWorkload({
-      kind: 'poisson',
-      endpointId,
-      rates: officeHours({ peak: 20, offPeak: 4 }),
-      session: {
-        duration: { dist: 'exponential', mean: '2m' },
-        cpu: { dist: 'uniform', min: 0.05, max: 1.6 },
-      },
-    });
-    if (i % 2 === 0)
-      sim.addWorkload({ kind: 'cron', endpointId, every: '15m', session: { duration: '30s' } });
-  }
+  addBusyProjects(sim, projects);
   sim.advance(`${hours}h`);
   return sim;
 }
@@ -84,6 +67,7 @@ describe('a streamed log', () => {
           const replayed = Simulation.replay(LogFile.open(path).events());
           expect(replayed.state).toEqual(inMemory.state);
           expect(replayed.now()).toBe(inMemory.now());
+          expect(metricsOf(LogFile.open(path).events())).toEqual(metricsOf(inMemory.log));
         },
       ),
       { numRuns: 15 },
@@ -171,6 +155,32 @@ describe('a streamed log', () => {
     );
     expect(() => LogFile.open(path)).toThrow(/unknown frame kind 9/);
     expect(readFileSync(path).length).toBe(23);
+  });
+});
+
+describe('a sink that fails', () => {
+  it('stops the run with a clear error, leaves the state in step with the log, and refuses what follows', () => {
+    let writes = 0;
+    const failing: LogSink = {
+      write: () => {
+        if (++writes > 1) throw new Error('ENOSPC: no space left on device');
+      },
+    };
+    const streamed = new Simulation({ seed: 4, log: failing });
+    const inMemory = new Simulation({ seed: 4 });
+    for (const sim of [streamed, inMemory]) addBusyProjects(sim, 20);
+    inMemory.advance('5d');
+    expect(() => streamed.advance('5d')).toThrow(/writing the streamed log failed .*ENOSPC/);
+    // The failing frame came mid-advance: the advance went on, in step with its own log.
+    expect(streamed.state).toEqual(inMemory.state);
+    expect(streamed.log.length).toBe(inMemory.log.length);
+    const { length } = streamed.log;
+    const now = streamed.now();
+    expect(() => streamed.advance('1h')).toThrow(LogUnavailableError);
+    expect(streamed.request('POST', '/projects', { project: {} }).body.message).toMatch(/ENOSPC/);
+    expect(() => streamed.log.flush()).toThrow(/ENOSPC/);
+    expect(streamed.log.length).toBe(length);
+    expect(streamed.now()).toBe(now);
   });
 });
 

@@ -5,14 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MetricsProjection,
-  Simulation,
-  metricsOf,
-  officeHours,
-  type LogKeeping,
-} from '../../src/index.js';
+import { MetricsProjection, Simulation, metricsOf, type LogKeeping } from '../../src/index.js';
 import { withFaults } from '../../src/testing/index.js';
+import { addBusyProjects } from '../support/busyProjects.js';
 
 /** Wake-ups and suspends that fail now and then: retries, errors and refused sessions. */
 const FAULTS = {
@@ -20,30 +15,12 @@ const FAULTS = {
   suspend_compute: { failureRate: 0.3, maxRetries: 0, retryDelayMs: 0 },
 };
 
-/** Projects with sessions, some cron jobs and (drawn) faults, advanced in a few clock moves. */
+/** Busy projects, with or without faults, followed by online metrics from the first event. */
 function fleet(seed: number, projects: number, faults: boolean, log: LogKeeping = 'memory') {
   const options = { seed, log };
   const sim = new Simulation(faults ? withFaults(options, { operations: FAULTS }) : options);
   const metrics = MetricsProjection.follow(sim);
-  for (let i = 0; i < projects; i++) {
-    const created = sim.request('POST', '/projects', {
-      project: {
-        default_endpoint_settings: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 4 },
-      },
-    });
-    const endpointId = created.body.endpoints[0].id as string;
-    sim.addWorkload({
-      kind: 'poisson',
-      endpointId,
-      rates: officeHours({ peak: 30, offPeak: 3 }),
-      session: {
-        duration: { dist: 'exponential', mean: '3m' },
-        cpu: { dist: 'uniform', min: 0.1, max: 3 },
-      },
-    });
-    if (i % 3 === 0)
-      sim.addWorkload({ kind: 'cron', endpointId, every: '10m', session: { duration: '1m' } });
-  }
+  addBusyProjects(sim, projects);
   return { sim, metrics };
 }
 
