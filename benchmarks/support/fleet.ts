@@ -1,19 +1,15 @@
 /**
- * The benchmark fleet: projects with one primary compute each (autoscaling 0.25-2 CU, default
- * suspend timeout), office-hours Poisson traffic (6 sessions/h 08-18 on weekdays, 0.5/h otherwise,
- * sessions ~2 min), and a cron job every 15 min on one project in ten. The SimPy peer
- * (`../shared/peers/simpy-fleet.py`) models the same fleet.
+ * The benchmark fleet: the projects of `scenarios/office-fleet.ts` (one compute each, autoscaling
+ * 0.25-2 CU, default suspend timeout, office-hours Poisson traffic of 6 sessions/h 08-18 on
+ * weekdays and 0.5/h otherwise, ~2 min sessions, a cron job every 15 min on one project in ten),
+ * all in one simulation. The SimPy peer (`../shared/peers/simpy-fleet.py`) models the same fleet.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Simulation,
-  officeHours,
-  type LogKeeping,
-  type ProfileOverrides,
-} from '../../src/index.js';
+import { Simulation, type LogKeeping, type ProfileOverrides } from '../../src/index.js';
+import officeFleet from '../../scenarios/office-fleet.js';
 
 /**
  * Builds the fleet of `projects` computes on a new simulation (not timed); `onCreated` sees the
@@ -27,31 +23,7 @@ export function buildFleet(
 ): Simulation {
   const sim = new Simulation({ seed: 42, start: '2026-01-05T00:00:00Z', log, profile });
   onCreated?.(sim);
-  const rates = officeHours({ peak: 6, offPeak: 0.5 });
-  for (let i = 0; i < projects; i++) {
-    const created = sim.request('POST', '/projects', {
-      project: {
-        default_endpoint_settings: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2 },
-      },
-    });
-    const endpointId: string = created.body.endpoints[0].id;
-    sim.addWorkload({
-      kind: 'poisson',
-      endpointId,
-      rates,
-      session: {
-        duration: { dist: 'exponential', mean: '2m' },
-        cpu: { dist: 'uniform', min: 0.05, max: 0.6 },
-      },
-    });
-    if (i % 10 === 0)
-      sim.addWorkload({
-        kind: 'cron',
-        endpointId,
-        every: '15m',
-        session: { duration: '30s', cpu: 0.3 },
-      });
-  }
+  for (let i = 0; i < projects; i++) officeFleet.project(sim, i);
   return sim;
 }
 
