@@ -18,7 +18,7 @@ import { runScenario } from '../src/scenario/runScenario.js';
 import resizeRestart from '../scenarios/resize-restart.js';
 import busyDayFork from '../scenarios/busy-day-fork.js';
 import { compareFork, forkTable } from '../src/index.js';
-import { main } from '../src/cli/main.js';
+import { runCli } from './support/runCli.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = /<!-- example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
@@ -84,11 +84,14 @@ describe('README', () => {
     expect(run.failure).toBeUndefined();
     const file = join(mkdtempSync(join(tmpdir(), 'computesim-readme-')), 'busy-day.jsonl');
     writeFileSync(file, run.sim.toJSONL());
-    const out: string[] = [];
-    const code = await main(
-      ['replay', file, '--fork-at', '2026-01-06T12:00Z', '--set', 'suspendTimeout=60'],
-      { out: (line) => out.push(line), err: () => {}, writeFile: () => {} },
-    );
+    const { code, out } = await runCli([
+      'replay',
+      file,
+      '--fork-at',
+      '2026-01-06T12:00Z',
+      '--set',
+      'suspendTimeout=60',
+    ]);
     expect(code).toBe(0);
     expect(`${out.join('\n').replace(file, 'busy-day.jsonl')}\n`).toBe(forkTableShown);
   }, 60_000);

@@ -6,21 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { Simulation } from '../../src/index.js';
+import { runCli } from '../support/runCli.js';
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const files = new Map<string, string>();
-  const code = await main(argv, {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    writeFile: (path, text) =>
-      files.set(path, typeof text === 'string' ? text : [...text].join('')),
-  });
-  return { code, out, err, files };
-}
+const run = (...argv: string[]) => runCli(argv);
 
 const sim = new Simulation({ seed: 6, start: '2026-01-06T00:00:00Z' });
 const endpointId: string = sim.request('POST', '/projects', { project: { name: 'day' } }).body

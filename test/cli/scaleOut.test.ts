@@ -4,30 +4,19 @@
  * same table and writes the same JSON and CSV, byte for byte. Bad parts are one-line errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { freePort, startRedis, type RedisServer } from '../support/redisServer.js';
+import { runCli } from '../support/runCli.js';
 
 const STUDY = 'test/fixtures/nappingStudy.ts';
 const SWEEP = ['--seeds', '2', '--workers', '1'];
 const dir = mkdtempSync(join(tmpdir(), 'computesim-scale-out-'));
 const at = (name: string) => join(dir, name);
 
-/** Runs the CLI in this process, writing files for real (the merge reads them back). */
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    writeFile: (path, text) =>
-      writeFileSync(path, typeof text === 'string' ? text : [...text].join('')),
-  });
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCli(argv, { toDisk: true });
 
 /** What a sweep printed and wrote, for comparing ways of running it. */
 async function outputs(prefix: string, ...argv: string[]) {

@@ -8,7 +8,6 @@ import { mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import {
   LogFile,
   LogFileSink,
@@ -19,6 +18,7 @@ import {
   type LogSink,
 } from '../../src/index.js';
 import { addBusyProjects } from '../support/busyProjects.js';
+import { runCli } from '../support/runCli.js';
 import { runScript, scriptArb } from '../support/scripts.js';
 
 /** A sink that keeps the bytes it was given, as a file would. */
@@ -126,15 +126,7 @@ describe('a streamed log', () => {
     sim.log.close();
     const jsonl = tempFile('cli.jsonl');
     writeFileSync(jsonl, fleetRun(11, 2, 3, 'memory').toJSONL());
-    const narrate = async (file: string) => {
-      const out: string[] = [];
-      const code = await main(['replay', file, '--at', '+2h'], {
-        out: (line) => out.push(line),
-        err: () => undefined,
-        writeFile: () => undefined,
-      });
-      return { code, out };
-    };
+    const narrate = (file: string) => runCli(['replay', file, '--at', '+2h']);
     const fromStream = await narrate(path);
     expect(fromStream.code).toBe(0);
     expect(fromStream.out).toEqual((await narrate(jsonl)).out);
