@@ -10,40 +10,17 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  defineFleet,
   fleetResult,
-  officeHours,
   PERCENTILE_RELATIVE_ERROR,
   runFleet,
   runFleetFile,
   runFleetRange,
-  type FleetDefinition,
   type FleetResult,
 } from '../../src/index.js';
 import { percentiles, type Percentiles } from '../../src/projection/percentiles.js';
 import { runProject } from '../../src/study/fleetRun.js';
 import { LatencyHistogram } from '../../src/study/latencyHistogram.js';
-
-function smallFleet(seed: number, projects: number): FleetDefinition {
-  return defineFleet({
-    name: 'small',
-    seed,
-    start: '2026-01-05T09:00:00Z',
-    duration: '2h',
-    projects,
-    project: (sim, index) => {
-      const created = sim.request('POST', '/projects', {
-        project: { default_endpoint_settings: { suspend_timeout_seconds: 60 } },
-      });
-      sim.addWorkload({
-        kind: 'poisson',
-        endpointId: created.body.endpoints[0].id,
-        rates: officeHours({ peak: 10 + index, offPeak: 2 }),
-        session: { duration: { dist: 'exponential', mean: '90s' } },
-      });
-    },
-  });
-}
+import { paramFleet } from '../fixtures/paramFleet.js';
 
 /** Sums and counts of a result (everything but the percentiles). */
 function exactPart({ metrics }: FleetResult) {
@@ -67,7 +44,7 @@ describe('fleet', () => {
         fc.integer({ min: 2, max: 6 }),
         fc.nat(),
         (seed, projects, cut) => {
-          const fleet = smallFleet(seed, projects);
+          const fleet = paramFleet(seed, projects);
           const at = 1 + (cut % (projects - 1));
           const whole = runFleet(fleet);
           const split = fleetResult([
@@ -121,7 +98,7 @@ describe('fleet', () => {
   }, 60_000);
 
   it('runs a project the same whichever range holds it (its own seed, its own streams)', () => {
-    const fleet = smallFleet(3, 4);
+    const fleet = paramFleet(3, 4);
     const alone = runFleetRange(fleet, 2, 3);
     const among = runFleetRange(fleet, 1, 4);
     const rest = fleetResult([
@@ -134,15 +111,15 @@ describe('fleet', () => {
   }, 60_000);
 
   it('refuses overlapping, missing or foreign parts', () => {
-    const fleet = smallFleet(1, 3);
+    const fleet = paramFleet(1, 3);
     const first = runFleetRange(fleet, 0, 2);
     const last = runFleetRange(fleet, 2, 3);
     expect(() => fleetResult([first, runFleetRange(fleet, 1, 3)])).toThrow(
       /projects 1-2 are measured twice/,
     );
     expect(() => fleetResult([first])).toThrow(/projects missing \(measured 0-1 of 0-2\)/);
-    expect(() => fleetResult([first, runFleetRange(smallFleet(2, 3), 2, 3)])).toThrow(
-      /a part of another fleet run \(small, 3 projects, seed 2/,
+    expect(() => fleetResult([first, runFleetRange(paramFleet(2, 3), 2, 3)])).toThrow(
+      /a part of another fleet run \(param-fleet, 3 projects, seed 2/,
     );
     expect(fleetResult([last, first]).projects).toBe(3);
   }, 60_000);
