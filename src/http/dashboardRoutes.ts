@@ -6,6 +6,7 @@
 import { dashboardView, runProjections, type RunProjections } from '../dashboard/dashboardView.js';
 import { DASHBOARD_PAGE } from '../dashboard/dashboardPage.js';
 import { servedRunReport } from '../dashboard/servedRunReport.js';
+import { bearer, controlAccess } from '../service/controlAccess.js';
 import { errorAnswer, type Answer } from '../service/errorTable.js';
 import { API_PREFIX, type HttpCore, type Reply } from '../service/httpCore.js';
 import type { RequestLike } from '../service/requestLike.js';
@@ -78,14 +79,7 @@ export class DashboardRoutes {
 
   /** As the control routes: a key the server knows, not limited to one project. */
   #access(authorization: string | null): Answer | undefined {
-    if (this.keys.size === 0) return undefined;
-    const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-    const known = key === undefined ? undefined : this.keys.get(key);
-    if (known === undefined)
-      return errorAnswer('unauthorized', 'a valid API key is required (Authorization: Bearer …)');
-    if (known.kind === 'project')
-      return errorAnswer('forbidden', 'a project-scoped key cannot watch the whole simulation');
-    return undefined;
+    return controlAccess(this.keys, bearer(authorization), 'watch the whole simulation');
   }
 
   #events(request: RequestLike): Reply {

@@ -30,6 +30,7 @@ import {
 } from './simControl.js';
 import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
 import { StateFileError } from './stateFileError.js';
+import { bearer, controlAccess } from './controlAccess.js';
 
 export type { RequestLike };
 
@@ -373,7 +374,7 @@ export class HttpCore {
     body: unknown,
   ): Promise<Answer> {
     try {
-      const denied = this.#controlAccess(apiKey);
+      const denied = controlAccess(this.options.keys, apiKey, 'control the simulation');
       if (denied !== undefined) return denied;
       const route = match?.ok === true ? match.value.route : undefined;
       const input = controlBody(route?.control?.bodyKeys, body);
@@ -395,18 +396,6 @@ export class HttpCore {
     const answer = failure(error);
     if (answer.status === 500) this.options.onInternalError?.(error);
     return answer;
-  }
-
-  /** Control routes need a key that is not limited to one project (any, without keys). */
-  #controlAccess(apiKey: string | undefined): Answer | undefined {
-    const keys = this.options.keys;
-    if (keys === undefined || keys.size === 0) return undefined;
-    const key = apiKey === undefined ? undefined : keys.get(apiKey);
-    if (key === undefined)
-      return errorAnswer('unauthorized', 'a valid API key is required (Authorization: Bearer …)');
-    if (key.kind === 'project')
-      return errorAnswer('forbidden', 'a project-scoped key cannot control the simulation');
-    return undefined;
   }
 
   /**
@@ -648,11 +637,6 @@ function pathOf(url: string): string {
   if (at === -1) return '/';
   const hash = url.indexOf('#', at);
   return hash === -1 ? url.slice(at) : url.slice(at, hash);
-}
-
-function bearer(authorization: string | null): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  return match?.[1];
 }
 
 /**
