@@ -47,7 +47,8 @@ export function runSchedulerBenchmark(): boolean {
     strictFloor,
     [
       { ...agenda, target: 0.5 },
-      { ...engine, target: 0.2 },
+      // The fleet-scale issue's target: a quarter of the floor, kept with a margin.
+      { ...engine, target: 0.25 },
     ],
   );
 }
