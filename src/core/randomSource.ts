@@ -77,13 +77,35 @@ export class RandomSource {
     const d = 0x8000 | this.int(0, 0x3fff);
     const e1 = this.int(0, 0xffff);
     const e2 = this.int(0, 0xffffffff);
-    return `${hex(a, 8)}-${hex(b, 4)}-${hex(c, 4)}-${hex(d, 4)}-${hex(e1, 4)}${hex(e2, 8)}`;
+    let at = 0;
+    at = hexInto(a, 8, at);
+    UUID_CODES[at++] = DASH;
+    at = hexInto(b, 4, at);
+    UUID_CODES[at++] = DASH;
+    at = hexInto(c, 4, at);
+    UUID_CODES[at++] = DASH;
+    at = hexInto(d, 4, at);
+    UUID_CODES[at++] = DASH;
+    at = hexInto(e1, 4, at);
+    hexInto(e2, 8, at);
+    // One flat string from char codes: a template of six parts would be a rope, which every use as
+    // a record key (operation ids key their project's operations) must first flatten.
+    return String.fromCharCode.apply(null, UUID_CODES as unknown as number[]);
   }
 }
 
-/** `n` in lower-case hex, `width` digits at least (a function of the module, not one per call). */
-function hex(n: number, width: number): string {
-  return n.toString(16).padStart(width, '0');
+const HEX_CODES = [...'0123456789abcdef'].map((digit) => digit.charCodeAt(0));
+const DASH = '-'.charCodeAt(0);
+/** The char codes of the UUID being built (36 of them; one buffer for the module). */
+const UUID_CODES = new Uint16Array(36);
+
+/** Writes `n` as `width` lower-case hex digits into `UUID_CODES` at `at`; returns the next index. */
+function hexInto(n: number, width: number, at: number): number {
+  for (let i = width - 1; i >= 0; i--) {
+    UUID_CODES[at + i] = HEX_CODES[n & 0xf] as number;
+    n = Math.floor(n / 16);
+  }
+  return at + width;
 }
 
 /** Folds a safe integer (possibly above 32 bits or negative) into a 32-bit seed. */
