@@ -502,13 +502,16 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   #publish(): void {
     if (!this.#dirty.any) return;
     const dirty = this.#dirty.take();
+    const walked = { entries: 0 };
     this.#state =
       dirty === undefined
-        ? reconcileSnapshot(this.#state, this.#working)
+        ? reconcileSnapshot(this.#state, this.#working, walked)
         : publishSnapshot(this.#state, this.#working, dirty);
     if (this.#log.keepsEvents) {
       this.#snapshots.offer(this.#log.length - 1, this.#log.lastAt, this.#state);
-      this.#publishEvery = this.#snapshots.spacing;
+      // A walk of a large state (a month of a fleet's operations) costs as much as many events: at
+      // least one event per entry walked between periodic publishes keeps them a small share of a run.
+      this.#publishEvery = Math.max(this.#snapshots.spacing, walked.entries);
     }
     this.#sinceSnapshot = 0;
   }

@@ -7,13 +7,25 @@
 
 type Node = Record<string, unknown>;
 
+/** Counts the entries a walk visited: what the publish cost, in the unit the engine spaces them by. */
+export interface WalkTally {
+  entries: number;
+}
+
+let tally: WalkTally | undefined;
+
 /**
  * The next snapshot: deep-equal to `working` (same keys in the same order), deeply frozen, and made
  * of the objects of `published` wherever their content did not change. Frozen working objects are
  * shared as they are.
  */
-export function reconcileSnapshot<S>(published: S, working: S): S {
-  return reconcile(published, working) as S;
+export function reconcileSnapshot<S>(published: S, working: S, counted?: WalkTally): S {
+  tally = counted;
+  try {
+    return reconcile(published, working) as S;
+  } finally {
+    tally = undefined;
+  }
 }
 
 function reconcile(published: unknown, working: unknown): unknown {
@@ -31,6 +43,7 @@ function reconcileObject(previous: Node | undefined, working: Node): Node {
   let index = 0;
   const out: Node = {};
   for (const key in working) {
+    if (tally !== undefined) tally.entries++;
     const before = previous?.[key];
     const value = reconcile(before, working[key]);
     if (value !== before || keys?.[index] !== key) same = false;
@@ -44,6 +57,7 @@ function reconcileObject(previous: Node | undefined, working: Node): Node {
 function reconcileArray(published: unknown, working: readonly unknown[]): readonly unknown[] {
   const previous = Array.isArray(published) ? (published as readonly unknown[]) : undefined;
   let same = previous?.length === working.length;
+  if (tally !== undefined) tally.entries += working.length;
   const out = working.map((value, i) => {
     const before = previous?.[i];
     const next = reconcile(before, value);
