@@ -714,8 +714,9 @@ function end(
 }
 
 /**
- * Ends an operation: it gets its terminal status and is replaced by a frozen record, which published
- * snapshots then share instead of copying (ended operations never change again).
+ * Ends an operation: it gets its terminal status and is frozen where it stands, so published
+ * snapshots share it instead of copying it (ended operations never change again). Frozen in place,
+ * not copied: a copy per operation was a second allocation, and left the first behind as old garbage.
  */
 function settle(
   draft: S,
@@ -726,34 +727,20 @@ function settle(
   error?: string,
 ): OperationState {
   const project = projectOf(draft, projectId);
-  const live = operationOf(draft, projectId, operationId);
-  const o = (isDraft(live) ? current(live) : live) as OperationState;
-  const failed = error !== undefined;
-  // Built field by field, not with spreads: this runs for every operation of a long run.
-  const ended: Mutable<OperationState> = {
-    id: o.id,
-    projectId: o.projectId,
-    branchId: o.branchId,
-  } as Mutable<OperationState>;
-  if (o.endpointId !== undefined) ended.endpointId = o.endpointId;
-  ended.action = o.action;
+  const ended = operationOf(draft, projectId, operationId);
   ended.status = status;
-  ended.failuresCount = failed ? o.failuresCount + 1 : o.failuresCount;
-  ended.createdAt = o.createdAt;
+  if (error !== undefined) {
+    ended.failuresCount++;
+    ended.error = error;
+  }
   ended.updatedAt = at;
-  ended.sortKey = o.sortKey;
-  ended.durationMs = o.durationMs;
-  ended.latency = o.latency;
-  if (o.startedAt !== undefined) ended.startedAt = o.startedAt;
-  ended.totalDurationMs = at - o.createdAt;
-  if (o.nextIds !== undefined) ended.nextIds = Object.freeze([...o.nextIds]);
-  ended.effects = o.effects;
-  if (failed) ended.error = error;
-  else if (o.error !== undefined) ended.error = o.error;
-  Object.freeze(ended);
-  project.operations[operationId] = ended as Draft<OperationState>;
+  ended.totalDurationMs = at - ended.createdAt;
+  if (ended.retryAt !== undefined) delete ended.retryAt;
   delete project.pendingOperations[operationId];
-  return ended;
+  // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.
+  if (isDraft(ended)) return current(ended) as OperationState;
+  if (ended.nextIds !== undefined) Object.freeze(ended.nextIds);
+  return Object.freeze(ended) as OperationState;
 }
 
 /** A project as a plain value (the engine applies events to drafts and to plain copies alike). */
