@@ -50,6 +50,21 @@ export interface CodecTables {
 interface ShapeNode {
   shapeId: number;
   readonly next: Map<string, (ShapeNode | undefined)[]>;
+  /**
+   * On a type's root: the keys and kinds of the last shape of that type, and its id. Events of one
+   * type nearly always repeat their shape, so a comparison of two short arrays finds it without a
+   * map lookup per key.
+   */
+  last?: { readonly keys: readonly string[]; readonly kinds: readonly number[]; readonly id: number };
+}
+
+/** Where `parseTagged` puts the parts of an id like `c-1234`. */
+interface TaggedParts {
+  /** The prefix's letters packed five bits each (a = 1): a number that names it without a slice. */
+  prefixCode: number;
+  /** Where the dash is (the prefix's length). */
+  dash: number;
+  number: number;
 }
 
 const MAX_SHAPES = 0xffff;
@@ -64,6 +79,10 @@ export class EventCodec {
   readonly #shapes: Shape[] = [];
   readonly #root: ShapeNode = { shapeId: -1, next: new Map() };
   readonly #typeRoots = new Map<string, ShapeNode>();
+  readonly #typeNames = new Map<ShapeNode, string>();
+  readonly #tagged: TaggedParts = { prefixCode: 0, dash: 0, number: 0 };
+  /** String ids of tagged-id prefixes by their packed letters. */
+  readonly #prefixIds = new Map<number, number>();
   readonly #keys: string[] = [];
   readonly #kinds: number[] = [];
   readonly #uuid = new Uint32Array(4);
@@ -82,24 +101,37 @@ export class EventCodec {
 
   /** Appends the values of `event` (whose time is `at`) to `out`; returns its shape id. */
   encode(event: object, at: number, out: ByteWriter): number {
-    let node = this.#root;
+    const keys = this.#keys;
+    const kinds = this.#kinds;
     let fields = 0;
-    let first = true;
-    let typeName: string | undefined;
+    let typeRoot: ShapeNode | undefined;
     for (const key in event) {
       if (key === 'at' || key === 'seq') continue;
       const value = (event as Record<string, unknown>)[key];
-      if (first && key === 'type' && typeof value === 'string') {
-        first = false;
-        typeName = value;
-        node = this.#typeRoot(value);
-        this.#keys[fields] = key;
-        this.#kinds[fields] = TYPE;
-        fields++;
+      keys[fields] = key;
+      if (fields === 0 && key === 'type' && typeof value === 'string') {
+        typeRoot = this.#typeRoot(value);
+        kinds[fields++] = TYPE;
         continue;
       }
-      first = false;
-      const kind = this.#encodeValue(value, at, out);
+      kinds[fields++] = this.#encodeValue(value, at, out);
+    }
+    const last = typeRoot?.last;
+    if (last !== undefined && sameShape(last, keys, kinds, fields)) return last.id;
+    const id = this.#shapeId(typeRoot, fields);
+    if (typeRoot !== undefined)
+      typeRoot.last = { keys: keys.slice(0, fields), kinds: kinds.slice(0, fields), id };
+    return id;
+  }
+
+  /** The id of the shape of the `fields` keys and kinds just encoded (learned if new). */
+  #shapeId(typeRoot: ShapeNode | undefined, fields: number): number {
+    const keys = this.#keys;
+    const kinds = this.#kinds;
+    let node = typeRoot ?? this.#root;
+    for (let i = typeRoot === undefined ? 0 : 1; i < fields; i++) {
+      const key = keys[i] as string;
+      const kind = kinds[i] as number;
       let byKind = node.next.get(key);
       if (byKind === undefined) {
         byKind = new Array<ShapeNode | undefined>(KINDS);
@@ -111,17 +143,19 @@ export class EventCodec {
         byKind[kind] = child;
       }
       node = child;
-      this.#keys[fields] = key;
-      this.#kinds[fields] = kind;
-      fields++;
     }
     if (node.shapeId === -1) {
       if (this.#shapes.length >= MAX_SHAPES)
         throw new RangeError('EventCodec: more than 65535 event shapes');
       node.shapeId = this.#shapes.length;
-      const keys = this.#keys.slice(0, fields);
-      const kinds = this.#kinds.slice(0, fields);
-      this.#shapes.push(typeName === undefined ? { keys, kinds } : { keys, kinds, typeName });
+      const shapeKeys = keys.slice(0, fields);
+      const shapeKinds = kinds.slice(0, fields);
+      const typeName = typeRoot === undefined ? undefined : this.#typeNameOf(typeRoot);
+      this.#shapes.push(
+        typeName === undefined
+          ? { keys: shapeKeys, kinds: shapeKinds }
+          : { keys: shapeKeys, kinds: shapeKinds, typeName },
+      );
     }
     return node.shapeId;
   }
@@ -189,8 +223,13 @@ export class EventCodec {
     if (node === undefined) {
       node = { shapeId: -1, next: new Map() };
       this.#typeRoots.set(typeName, node);
+      this.#typeNames.set(node, typeName);
     }
     return node;
+  }
+
+  #typeNameOf(root: ShapeNode): string {
+    return this.#typeNames.get(root) as string;
   }
 
   /** Rebuilds the event of shape `shapeId` whose values `input` is at. */
@@ -250,21 +289,32 @@ export class EventCodec {
 
   #encodeValue(value: unknown, at: number, out: ByteWriter): number {
     switch (typeof value) {
-      case 'string':
+      case 'string': {
+        // A string in the table is never a UUID or a tagged id (those never enter it whole), so a
+        // repeated one (a project or compute id, a state name) is found without being scanned.
+        const known = this.#stringIds.get(value);
+        if (known !== undefined) {
+          out.varint(known);
+          return STR;
+        }
         if (packUuid(value, this.#uuid)) {
           for (const word of this.#uuid) out.word(word);
           return UUID;
         }
-        {
-          const dash = taggedDash(value);
-          if (dash > 0) {
-            out.varint(this.#intern(value.slice(0, dash)));
-            out.varint(Number(value.slice(dash + 1)));
-            return TAGGED;
+        const tagged = this.#tagged;
+        if (parseTagged(value, tagged)) {
+          let prefix = this.#prefixIds.get(tagged.prefixCode);
+          if (prefix === undefined) {
+            prefix = this.#intern(value.slice(0, tagged.dash));
+            this.#prefixIds.set(tagged.prefixCode, prefix);
           }
+          out.varint(prefix);
+          out.varint(tagged.number);
+          return TAGGED;
         }
         out.varint(this.#intern(value));
         return STR;
+      }
       case 'number':
         return this.#encodeNumber(value, at, out);
       case 'boolean':
@@ -341,23 +391,44 @@ export class EventCodec {
 }
 
 /**
- * The position of the dash in an id like `c-1234` (1-4 lower-case letters, a dash, a number below
- * 2^32 without leading zeros), or -1 for any other string.
+ * Whether `text` is an id like `c-1234` (1-4 lower-case letters, a dash, a number below 2^32
+ * without leading zeros); if so, its parts go into `parts`. One pass, no slices.
  */
-function taggedDash(text: string): number {
+function parseTagged(text: string, parts: TaggedParts): boolean {
   const length = text.length;
-  if (length < 3 || length > 15) return -1;
+  if (length < 3 || length > 15) return false;
   let dash = -1;
+  let prefixCode = 0;
+  let number = 0;
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (dash < 0) {
       if (c === 45 && i > 0 && i <= 4) dash = i;
-      else if (c < 97 || c > 122) return -1;
-    } else if (c < 48 || c > 57 || (c === 48 && i === dash + 1 && length > dash + 2)) return -1;
+      else if (c < 97 || c > 122) return false;
+      else prefixCode = prefixCode * 32 + (c - 96);
+    } else {
+      if (c < 48 || c > 57 || (c === 48 && i === dash + 1 && length > dash + 2)) return false;
+      number = number * 10 + (c - 48);
+    }
   }
-  if (dash < 0 || dash === length - 1) return -1;
-  const n = Number(text.slice(dash + 1));
-  return n <= 0xffffffff ? dash : -1;
+  if (dash < 0 || dash === length - 1 || number > 0xffffffff) return false;
+  parts.prefixCode = prefixCode;
+  parts.dash = dash;
+  parts.number = number;
+  return true;
+}
+
+/** True when the last shape of a type has the `fields` keys and kinds just encoded. */
+function sameShape(
+  last: { readonly keys: readonly string[]; readonly kinds: readonly number[] },
+  keys: readonly string[],
+  kinds: readonly number[],
+  fields: number,
+): boolean {
+  if (last.keys.length !== fields) return false;
+  for (let i = 1; i < fields; i++)
+    if (last.keys[i] !== keys[i] || last.kinds[i] !== kinds[i]) return false;
+  return true;
 }
 
 /** Packs a lower-case canonical UUID into four words; false for any other string. */

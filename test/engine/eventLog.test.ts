@@ -59,6 +59,40 @@ describe('EventLog (compact encoding)', () => {
     );
   });
 
+  it('gives back events of one type whose shape changes from one to the next (the last-shape cache)', () => {
+    // Few keys, always in the same order, values of every kind: consecutive events of a type share
+    // or differ in shape by one key or one kind, which is what the codec's per-type cache compares.
+    const sameTypeArb = fc
+      .tuple(
+        fc.constantFrom('A', 'B'),
+        fc.subarray(['x', 'y', 'z']),
+        fc.array(valueArb, { minLength: 3, maxLength: 3 }),
+      )
+      .map(([type, keys, values]) => ({
+        type,
+        ...Object.fromEntries(keys.map((key, i) => [key, values[i]])),
+      }));
+    fc.assert(
+      fc.property(fc.array(sameTypeArb, { maxLength: 80 }), (payloads) => {
+        const log = new EventLog<LoggedEvent>();
+        const originals = payloads.map((payload, seq) => ({ ...payload, at: 5_000 + seq, seq }));
+        for (const event of originals) log.append(event);
+        expect([...log].map((e) => JSON.stringify(e))).toEqual(
+          originals.map((e) => JSON.stringify(e)),
+        );
+        originals.forEach((original, seq) => {
+          const decoded = log.get(seq) as unknown as Record<string, unknown>;
+          for (const [key, value] of Object.entries(original))
+            expect(
+              Object.is(decoded[key], value) ||
+                JSON.stringify(decoded[key]) === JSON.stringify(value),
+            ).toBe(true);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('gives back every time exactly: jumps past 2^32 ms, fractions, repeats and steps back', () => {
     const atArb = fc.oneof(
       fc.integer({ min: 0, max: 10_000 }),
