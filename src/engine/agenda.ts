@@ -4,8 +4,9 @@
  * whether it still applies, so nothing is ever removed from the middle of the heap.
  *
  * The heap moves only numbers: each timer object sits still in a slot table and the heap holds its
- * slot index (4-ary: half the depth of a binary heap; slots: no pointer writes while sifting). Both
- * measured faster on the hold model.
+ * slot index (4-ary: half the depth of a binary heap; slots: no pointer writes while sifting). Each
+ * entry's due and seq sit side by side in one array, so the four children a sift compares are one
+ * run of 64 bytes instead of two. All measured faster on the hold model.
  */
 
 /** One timer taken off the agenda. */
@@ -20,8 +21,8 @@ const INITIAL_CAPACITY = 1024;
 
 /** A min-heap of timers keyed by `(due, seq)`; ties on `due` fire in scheduling order. */
 export class Agenda<T> {
-  #due = new Float64Array(INITIAL_CAPACITY);
-  #seq = new Float64Array(INITIAL_CAPACITY);
+  /** Entry i's due at `2i`, its seq at `2i + 1`. */
+  #keys = new Float64Array(2 * INITIAL_CAPACITY);
   #slotOf = new Uint32Array(INITIAL_CAPACITY);
   #timers: (T | undefined)[] = [];
   #background: boolean[] = [];
@@ -47,33 +48,33 @@ export class Agenda<T> {
 
   /** Due time of the next timer, or `Infinity` when the agenda is empty. */
   peekDue(): number {
-    return this.#size === 0 ? Infinity : (this.#due[0] as number);
+    return this.#size === 0 ? Infinity : (this.#keys[0] as number);
   }
 
   /** Schedules `timer` at `due`; returns its sequence number. */
   push(due: number, timer: T, background = false): number {
-    if (this.#size === this.#due.length) this.#grow();
+    if (this.#size === this.#slotOf.length) this.#grow();
     const seq = this.#nextSeq++;
     if (!background) this.#foreground++;
     const slot =
       this.#freeSlots.length > 0 ? (this.#freeSlots.pop() as number) : this.#timers.length;
     this.#timers[slot] = timer;
     this.#background[slot] = background;
-    const dues = this.#due;
-    const seqs = this.#seq;
+    const keys = this.#keys;
     const slots = this.#slotOf;
     let i = this.#size++;
     while (i > 0) {
       const parent = (i - 1) >> 2;
-      const pd = dues[parent] as number;
-      if (pd < due || (pd === due && (seqs[parent] as number) < seq)) break;
-      dues[i] = pd;
-      seqs[i] = seqs[parent] as number;
+      const pd = keys[2 * parent] as number;
+      const ps = keys[2 * parent + 1] as number;
+      if (pd < due || (pd === due && ps < seq)) break;
+      keys[2 * i] = pd;
+      keys[2 * i + 1] = ps;
       slots[i] = slots[parent] as number;
       i = parent;
     }
-    dues[i] = due;
-    seqs[i] = seq;
+    keys[2 * i] = due;
+    keys[2 * i + 1] = seq;
     slots[i] = slot;
     return seq;
   }
@@ -81,8 +82,8 @@ export class Agenda<T> {
   /** Removes and returns the earliest timer, or `undefined` when empty. */
   pop(): DueTimer<T> | undefined {
     if (this.#size === 0) return undefined;
-    const due = this.#due[0] as number;
-    const seq = this.#seq[0] as number;
+    const due = this.#keys[0] as number;
+    const seq = this.#keys[1] as number;
     const background = this.#background[this.#slotOf[0] as number] === true;
     const timer = this.popTimer() as T;
     return { due, seq, timer, background };
@@ -105,55 +106,51 @@ export class Agenda<T> {
 
   /** Discards every timer due strictly before `t` (used when replaying a log). */
   discardBefore(t: number): void {
-    while (this.#size > 0 && (this.#due[0] as number) < t) this.popTimer();
+    while (this.#size > 0 && (this.#keys[0] as number) < t) this.popTimer();
   }
 
   #removeTop(): void {
     const last = --this.#size;
     if (last === 0) return;
-    const dues = this.#due;
-    const seqs = this.#seq;
+    const keys = this.#keys;
     const slots = this.#slotOf;
-    const due = dues[last] as number;
-    const seq = seqs[last] as number;
+    const due = keys[2 * last] as number;
+    const seq = keys[2 * last + 1] as number;
     const slot = slots[last] as number;
     let i = 0;
     for (;;) {
       const first = 4 * i + 1;
       if (first >= last) break;
       let best = first;
-      let bestDue = dues[first] as number;
-      let bestSeq = seqs[first] as number;
+      let bestDue = keys[2 * first] as number;
+      let bestSeq = keys[2 * first + 1] as number;
       const end = first + 4 < last ? first + 4 : last;
       for (let c = first + 1; c < end; c++) {
-        const cd = dues[c] as number;
-        if (cd < bestDue || (cd === bestDue && (seqs[c] as number) < bestSeq)) {
+        const cd = keys[2 * c] as number;
+        if (cd < bestDue || (cd === bestDue && (keys[2 * c + 1] as number) < bestSeq)) {
           best = c;
           bestDue = cd;
-          bestSeq = seqs[c] as number;
+          bestSeq = keys[2 * c + 1] as number;
         }
       }
       if (due < bestDue || (due === bestDue && seq < bestSeq)) break;
-      dues[i] = bestDue;
-      seqs[i] = bestSeq;
+      keys[2 * i] = bestDue;
+      keys[2 * i + 1] = bestSeq;
       slots[i] = slots[best] as number;
       i = best;
     }
-    dues[i] = due;
-    seqs[i] = seq;
+    keys[2 * i] = due;
+    keys[2 * i + 1] = seq;
     slots[i] = slot;
   }
 
   #grow(): void {
-    const capacity = this.#due.length * 2;
-    const due = new Float64Array(capacity);
-    due.set(this.#due);
-    const seq = new Float64Array(capacity);
-    seq.set(this.#seq);
+    const capacity = this.#slotOf.length * 2;
+    const keys = new Float64Array(2 * capacity);
+    keys.set(this.#keys);
     const slotOf = new Uint32Array(capacity);
     slotOf.set(this.#slotOf);
-    this.#due = due;
-    this.#seq = seq;
+    this.#keys = keys;
     this.#slotOf = slotOf;
   }
 }
