@@ -51,12 +51,22 @@ interface ShapeNode {
   shapeId: number;
   readonly next: Map<string, (ShapeNode | undefined)[]>;
   /**
-   * On a type's root: the keys and kinds of the last shape of that type, and its id. Events of one
-   * type nearly always repeat their shape, so a comparison of two short arrays finds it without a
-   * map lookup per key.
+   * On a type's root: the keys, kinds and ids of the last few shapes of that type. Events of one type
+   * repeat a handful of shapes (an optional field present or not), so comparing short arrays finds
+   * the shape without a map lookup per key.
    */
-  last?: { readonly keys: readonly string[]; readonly kinds: readonly number[]; readonly id: number };
+  recent?: RecentShape[];
 }
+
+/** A shape a type's events had lately. */
+interface RecentShape {
+  readonly keys: readonly string[];
+  readonly kinds: readonly number[];
+  readonly id: number;
+}
+
+/** Shapes remembered per type. */
+const RECENT_SHAPES = 4;
 
 /** Where `parseTagged` puts the parts of an id like `c-1234`. */
 interface TaggedParts {
@@ -116,11 +126,15 @@ export class EventCodec {
       }
       kinds[fields++] = this.#encodeValue(value, at, out);
     }
-    const last = typeRoot?.last;
-    if (last !== undefined && sameShape(last, keys, kinds, fields)) return last.id;
+    if (typeRoot === undefined) return this.#shapeId(undefined, fields);
+    const recent = (typeRoot.recent ??= []);
+    for (let i = 0; i < recent.length; i++) {
+      const shape = recent[i] as RecentShape;
+      if (sameShape(shape, keys, kinds, fields)) return shape.id;
+    }
     const id = this.#shapeId(typeRoot, fields);
-    if (typeRoot !== undefined)
-      typeRoot.last = { keys: keys.slice(0, fields), kinds: kinds.slice(0, fields), id };
+    if (recent.length === RECENT_SHAPES) recent.pop();
+    recent.unshift({ keys: keys.slice(0, fields), kinds: kinds.slice(0, fields), id });
     return id;
   }
 
@@ -290,16 +304,16 @@ export class EventCodec {
   #encodeValue(value: unknown, at: number, out: ByteWriter): number {
     switch (typeof value) {
       case 'string': {
-        // A string in the table is never a UUID or a tagged id (those never enter it whole), so a
-        // repeated one (a project or compute id, a state name) is found without being scanned.
+        if (value.length === 36 && packUuid(value, this.#uuid)) {
+          for (const word of this.#uuid) out.word(word);
+          return UUID;
+        }
+        // A string in the table is never a tagged id (those never enter it whole), so a repeated
+        // one (a project or compute id, a state name) is found without being scanned.
         const known = this.#stringIds.get(value);
         if (known !== undefined) {
           out.varint(known);
           return STR;
-        }
-        if (packUuid(value, this.#uuid)) {
-          for (const word of this.#uuid) out.word(word);
-          return UUID;
         }
         const tagged = this.#tagged;
         if (parseTagged(value, tagged)) {
@@ -418,9 +432,9 @@ function parseTagged(text: string, parts: TaggedParts): boolean {
   return true;
 }
 
-/** True when the last shape of a type has the `fields` keys and kinds just encoded. */
+/** True when a recent shape of a type has the `fields` keys and kinds just encoded. */
 function sameShape(
-  last: { readonly keys: readonly string[]; readonly kinds: readonly number[] },
+  last: RecentShape,
   keys: readonly string[],
   kinds: readonly number[],
   fields: number,
