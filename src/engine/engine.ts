@@ -509,9 +509,10 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
         : publishSnapshot(this.#state, this.#working, dirty);
     if (this.#log.keepsEvents) {
       this.#snapshots.offer(this.#log.length - 1, this.#log.lastAt, this.#state);
-      // A walk of a large state (a month of a fleet's operations) costs as much as many events: at
-      // least one event per entry walked between periodic publishes keeps them a small share of a run.
-      this.#publishEvery = Math.max(this.#snapshots.spacing, walked.entries);
+      // A walk of a large state (a month of a fleet's operations) costs as much as many events, and
+      // its copies outlive several young-generation collections: two events per entry walked between
+      // periodic publishes keep them a small share of a run.
+      this.#publishEvery = Math.max(this.#snapshots.spacing, 2 * walked.entries);
     }
     this.#sinceSnapshot = 0;
   }
@@ -550,7 +551,8 @@ class CommandContext implements DecideContext {
     this.now = now;
     this.nextSeq = nextSeq;
     this.#index = drawIndex;
-    this.#streams = undefined;
+    // Cleared, not replaced: most commands draw, and a map per command was garbage per command.
+    this.#streams?.clear();
   }
 
   stream(purpose: string, index: number): RandomSource {

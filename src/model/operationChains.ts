@@ -13,6 +13,8 @@ import type { OperationEffect } from './operationEffect.js';
 import { carryOut, wake } from './operationPlanner.js';
 import type { OperationState, ProjectState } from './state.js';
 
+const NONE_LEAVING: ReadonlySet<string> = new Set();
+
 /**
  * The operations to start once `operation` leaves its chain: each follower still `scheduling`, and,
  * past a cancelled (or `leaving`) follower, the ones behind it.
@@ -20,10 +22,12 @@ import type { OperationState, ProjectState } from './state.js';
 export function runnableAfter(
   project: ProjectState,
   operation: OperationState,
-  leaving: ReadonlySet<string> = new Set(),
+  leaving: ReadonlySet<string> = NONE_LEAVING,
 ): OperationState[] {
   const runnable: OperationState[] = [];
-  for (const id of operation.nextIds ?? []) {
+  // Most operations have no followers: no set, list or iterator for them.
+  if (operation.nextIds === undefined) return runnable;
+  for (const id of operation.nextIds) {
     const next = project.operations[id];
     if (next === undefined) continue;
     if (leaving.has(id) || next.status === 'cancelled')
