@@ -50,9 +50,9 @@ const DAY_MS = 86_400_000;
 const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, n) =>
   String(n).padStart(2, '0'),
 );
-/** The day `formatInstant` wrote last (epoch days) and its `YYYY-MM-DDT`: a pure memo. */
-let formattedDay = Number.NaN;
-let formattedDayPrefix = '';
+/** The `YYYY-MM-DDT` of days `formatInstant` wrote (by epoch day): a pure memo, emptied when full. */
+const DAY_PREFIXES = new Map<number, string>();
+const MAX_DAY_PREFIXES = 1024;
 
 /** Formats epoch milliseconds as ISO 8601 UTC; whole seconds drop the `.000`. */
 export function formatInstant(ms: number): string {
@@ -60,9 +60,11 @@ export function formatInstant(ms: number): string {
   // Response bodies format many instants of the same day: the date part is written once a day and
   // the time of day by arithmetic, a few times faster than a Date and its ISO string each time.
   const day = Math.floor(ms / DAY_MS);
-  if (day !== formattedDay) {
-    formattedDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
-    formattedDay = day;
+  let prefix = DAY_PREFIXES.get(day);
+  if (prefix === undefined) {
+    if (DAY_PREFIXES.size >= MAX_DAY_PREFIXES) DAY_PREFIXES.clear();
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    DAY_PREFIXES.set(day, prefix);
   }
   let rest = ms - day * DAY_MS;
   const millis = rest % 1000;
@@ -70,7 +72,7 @@ export function formatInstant(ms: number): string {
   const seconds = rest % 60;
   rest = (rest - seconds) / 60;
   const minutes = rest % 60;
-  const time = `${formattedDayPrefix}${TWO_DIGITS[(rest - minutes) / 60]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}`;
+  const time = `${prefix}${TWO_DIGITS[(rest - minutes) / 60]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}`;
   if (millis === 0) return `${time}Z`;
   return `${time}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
