@@ -67,4 +67,25 @@ describe('a timeline played on the live state', () => {
     expect(Object.isFrozen(world.state.projects)).toBe(true);
     expect(Object.keys(world.state.projects)).toHaveLength(1);
   });
+
+  it('names objects by their place among those of every project, in creation order, wrapping around', () => {
+    const sim = new Simulation({ seed: 5 });
+    const world = playTimeline(sim, {
+      steps: [
+        { gapMs: 0, action: { kind: 'createProject' } },
+        { gapMs: 60_000, action: { kind: 'createProject' } },
+        { gapMs: 60_000, action: { kind: 'createBranch', project: 3, withCompute: true } },
+        { gapMs: 60_000, action: { kind: 'createRole', branch: 2, role: 1 } },
+        { gapMs: 60_000, action: { kind: 'createRole', branch: 4, role: 2 } },
+        { gapMs: 60_000, action: { kind: 'suspend', compute: 5 } },
+      ],
+    });
+    const [first, second] = Object.values(sim.state.projects);
+    const [main, added] = Object.values(second!.branches);
+    expect(world.answers[2]?.body.branch.project_id).toBe(second!.id);
+    expect(world.answers[3]?.body.role.branch_id).toBe(added!.id);
+    expect(world.answers[4]?.body.role.branch_id).toBe(main!.id);
+    expect(world.answers[5]?.body.endpoint.id).toBe(Object.keys(second!.endpoints)[1]);
+    expect(Object.keys(first!.endpoints)).toHaveLength(1);
+  });
 });
