@@ -82,10 +82,16 @@ describe('a timeline played on the live state', () => {
     });
     const [first, second] = Object.values(sim.state.projects);
     const [main, added] = Object.values(second!.branches);
-    expect(world.answers[2]?.body.branch.project_id).toBe(second!.id);
-    expect(world.answers[3]?.body.role.branch_id).toBe(added!.id);
-    expect(world.answers[4]?.body.role.branch_id).toBe(main!.id);
-    expect(world.answers[5]?.body.endpoint.id).toBe(Object.keys(second!.endpoints)[1]);
+    const body = (step: number) =>
+      world.answers[step]?.body as {
+        branch: { project_id: string };
+        role: { branch_id: string };
+        endpoint: { id: string };
+      };
+    expect(body(2).branch.project_id).toBe(second!.id);
+    expect(body(3).role.branch_id).toBe(added!.id);
+    expect(body(4).role.branch_id).toBe(main!.id);
+    expect(body(5).endpoint.id).toBe(Object.keys(second!.endpoints)[1]);
     expect(Object.keys(first!.endpoints)).toHaveLength(1);
   });
 });
