@@ -37,9 +37,16 @@ describe('instants', () => {
       fc.constantFrom(first, last, -1, 0, 86_399_999, 86_400_000, first - 1, last + 1),
       fc.double({ min: -1e15, max: 1e15, noNaN: true }),
     );
+    // Instants a few days apart, in any order: days that share a memo slot if it were keyed wrong.
+    const neighbours = fc
+      .tuple(
+        fc.integer({ min: 0, max: 7_258_118_400_000 }),
+        fc.array(fc.integer({ min: -5 * 86_400_000, max: 5 * 86_400_000 }), { maxLength: 8 }),
+      )
+      .map(([base, offsets]) => offsets.map((offset) => base + offset));
     fc.assert(
-      fc.property(fc.array(instant, { minLength: 1, maxLength: 8 }), (instants) => {
-        for (const ms of instants) expect(formatInstant(ms)).toBe(viaDate(ms));
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 8 }), neighbours, (some, near) => {
+        for (const ms of [...some, ...near]) expect(formatInstant(ms)).toBe(viaDate(ms));
       }),
       { numRuns: 300 },
     );
