@@ -58,17 +58,14 @@ export class Router<R extends RoutePattern = Route> {
 
   /** Finds the route for `method` and `pathname` (no query string, relative to `/api/v2`). */
   match(method: string, pathname: string): Result<RouteMatch<R>, Rejection> {
+    const parts = split(pathname);
     let pathKnown = false;
-    let found: RouteMatch<R> | undefined;
-    this.#candidates(split(pathname), (route, params) => {
-      if (route.method !== method) {
-        pathKnown = true;
-        return false;
-      }
-      found = { route, params };
-      return true;
-    });
-    if (found !== undefined) return ok(found);
+    for (const compiled of this.#candidates(parts)) {
+      const params = decodeParams(compiled.params, parts);
+      if (params === undefined) continue;
+      if (compiled.route.method === method) return ok({ route: compiled.route, params });
+      pathKnown = true;
+    }
     if (pathKnown)
       return err(reject('method_not_allowed', `method ${method} is not allowed on ${pathname}`));
     return err(reject('not_found', `no route for ${method} ${pathname}`));
@@ -76,38 +73,40 @@ export class Router<R extends RoutePattern = Route> {
 
   /** The methods some route answers on `pathname` (the `Allow` of a 405), in table order. */
   methodsAt(pathname: string): string[] {
+    const parts = split(pathname);
     const methods = new Set<string>();
-    this.#candidates(split(pathname), (route) => {
-      methods.add(route.method);
-      return false;
-    });
+    for (const compiled of this.#candidates(parts))
+      if (decodeParams(compiled.params, parts) !== undefined) methods.add(compiled.route.method);
     return [...methods];
   }
 
   /**
-   * Offers `visit` every route matching `parts`, with its decoded parameters, until it returns true.
-   * A literal segment wins over a parameter in the same place, compared from the left; routes of the
-   * same literals and parameters come in table order. (Only the routes whose literals are the
-   * path's are ever looked at, so a long table costs no more than a short one.)
+   * The routes whose literals are the path's and whose length is its length (only those are ever
+   * looked at, so a long table costs no more than a short one): a literal segment before a
+   * parameter in the same place, compared from the left; routes of the same literals and
+   * parameters in table order.
    */
-  #candidates(
-    parts: readonly string[],
-    visit: (route: R, params: Record<string, string>) => boolean,
-  ): void {
-    const walk = (at: TrieNode<R>, depth: number): boolean => {
-      if (depth === parts.length) {
-        for (const compiled of at.routes) {
-          const params = decodeParams(compiled.params, parts);
-          if (params !== undefined && visit(compiled.route, params)) return true;
-        }
-        return false;
-      }
-      const literal = at.literals.get(parts[depth] as string);
-      if (literal !== undefined && walk(literal, depth + 1)) return true;
-      return at.param !== undefined && walk(at.param, depth + 1);
-    };
-    walk(this.#root, 0);
+  #candidates(parts: readonly string[]): CompiledRoute<R>[] {
+    const found: CompiledRoute<R>[] = [];
+    collect(this.#root, parts, 0, found);
+    return found;
   }
+}
+
+/** Adds to `found` the routes under `at` matching `parts` from `depth` on, literal branch first. */
+function collect<R extends RoutePattern>(
+  at: TrieNode<R>,
+  parts: readonly string[],
+  depth: number,
+  found: CompiledRoute<R>[],
+): void {
+  if (depth === parts.length) {
+    for (const route of at.routes) found.push(route);
+    return;
+  }
+  const literal = at.literals.get(parts[depth] as string);
+  if (literal !== undefined) collect(literal, parts, depth + 1, found);
+  if (at.param !== undefined) collect(at.param, parts, depth + 1, found);
 }
 
 function node<R extends RoutePattern>(): TrieNode<R> {
