@@ -126,8 +126,14 @@ function decodeParams(
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     if (name === undefined) continue;
+    const part = parts[i] as string;
+    // Without a `%` there is nothing to decode (and nothing that could fail to).
+    if (!part.includes('%')) {
+      params[name] = part;
+      continue;
+    }
     try {
-      params[name] = decodeURIComponent(parts[i] as string);
+      params[name] = decodeURIComponent(part);
     } catch {
       return undefined;
     }
