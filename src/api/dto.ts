@@ -19,103 +19,98 @@ import type {
   RoleState,
 } from '../model/state.js';
 
+// The builders below assign optional fields where they go instead of spreading `{}` or a one-key
+// object: the same keys in the same order, without a temporary object and a copy per field (a
+// request's answer is built from a dozen of these).
+
 /** Compute record as the API returns it. */
 export function endpointDto(e: EndpointState): Record<string, unknown> {
-  return {
+  const out: Record<string, unknown> = {
     host: e.host,
     id: e.id,
     project_id: e.projectId,
     branch_id: e.branchId,
-    ...(e.name === undefined ? {} : { name: e.name }),
-    autoscaling_limit_min_cu: e.minCu,
-    autoscaling_limit_max_cu: e.maxCu,
-    region_id: e.regionId,
-    type: e.type,
-    current_state: e.currentState,
-    ...(e.pendingState === undefined ? {} : { pending_state: e.pendingState }),
-    settings: { pg_settings: { ...e.pgSettings } },
-    pooler_enabled: e.poolerEnabled,
-    pooler_mode: e.poolerMode,
-    disabled: e.disabled,
-    passwordless_access: e.passwordlessAccess,
-    ...(e.lastActive === undefined ? {} : { last_active: formatInstant(e.lastActive) }),
-    creation_source: e.creationSource,
-    created_at: formatInstant(e.createdAt),
-    updated_at: formatInstant(e.updatedAt),
-    ...(e.startedAt === undefined ? {} : { started_at: formatInstant(e.startedAt) }),
-    ...(e.suspendedAt === undefined ? {} : { suspended_at: formatInstant(e.suspendedAt) }),
-    proxy_host: e.proxyHost,
-    suspend_timeout_seconds: e.suspendTimeoutSeconds,
-    provisioner: e.provisioner,
-    ...(e.computeReleaseVersion === undefined
-      ? {}
-      : { compute_release_version: e.computeReleaseVersion }),
   };
+  if (e.name !== undefined) out['name'] = e.name;
+  out['autoscaling_limit_min_cu'] = e.minCu;
+  out['autoscaling_limit_max_cu'] = e.maxCu;
+  out['region_id'] = e.regionId;
+  out['type'] = e.type;
+  out['current_state'] = e.currentState;
+  if (e.pendingState !== undefined) out['pending_state'] = e.pendingState;
+  out['settings'] = { pg_settings: { ...e.pgSettings } };
+  out['pooler_enabled'] = e.poolerEnabled;
+  out['pooler_mode'] = e.poolerMode;
+  out['disabled'] = e.disabled;
+  out['passwordless_access'] = e.passwordlessAccess;
+  if (e.lastActive !== undefined) out['last_active'] = formatInstant(e.lastActive);
+  out['creation_source'] = e.creationSource;
+  out['created_at'] = formatInstant(e.createdAt);
+  out['updated_at'] = formatInstant(e.updatedAt);
+  if (e.startedAt !== undefined) out['started_at'] = formatInstant(e.startedAt);
+  if (e.suspendedAt !== undefined) out['suspended_at'] = formatInstant(e.suspendedAt);
+  out['proxy_host'] = e.proxyHost;
+  out['suspend_timeout_seconds'] = e.suspendTimeoutSeconds;
+  out['provisioner'] = e.provisioner;
+  if (e.computeReleaseVersion !== undefined)
+    out['compute_release_version'] = e.computeReleaseVersion;
+  return out;
 }
 
 /** Operation record as the API returns it. */
 export function operationDto(o: OperationState): Record<string, unknown> {
-  return {
-    id: o.id,
-    project_id: o.projectId,
-    branch_id: o.branchId,
-    ...(o.endpointId === undefined ? {} : { endpoint_id: o.endpointId }),
-    action: o.action,
-    status: o.status,
-    ...(o.error === undefined ? {} : { error: o.error }),
-    failures_count: o.failuresCount,
-    ...(o.retryAt === undefined ? {} : { retry_at: formatInstant(o.retryAt) }),
-    created_at: formatInstant(o.createdAt),
-    updated_at: formatInstant(o.updatedAt),
-    total_duration_ms: o.totalDurationMs,
-  };
+  const out: Record<string, unknown> = { id: o.id, project_id: o.projectId, branch_id: o.branchId };
+  if (o.endpointId !== undefined) out['endpoint_id'] = o.endpointId;
+  out['action'] = o.action;
+  out['status'] = o.status;
+  if (o.error !== undefined) out['error'] = o.error;
+  out['failures_count'] = o.failuresCount;
+  if (o.retryAt !== undefined) out['retry_at'] = formatInstant(o.retryAt);
+  out['created_at'] = formatInstant(o.createdAt);
+  out['updated_at'] = formatInstant(o.updatedAt);
+  out['total_duration_ms'] = o.totalDurationMs;
+  return out;
 }
 
 /** Branch record as the API returns it. */
 export function branchDto(b: BranchState): Record<string, unknown> {
-  return {
-    id: b.id,
-    project_id: b.projectId,
-    ...(b.parentId === undefined ? {} : { parent_id: b.parentId }),
-    ...(b.parentLsn === undefined ? {} : { parent_lsn: formatLsn(b.parentLsn) }),
-    ...(b.parentTimestamp === undefined
-      ? {}
-      : { parent_timestamp: formatInstant(b.parentTimestamp) }),
-    name: b.name,
-    current_state: b.currentState,
-    state_changed_at: formatInstant(b.stateChangedAt),
-    logical_size: BRANCH_LOGICAL_SIZE_BYTES,
-    creation_source: 'console',
-    default: b.isDefault,
-    protected: b.protected,
-    cpu_used_sec: 0,
-    active_time_seconds: 0,
-    compute_time_seconds: 0,
-    written_data_bytes: 0,
-    data_transfer_bytes: 0,
-    created_at: formatInstant(b.createdAt),
-    updated_at: formatInstant(b.updatedAt),
-    ...(b.lastResetAt === undefined ? {} : { last_reset_at: formatInstant(b.lastResetAt) }),
-    ...branchLifecycleFields(b),
-  };
+  const out: Record<string, unknown> = { id: b.id, project_id: b.projectId };
+  if (b.parentId !== undefined) out['parent_id'] = b.parentId;
+  if (b.parentLsn !== undefined) out['parent_lsn'] = formatLsn(b.parentLsn);
+  if (b.parentTimestamp !== undefined) out['parent_timestamp'] = formatInstant(b.parentTimestamp);
+  out['name'] = b.name;
+  out['current_state'] = b.currentState;
+  out['state_changed_at'] = formatInstant(b.stateChangedAt);
+  out['logical_size'] = BRANCH_LOGICAL_SIZE_BYTES;
+  out['creation_source'] = 'console';
+  out['default'] = b.isDefault;
+  out['protected'] = b.protected;
+  out['cpu_used_sec'] = 0;
+  out['active_time_seconds'] = 0;
+  out['compute_time_seconds'] = 0;
+  out['written_data_bytes'] = 0;
+  out['data_transfer_bytes'] = 0;
+  out['created_at'] = formatInstant(b.createdAt);
+  out['updated_at'] = formatInstant(b.updatedAt);
+  if (b.lastResetAt !== undefined) out['last_reset_at'] = formatInstant(b.lastResetAt);
+  addBranchLifecycleFields(out, b);
+  return out;
 }
 
 /**
- * The fields of a branch the real service adds about its creation (fidelity.md, audit 2026-11-23):
- * the state a branch being created is heading for, how it was made (always from its parent's data
- * here), and `primary`, the deprecated name of `default`.
+ * Adds the fields of a branch the real service adds about its creation (fidelity.md, audit
+ * 2026-11-23): the state a branch being created is heading for, how it was made (always from its
+ * parent's data here), and `primary`, the deprecated name of `default`.
  */
-function branchLifecycleFields(b: BranchState): Record<string, unknown> {
-  return {
-    ...(b.currentState === 'init' ? { pending_state: 'ready' } : {}),
-    init_source: 'parent-data',
-    primary: b.isDefault,
-  };
+function addBranchLifecycleFields(out: Record<string, unknown>, b: BranchState): void {
+  if (b.currentState === 'init') out['pending_state'] = 'ready';
+  out['init_source'] = 'parent-data';
+  out['primary'] = b.isDefault;
 }
 
-/** The fields a project record and a project list item share. */
+/** The fields a project record and a project list item share (a new object the caller extends). */
 function projectBase(p: ProjectState, proxyHost: string): Record<string, unknown> {
-  return {
+  const out: Record<string, unknown> = {
     id: p.id,
     platform_id: 'aws',
     region_id: p.regionId,
@@ -128,15 +123,29 @@ function projectBase(p: ProjectState, proxyHost: string): Record<string, unknown
     store_passwords: true,
     creation_source: 'console',
     history_retention_seconds: p.historyRetentionSeconds,
-    ...(p.defaultEndpointSettings === undefined
-      ? {}
-      : { default_endpoint_settings: endpointDefaultsDto(p.defaultEndpointSettings) }),
-    settings: structuredClone(DEFAULT_PROJECT_SETTINGS),
-    created_at: formatInstant(p.createdAt),
-    updated_at: formatInstant(p.updatedAt),
-    owner_id: SIMULATED_USER.id,
-    org_id: SIMULATED_ORG.id,
   };
+  if (p.defaultEndpointSettings !== undefined)
+    out['default_endpoint_settings'] = endpointDefaultsDto(p.defaultEndpointSettings);
+  out['settings'] = defaultProjectSettings();
+  out['created_at'] = formatInstant(p.createdAt);
+  out['updated_at'] = formatInstant(p.updatedAt);
+  out['owner_id'] = SIMULATED_USER.id;
+  out['org_id'] = SIMULATED_ORG.id;
+  return out;
+}
+
+/** A fresh copy of `DEFAULT_PROJECT_SETTINGS` (each body owns its objects), without a structured clone. */
+function defaultProjectSettings(): Record<string, unknown> {
+  return copyJson(DEFAULT_PROJECT_SETTINGS) as Record<string, unknown>;
+}
+
+/** A deep copy of a JSON value (plain objects, arrays, primitives). */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  return out;
 }
 
 /**
@@ -179,18 +188,16 @@ export function projectDto(
   now?: number,
 ): Record<string, unknown> {
   const { active_time_seconds, compute_time_seconds, cpu_used_sec } = usageCounters(p, now);
-
-  return {
-    ...projectBase(p, proxyHost),
-    cpu_used_sec,
-    consumption_period_start: formatInstant(p.createdAt),
-    consumption_period_end: formatInstant(p.createdAt + 30 * 86_400_000),
-    active_time_seconds,
-    compute_time_seconds,
-    written_data_bytes: 0,
-    data_transfer_bytes: 0,
-    data_storage_bytes_hour: 0,
-  };
+  const out = projectBase(p, proxyHost);
+  out['cpu_used_sec'] = cpu_used_sec;
+  out['consumption_period_start'] = formatInstant(p.createdAt);
+  out['consumption_period_end'] = formatInstant(p.createdAt + 30 * 86_400_000);
+  out['active_time_seconds'] = active_time_seconds;
+  out['compute_time_seconds'] = compute_time_seconds;
+  out['written_data_bytes'] = 0;
+  out['data_transfer_bytes'] = 0;
+  out['data_storage_bytes_hour'] = 0;
+  return out;
 }
 
 /**
@@ -203,7 +210,10 @@ export function projectListItemDto(
   now?: number,
 ): Record<string, unknown> {
   const { active_time_seconds, cpu_used_sec } = usageCounters(p, now);
-  return { ...projectBase(p, proxyHost), cpu_used_sec, active_time: active_time_seconds };
+  const out = projectBase(p, proxyHost);
+  out['cpu_used_sec'] = cpu_used_sec;
+  out['active_time'] = active_time_seconds;
+  return out;
 }
 
 /** The annotation the API attaches to a branch (none set in the simulator: an empty value). */

@@ -25,9 +25,9 @@ export function readSettingChanges(reader: BodyReader): Partial<EndpointSettings
     provisioner: reader.oneOf('provisioner', PROVISIONERS),
     name: reader.string('name', NAME, 'a string of 1 to 64 characters'),
   };
-  return Object.fromEntries(
-    Object.entries(fields).filter(([, value]) => value !== undefined),
-  ) as Partial<EndpointSettings>;
+  const given: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) given[key] = value;
+  return given as Partial<EndpointSettings>;
 }
 
 /** Full settings of a new compute: the given fields over the defaults (a lone size limit fixes the size). */

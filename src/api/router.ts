@@ -21,28 +21,38 @@ export interface RouteMatch<R extends RoutePattern = Route> {
 
 interface CompiledRoute<R extends RoutePattern> {
   readonly route: R;
-  readonly segments: readonly { readonly literal?: string; readonly param?: string }[];
+  /** Each segment's parameter name, or undefined for a literal one. */
+  readonly params: readonly (string | undefined)[];
+}
+
+/**
+ * A node of the route trie: the routes whose pattern ends here (in table order), and the next
+ * segment's nodes, by literal and for a parameter.
+ */
+interface TrieNode<R extends RoutePattern> {
+  readonly routes: CompiledRoute<R>[];
+  readonly literals: Map<string, TrieNode<R>>;
+  param: TrieNode<R> | undefined;
 }
 
 /** A router over a fixed list of routes (the REST table, or any table of method and pattern). */
 export class Router<R extends RoutePattern = Route> {
-  /** The compiled routes by their number of segments (only those can match a path of as many). */
-  readonly #byLength = new Map<number, CompiledRoute<R>[]>();
+  readonly #root: TrieNode<R> = node();
 
   constructor(routes: readonly R[]) {
-    const compiled = routes
-      .map((route) => ({
-        route,
-        segments: split(route.pattern).map((segment) => {
-          const param = /^\{(\w+)\}$/.exec(segment)?.[1];
-          return param === undefined ? { literal: segment } : { param };
-        }),
-      }))
-      .sort(bySpecificity);
-    for (const route of compiled) {
-      const same = this.#byLength.get(route.segments.length);
-      if (same === undefined) this.#byLength.set(route.segments.length, [route]);
-      else same.push(route);
+    for (const route of routes) {
+      let at = this.#root;
+      const params: (string | undefined)[] = [];
+      for (const segment of split(route.pattern)) {
+        const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+        params.push(param);
+        if (param === undefined) {
+          let next = at.literals.get(segment);
+          if (next === undefined) at.literals.set(segment, (next = node()));
+          at = next;
+        } else at = at.param ??= node();
+      }
+      at.routes.push({ route, params });
     }
   }
 
@@ -50,8 +60,8 @@ export class Router<R extends RoutePattern = Route> {
   match(method: string, pathname: string): Result<RouteMatch<R>, Rejection> {
     const parts = split(pathname);
     let pathKnown = false;
-    for (const compiled of this.#byLength.get(parts.length) ?? []) {
-      const params = matchSegments(compiled.segments, parts);
+    for (const compiled of this.#candidates(parts)) {
+      const params = decodeParams(compiled.params, parts);
       if (params === undefined) continue;
       if (compiled.route.method === method) return ok({ route: compiled.route, params });
       pathKnown = true;
@@ -65,55 +75,67 @@ export class Router<R extends RoutePattern = Route> {
   methodsAt(pathname: string): string[] {
     const parts = split(pathname);
     const methods = new Set<string>();
-    for (const compiled of this.#byLength.get(parts.length) ?? [])
-      if (matchSegments(compiled.segments, parts) !== undefined) methods.add(compiled.route.method);
+    for (const compiled of this.#candidates(parts))
+      if (decodeParams(compiled.params, parts) !== undefined) methods.add(compiled.route.method);
     return [...methods];
+  }
+
+  /**
+   * The routes whose literals are the path's and whose length is its length (only those are ever
+   * looked at, so a long table costs no more than a short one): a literal segment before a
+   * parameter in the same place, compared from the left; routes of the same literals and
+   * parameters in table order.
+   */
+  #candidates(parts: readonly string[]): CompiledRoute<R>[] {
+    const found: CompiledRoute<R>[] = [];
+    collect(this.#root, parts, 0, found);
+    return found;
   }
 }
 
-/**
- * Literal segments before parameters, compared from the left; equal ones keep the table's order.
- * Routes of different lengths never compete (a path matches only as many segments), so they are
- * ordered by length first: comparing them on their common prefix alone is not a consistent order,
- * and sorting by it could put a parameter before a literal of the same length.
- */
-function bySpecificity(a: CompiledRoute<RoutePattern>, b: CompiledRoute<RoutePattern>): number {
-  if (a.segments.length !== b.segments.length) return a.segments.length - b.segments.length;
-  const length = a.segments.length;
-  for (let i = 0; i < length; i++) {
-    const literalA = a.segments[i]?.literal !== undefined;
-    const literalB = b.segments[i]?.literal !== undefined;
-    if (literalA !== literalB) return literalA ? -1 : 1;
+/** Adds to `found` the routes under `at` matching `parts` from `depth` on, literal branch first. */
+function collect<R extends RoutePattern>(
+  at: TrieNode<R>,
+  parts: readonly string[],
+  depth: number,
+  found: CompiledRoute<R>[],
+): void {
+  if (depth === parts.length) {
+    for (const route of at.routes) found.push(route);
+    return;
   }
-  return 0;
+  const literal = at.literals.get(parts[depth] as string);
+  if (literal !== undefined) collect(literal, parts, depth + 1, found);
+  if (at.param !== undefined) collect(at.param, parts, depth + 1, found);
+}
+
+function node<R extends RoutePattern>(): TrieNode<R> {
+  return { routes: [], literals: new Map(), param: undefined };
 }
 
 function split(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '');
 }
 
-function matchSegments(
-  segments: CompiledRoute<RoutePattern>['segments'],
+/** The parameters of a matched path, decoded; undefined when one is not valid percent-encoding. */
+function decodeParams(
+  names: readonly (string | undefined)[],
   parts: readonly string[],
 ): Record<string, string> | undefined {
-  if (segments.length !== parts.length) return undefined;
-  // Literals first: most patterns of a large table fail on one, before any decoding.
-  for (let i = 0; i < segments.length; i++) {
-    const literal = segments[i]?.literal;
-    if (literal !== undefined && literal !== parts[i]) return undefined;
-  }
   const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as CompiledRoute<RoutePattern>['segments'][number];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (name === undefined) continue;
     const part = parts[i] as string;
-    if (segment.literal === undefined) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(part);
-      } catch {
-        return undefined;
-      }
-      params[segment.param as string] = decoded;
+    // Without a `%` there is nothing to decode (and nothing that could fail to).
+    if (!part.includes('%')) {
+      params[name] = part;
+      continue;
+    }
+    try {
+      params[name] = decodeURIComponent(part);
+    } catch {
+      return undefined;
     }
   }
   return params;

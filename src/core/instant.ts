@@ -45,8 +45,40 @@ export function parseInstant(input: Instant): number {
   return result.value;
 }
 
+const DAY_MS = 86_400_000;
+/** `00` to `59`. */
+const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, n) =>
+  String(n).padStart(2, '0'),
+);
+/** The `YYYY-MM-DDT` of days `formatInstant` wrote (by epoch day): a pure memo, emptied when full. */
+const DAY_PREFIXES = new Map<number, string>();
+const MAX_DAY_PREFIXES = 1024;
+
 /** Formats epoch milliseconds as ISO 8601 UTC; whole seconds drop the `.000`. */
 export function formatInstant(ms: number): string {
+  if (!Number.isSafeInteger(ms) || ms < FIRST_INSTANT || ms > LAST_INSTANT) return viaDate(ms);
+  // Response bodies format many instants of the same day: the date part is written once a day and
+  // the time of day by arithmetic, a few times faster than a Date and its ISO string each time.
+  const day = Math.floor(ms / DAY_MS);
+  let prefix = DAY_PREFIXES.get(day);
+  if (prefix === undefined) {
+    if (DAY_PREFIXES.size >= MAX_DAY_PREFIXES) DAY_PREFIXES.clear();
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    DAY_PREFIXES.set(day, prefix);
+  }
+  let rest = ms - day * DAY_MS;
+  const millis = rest % 1000;
+  rest = (rest - millis) / 1000;
+  const seconds = rest % 60;
+  rest = (rest - seconds) / 60;
+  const minutes = rest % 60;
+  const time = `${prefix}${TWO_DIGITS[(rest - minutes) / 60]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}`;
+  if (millis === 0) return `${time}Z`;
+  return `${time}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
+/** `formatInstant` through a Date: for instants outside years 0000-9999 and fractional ms. */
+function viaDate(ms: number): string {
   const iso = new Date(ms).toISOString();
   return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }

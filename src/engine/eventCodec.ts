@@ -78,7 +78,6 @@ interface TaggedParts {
 }
 
 const MAX_SHAPES = 0xffff;
-const HEX = '0123456789abcdef';
 
 /** Turns events into words and back; one codec per log. */
 export class EventCodec {
@@ -472,12 +471,18 @@ function packUuid(text: string, out: Uint32Array): boolean {
 }
 
 function uuidOf(a: number, b: number, c: number, d: number): string {
-  const hex = hex8(a) + hex8(b) + hex8(c) + hex8(d);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return `${hex8(a)}-${hex4(b >>> 16)}-${hex4(b & 0xffff)}-${hex4(c >>> 16)}-${hex4(c & 0xffff)}${hex8(d)}`;
 }
 
+/** `00` to `ff`: a word is written a byte at a time, not a digit at a time. */
+const HEX_BYTES: readonly string[] = Array.from({ length: 256 }, (_, n) =>
+  n.toString(16).padStart(2, '0'),
+);
+
 function hex8(word: number): string {
-  let out = '';
-  for (let shift = 28; shift >= 0; shift -= 4) out += HEX[(word >>> shift) & 15];
-  return out;
+  return hex4(word >>> 16) + hex4(word & 0xffff);
+}
+
+function hex4(half: number): string {
+  return (HEX_BYTES[half >>> 8] as string) + (HEX_BYTES[half & 0xff] as string);
 }

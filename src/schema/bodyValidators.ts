@@ -19,7 +19,8 @@ type BodyRule = { readonly validate: ValidateFunction; readonly required: boolea
 /** The body validators of every operation of one document. */
 export class BodyValidators {
   readonly #ajv: Ajv;
-  readonly #rules = new Map<string, BodyRule>();
+  /** Rules by pattern, then method: both are the route table's own strings, hashed once. */
+  readonly #rules = new Map<string, Map<string, BodyRule>>();
 
   constructor(readonly doc: OpenApiDocument) {
     // OpenAPI keywords (`example`, `x-…`, `discriminator`) are not JSON Schema: not strict. No
@@ -45,11 +46,12 @@ export class BodyValidators {
   }
 
   #rule(method: string, pattern: string): BodyRule {
-    const key = `${method} ${pattern}`;
-    let rule = this.#rules.get(key);
+    let byMethod = this.#rules.get(pattern);
+    if (byMethod === undefined) this.#rules.set(pattern, (byMethod = new Map()));
+    let rule = byMethod.get(method);
     if (rule === undefined) {
       rule = this.#compile(method.toLowerCase(), pattern);
-      this.#rules.set(key, rule);
+      byMethod.set(method, rule);
     }
     return rule;
   }

@@ -88,8 +88,24 @@ export { PROFILE_NAMES, type ProfileName } from '../domain/profile.js';
 /** Default virtual start time. */
 export const DEFAULT_START = '2026-01-05T00:00:00Z';
 
+/** Reads a simulation's live working state (set in `Simulation`'s static block). */
+let readLive: (sim: Simulation) => SimState;
+
+/**
+ * The live working state of `sim`, without publishing a snapshot: for code inside the package that
+ * copies what it needs at once and keeps no reference (a timeline step picking an id). It changes
+ * under the reader with the next call and must never be written to. Not exported from the package.
+ */
+export function liveStateOf(sim: Simulation): SimState {
+  return readLive(sim);
+}
+
 /** A deterministic simulation of the control plane over virtual time. */
 export class Simulation {
+  static {
+    readLive = (sim) => sim.#engine.live;
+  }
+
   readonly #engine: ControlPlaneEngine;
   readonly #target: RequestTarget;
   readonly #apiKeys = new Map<string, ApiKey>();

@@ -3,7 +3,7 @@
  * harness to interleave with its clock: each drop picks one compute that has open connections.
  */
 import { RandomSource } from '../core/randomSource.js';
-import type { Simulation } from '../simulation/simulation.js';
+import { liveStateOf, type Simulation } from '../simulation/simulation.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -36,7 +36,8 @@ export class ConnectionDropper {
   }
 
   #dropOne(): void {
-    const state = this.#sim.state;
+    // Only ids are read, before anything changes: the live state serves, no snapshot is published.
+    const state = liveStateOf(this.#sim);
     const withOpen = Object.keys(state.liveConnections)
       .filter((endpointId) =>
         Object.keys(state.liveConnections[endpointId] ?? {}).some(

@@ -26,4 +26,29 @@ describe('instants', () => {
       }),
     );
   });
+
+  it('formats every instant as the ISO string of a Date does, in any order of days', () => {
+    const viaDate = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+    const first = Date.parse('0000-01-01T00:00:00Z');
+    const last = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    const instant = fc.oneof(
+      fc.integer({ min: first, max: last }),
+      fc.integer({ min: 0, max: 7_258_118_400_000 }).map((ms) => ms - (ms % 1000)),
+      fc.constantFrom(first, last, -1, 0, 86_399_999, 86_400_000, first - 1, last + 1),
+      fc.double({ min: -1e15, max: 1e15, noNaN: true }),
+    );
+    // Instants a few days apart, in any order: days that share a memo slot if it were keyed wrong.
+    const neighbours = fc
+      .tuple(
+        fc.integer({ min: 0, max: 7_258_118_400_000 }),
+        fc.array(fc.integer({ min: -5 * 86_400_000, max: 5 * 86_400_000 }), { maxLength: 8 }),
+      )
+      .map(([base, offsets]) => offsets.map((offset) => base + offset));
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 8 }), neighbours, (some, near) => {
+        for (const ms of [...some, ...near]) expect(formatInstant(ms)).toBe(viaDate(ms));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -259,4 +259,55 @@ describe('each monitor fires on a violating log', () => {
       seq: idleAt + 1,
     });
   });
+
+  it('keep the last `context` events before a violation, oldest first, whatever the context', () => {
+    const ticks = log(...Array.from({ length: 12 }, () => ({ type: 'ClockAdvanced' })));
+    const firesAt = (seq: number) =>
+      defineMonitor('firesAt', (event) => (event.seq === seq ? 'fired' : undefined));
+    const around = (context: number, seq = 9) =>
+      checkLog(ticks, [firesAt(seq)], { context })?.around.map((e) => e.seq);
+    expect(around(0)).toEqual([9]);
+    expect(around(3)).toEqual([6, 7, 8, 9, 10, 11]);
+    expect(around(4, 2)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(around(2.5)).toEqual([7, 8, 9, 10, 11]);
+    expect(around(-1)).toEqual([9]);
+    expect(around(Number.NaN)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const atEnd = defineMonitor(
+      'atEnd',
+      () => undefined,
+      () => 'never settled',
+    );
+    expect(checkLog(ticks, [atEnd], { context: 4 })?.around.map((e) => e.seq)).toEqual([
+      8, 9, 10, 11,
+    ]);
+  });
+
+  it('operationsEventuallyTerminal: an operation created out of time order is still watched', () => {
+    const within = { within: '10s' };
+    const op = (operationId: string, at: number) => ({
+      type: 'OperationCreated',
+      operationId,
+      projectId: 'p',
+      action: 'start_compute',
+      at,
+    });
+    const stream = log(
+      op('first', 50_000),
+      op('early', 40_000),
+      { type: 'OperationFinished', operationId: 'first', at: 52_000 },
+      { type: 'ClockAdvanced', at: 55_000 },
+    );
+    expect(checkLog(stream, [operationsEventuallyTerminal(within)])).toMatchObject({
+      seq: 2,
+      message: 'operation early (start_compute) is not terminal 10s after it was created',
+    });
+    const settled = log(
+      op('a', 0),
+      { type: 'OperationFinished', operationId: 'a', at: 5_000 },
+      op('b', 8_000),
+      { type: 'ClockAdvanced', at: 17_000 },
+      { type: 'ClockAdvanced', at: 19_000 },
+    );
+    expect(checkLog(settled, [operationsEventuallyTerminal(within)])).toMatchObject({ seq: 4 });
+  });
 });

@@ -16,12 +16,14 @@ export function recordedOperations(
   events: readonly DomainEvent[],
 ): unknown[] {
   const project = target.state.projects[projectId];
-  if (project === undefined) return [];
-  return events.flatMap((event) => {
-    if (event.type !== 'OperationCreated' || event.projectId !== projectId) return [];
+  const recorded: unknown[] = [];
+  if (project === undefined) return recorded;
+  for (const event of events) {
+    if (event.type !== 'OperationCreated' || event.projectId !== projectId) continue;
     const operation = project.operations[event.operationId];
-    return operation === undefined ? [] : [operationDto(operation)];
-  });
+    if (operation !== undefined) recorded.push(operationDto(operation));
+  }
+  return recorded;
 }
 
 /** Runs a command; on success answers with `respond(events)`, on refusal with the error response. */

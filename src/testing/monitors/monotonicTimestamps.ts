@@ -5,17 +5,24 @@ import type { Monitor } from './monitor.js';
 
 /** Fires on an event earlier than the one before it, or out of sequence. */
 export function monotonicTimestamps(): Monitor {
-  let last: { at: number; seq: number } | undefined;
+  // The previous event's time and position as two numbers: no object per event.
+  let seen = false;
+  let lastAt = 0;
+  let lastSeq = 0;
   return {
     name: 'monotonicTimestamps',
     observe(event) {
-      const previous = last;
-      last = { at: event.at, seq: event.seq };
-      if (previous === undefined) return undefined;
-      if (event.at < previous.at)
-        return `time went back: event ${event.seq} at ${event.at} after ${previous.at}`;
-      if (event.seq !== previous.seq + 1)
-        return `log position ${event.seq} follows ${previous.seq}`;
+      const previousAt = lastAt;
+      const previousSeq = lastSeq;
+      lastAt = event.at;
+      lastSeq = event.seq;
+      if (!seen) {
+        seen = true;
+        return undefined;
+      }
+      if (event.at < previousAt)
+        return `time went back: event ${event.seq} at ${event.at} after ${previousAt}`;
+      if (event.seq !== previousSeq + 1) return `log position ${event.seq} follows ${previousSeq}`;
       return undefined;
     },
   };

@@ -12,20 +12,35 @@ import type { Monitor } from './monitor.js';
 export function operationsEventuallyTerminal(options: { within?: string } = {}): Monitor {
   const within = parseDuration(options.within ?? '1d');
   const open = new Map<string, { projectId: string; action: string; createdAt: number }>();
+  // No open operation was created before this time (ending or forgetting operations only raises
+  // the earliest creation). Until `within` has passed since it, no operation can be overdue, so an
+  // event need not walk the open ones.
+  let createdNoEarlier = Infinity;
   const overdue = (at: number) => {
+    if (at - createdNoEarlier <= within) return undefined;
     // In creation order, so the first one not overdue ends the search.
     for (const [id, op] of open) {
-      if (at - op.createdAt <= within) return undefined;
+      if (at - op.createdAt <= within) {
+        createdNoEarlier = earliestCreation();
+        return undefined;
+      }
       open.delete(id);
       return `operation ${id} (${op.action}) is not terminal ${options.within ?? '1d'} after it was created`;
     }
+    createdNoEarlier = Infinity;
     return undefined;
+  };
+  const earliestCreation = () => {
+    let earliest = Infinity;
+    for (const op of open.values()) earliest = Math.min(earliest, op.createdAt);
+    return earliest;
   };
   return {
     name: 'operationsEventuallyTerminal',
     observe(event) {
       switch (event.type) {
         case 'OperationCreated':
+          createdNoEarlier = Math.min(createdNoEarlier, event.at);
           open.set(event.operationId, {
             projectId: event.projectId,
             action: event.action,

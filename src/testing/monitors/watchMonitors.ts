@@ -57,14 +57,25 @@ export function formatViolation(violation: MonitorViolation): string {
 /** Feeds events to monitors and keeps the first violation with its surroundings. */
 class MonitorRun {
   #violation: { value: MonitorViolation; around: SimEvent[]; after: number } | undefined;
+  /** The last `context` events, as a ring: `#next` is where the next one goes once it is full. */
   readonly #before: SimEvent[] = [];
+  #next = 0;
   readonly #context: number;
+  /** How many events `#before` keeps: the whole number of `context` (all of them for NaN). */
+  readonly #keep: number;
 
   constructor(
     readonly monitors: readonly Monitor[],
     options: MonitorOptions,
   ) {
     this.#context = options.context ?? 5;
+    this.#keep = Number.isNaN(this.#context) ? Infinity : Math.max(0, Math.floor(this.#context));
+  }
+
+  /** The last `context` events, oldest first. */
+  #lastEvents(): SimEvent[] {
+    const ring = this.#before;
+    return [...ring.slice(this.#next), ...ring.slice(0, this.#next)];
   }
 
   get violation(): MonitorViolation | undefined {
@@ -84,12 +95,16 @@ class MonitorRun {
       const message = monitor.observe(event);
       if (message !== undefined) {
         const value = { monitor: monitor.name, message, at: event.at, seq: event.seq, around: [] };
-        this.#violation = { value, around: [...this.#before, event], after: 0 };
+        this.#violation = { value, around: [...this.#lastEvents(), event], after: 0 };
         return;
       }
     }
-    this.#before.push(event);
-    if (this.#before.length > this.#context) this.#before.shift();
+    const ring = this.#before;
+    if (ring.length < this.#keep) ring.push(event);
+    else if (this.#keep > 0) {
+      ring[this.#next] = event;
+      this.#next = this.#next + 1 === this.#keep ? 0 : this.#next + 1;
+    }
   }
 
   finish(at: number): MonitorViolation | undefined {
@@ -98,7 +113,7 @@ class MonitorRun {
       const message = monitor.finish?.(at);
       if (message !== undefined) {
         const value = { monitor: monitor.name, message, at, seq: undefined, around: [] };
-        this.#violation = { value, around: [...this.#before], after: this.#context };
+        this.#violation = { value, around: this.#lastEvents(), after: this.#context };
         break;
       }
     }

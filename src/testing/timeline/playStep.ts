@@ -35,7 +35,7 @@ export function playStep(host: StepHost, action: TimelineAction): ApiResponse | 
     }
     case 'createReplica':
     case 'createPrimary': {
-      const branch = pick(branchesOf(state), action.branch);
+      const branch = pickBranch(state, action.branch);
       if (branch === undefined) return undefined;
       const type = action.kind === 'createReplica' ? 'read_only' : 'read_write';
       return host.request('POST', `/projects/${branch.projectId}/endpoints`, {
@@ -43,31 +43,31 @@ export function playStep(host: StepHost, action: TimelineAction): ApiResponse | 
       });
     }
     case 'deleteBranch': {
-      const branch = pick(branchesOf(state), action.branch);
+      const branch = pickBranch(state, action.branch);
       if (branch === undefined) return undefined;
       return host.request('DELETE', `/projects/${branch.projectId}/branches/${branch.id}`);
     }
     case 'connect': {
-      const compute = pick(computesOf(state), action.compute);
+      const compute = pickCompute(state, action.compute);
       if (compute === undefined) return undefined;
       const connection = host.connect(compute.id);
       host.at(`+${action.holdMs}ms`, () => connection.close());
       return undefined;
     }
     case 'dropConnections': {
-      const compute = pick(computesOf(state), action.compute);
+      const compute = pickCompute(state, action.compute);
       if (compute !== undefined) host.sim.dropConnections(compute.id);
       return undefined;
     }
     case 'createRole': {
-      const branch = pick(branchesOf(state), action.branch);
+      const branch = pickBranch(state, action.branch);
       if (branch === undefined) return undefined;
       return host.request('POST', `/projects/${branch.projectId}/branches/${branch.id}/roles`, {
         role: { name: `role${action.role}` },
       });
     }
     case 'createDatabase': {
-      const branch = pick(branchesOf(state), action.branch);
+      const branch = pickBranch(state, action.branch);
       const owner = branch?.firstRole;
       if (branch === undefined || owner === undefined) return undefined;
       const path = `/projects/${branch.projectId}/branches/${branch.id}/databases`;
@@ -76,7 +76,7 @@ export function playStep(host: StepHost, action: TimelineAction): ApiResponse | 
       });
     }
     default: {
-      const compute = pick(computesOf(state), action.compute);
+      const compute = pickCompute(state, action.compute);
       if (compute === undefined) return undefined;
       const path = `/projects/${compute.projectId}/endpoints/${compute.id}`;
       switch (action.kind) {
@@ -100,24 +100,51 @@ export function playStep(host: StepHost, action: TimelineAction): ApiResponse | 
   }
 }
 
-/** Every branch, in the order they were created within their projects, with its first role. */
-function branchesOf(
+/**
+ * The `index`-th branch (wrapping around), counting every project's branches in the order they were
+ * created, with its project and first role; undefined when there is none. Found by counting, so a
+ * step builds no list of every branch.
+ */
+function pickBranch(
   state: SimState,
-): { id: string; projectId: string; firstRole: string | undefined }[] {
-  return Object.values(state.projects).flatMap((p) =>
-    Object.values(p.branches).map((b) => ({
-      id: b.id,
-      projectId: p.id,
-      firstRole: b.roles[0]?.name,
-    })),
-  );
+  index: number,
+): { id: string; projectId: string; firstRole: string | undefined } | undefined {
+  const found = nth(state, index, (p) => p.branches);
+  if (found === undefined) return undefined;
+  const branch = found.project.branches[
+    found.id
+  ] as SimState['projects'][string]['branches'][string];
+  return { id: branch.id, projectId: found.project.id, firstRole: branch.roles[0]?.name };
 }
 
-/** Every compute, in the order they were created within their projects. */
-function computesOf(state: SimState): { id: string; projectId: string }[] {
-  return Object.values(state.projects).flatMap((p) =>
-    Object.keys(p.endpoints).map((id) => ({ id, projectId: p.id })),
-  );
+/** The `index`-th compute (wrapping around), counted as `pickBranch` counts branches. */
+function pickCompute(
+  state: SimState,
+  index: number,
+): { id: string; projectId: string } | undefined {
+  const found = nth(state, index, (p) => p.endpoints);
+  return found === undefined ? undefined : { id: found.id, projectId: found.project.id };
+}
+
+type Project = SimState['projects'][string];
+
+/** The key of the `index % count`-th record of `records` over all projects in order, with its project. */
+function nth(
+  state: SimState,
+  index: number,
+  records: (project: Project) => object,
+): { project: Project; id: string } | undefined {
+  const projects = Object.values(state.projects);
+  let count = 0;
+  for (const project of projects) count += Object.keys(records(project)).length;
+  if (count === 0) return undefined;
+  let rest = index % count;
+  for (const project of projects) {
+    const ids = Object.keys(records(project));
+    if (rest < ids.length) return { project, id: ids[rest] as string };
+    rest -= ids.length;
+  }
+  return undefined;
 }
 
 function pick<T>(items: readonly T[], index: number): T | undefined {

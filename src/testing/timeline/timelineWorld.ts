@@ -5,7 +5,7 @@
  */
 import type { ApiResponse } from '../../api/apiResponse.js';
 import { parseDuration } from '../../core/duration.js';
-import type { Simulation } from '../../simulation/simulation.js';
+import { liveStateOf, type Simulation } from '../../simulation/simulation.js';
 import type { SimState } from '../../model/state.js';
 import type { Connection } from '../../simulation/connection.js';
 import { playStep, type StepHost } from './playStep.js';
@@ -24,16 +24,23 @@ export class TimelineWorld implements StepHost {
   readonly answers: (ApiResponse | undefined)[] = [];
   #queue: Due[] = [];
   #seq = 0;
+  /**
+   * What the steps are played on: this world, but reading the live state. A step only picks ids
+   * from it before it acts, so it need not publish an immutable snapshot each step.
+   */
+  readonly #host: StepHost;
 
   constructor(sim: Simulation, steps: readonly TimelineStep[], startAt: number = sim.now()) {
     this.sim = sim;
+    this.#host = liveHost(this);
     let at = startAt;
     for (const step of steps) {
       at += step.gapMs;
-      this.#push(at, () => this.answers.push(playStep(this, step.action)));
+      this.#push(at, () => this.answers.push(playStep(this.#host, step.action)));
     }
   }
 
+  /** Immutable snapshot of the simulation's current state. */
   get state(): SimState {
     return this.sim.state;
   }
@@ -71,6 +78,19 @@ export class TimelineWorld implements StepHost {
     while (index > 0 && (this.#queue[index - 1] as Due).at > at) index--;
     this.#queue.splice(index, 0, due);
   }
+}
+
+/** `world` as a step host whose `state` is the simulation's live working state. */
+function liveHost(world: TimelineWorld): StepHost {
+  return {
+    get state() {
+      return liveStateOf(world.sim);
+    },
+    request: (method, path, body) => world.request(method, path, body),
+    connect: (endpointId) => world.connect(endpointId),
+    at: (when, step) => world.at(when, step),
+    sim: world.sim,
+  };
 }
 
 /**
