@@ -24,6 +24,8 @@ const CHECKPOINT_BITS = 5;
 const CHECKPOINT_MASK = (1 << CHECKPOINT_BITS) - 1;
 /** Encoded bytes a streamed log gathers before it writes a frame. */
 const STREAM_FRAME_BYTES = 1 << 20;
+/** Bytes an event's header may take: a shape id (3) and a time step (8), or a marker and a float64. */
+const HEADER_ROOM = 12;
 
 /**
  * Where a log keeps its events: `'memory'` (all of them, encoded; the default), a `LogSink` it
@@ -111,7 +113,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
     }
     const { at } = event;
     const values = this.#values;
-    values.reset();
+    values.resetWithRoom(HEADER_ROOM);
     const shape = this.#codec.encode(event, at, values);
     const header = this.#header;
     header.reset();
@@ -120,7 +122,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
       this.#checkpointOffsets.push(this.#bytes.length);
       this.#checkpointAts.push(at);
     }
-    header.copyTo(this.#bytes);
+    values.prepend(header);
     values.copyTo(this.#bytes);
     this.#lastAt = at;
     this.#length++;

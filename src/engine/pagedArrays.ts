@@ -35,16 +35,16 @@ class Paged<A extends TypedArray> {
     (this.#pages[page] as A)[index & this.#mask] = value;
   }
 
-  /** Appends the first `count` entries of `source`. */
-  pushAll(source: A, count: number): void {
+  /** Appends `count` entries of `source` from index `from`. */
+  pushAll(source: A, from: number, count: number): void {
     const index = this.#length;
     const offset = index & this.#mask;
     const page = this.#pages[index >>> this.#bits];
     if (page === undefined || offset + count > this.#mask + 1) {
-      for (let i = 0; i < count; i++) this.push(source[i] as number);
+      for (let i = 0; i < count; i++) this.push(source[from + i] as number);
       return;
     }
-    for (let i = 0; i < count; i++) page[offset + i] = source[i] as number;
+    for (let i = 0; i < count; i++) page[offset + i] = source[from + i] as number;
     this.#length = index + count;
   }
 
