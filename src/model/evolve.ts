@@ -9,6 +9,7 @@ import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
+import { operationRecord } from './operationRecord.js';
 import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
@@ -199,24 +200,7 @@ const HANDLERS: EventHandlers = {
     const project = projectOf(draft, e.projectId);
     const sortKey = Math.max(e.at * 1000, project.lastSortKey + 1);
     project.lastSortKey = sortKey;
-    // Built field by field, not with spreads: this runs for every operation of a long run.
-    const operation: Mutable<OperationState> = {
-      id: e.operationId,
-      projectId: e.projectId,
-      branchId: e.branchId,
-    } as Mutable<OperationState>;
-    if (e.endpointId !== undefined) operation.endpointId = e.endpointId;
-    operation.action = e.action;
-    operation.status = e.status;
-    operation.failuresCount = 0;
-    operation.createdAt = e.at;
-    operation.updatedAt = e.at;
-    operation.sortKey = sortKey;
-    operation.durationMs = e.durationMs;
-    operation.latency = e.latency;
-    if (e.status === 'running') operation.startedAt = e.at;
-    operation.totalDurationMs = 0;
-    operation.effects = e.effects;
+    const operation = operationRecord(e, sortKey);
     project.operations[e.operationId] = operation as Draft<OperationState>;
     project.pendingOperations[e.operationId] = true;
     if (e.afterId !== undefined) {
