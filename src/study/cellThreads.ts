@@ -10,6 +10,7 @@ import { cellProgram } from './cellProgram.js';
 import type { CellTask } from './cellTask.js';
 import type { CellReply, CellRequest } from './cellWorker.js';
 import type { CellResult } from './runCell.js';
+import { threadExecArgv } from './threadArgv.js';
 
 interface Pending {
   readonly request: CellRequest;
@@ -62,7 +63,7 @@ export class CellThreads {
   }
 
   #start(program: URL): void {
-    const thread = new Worker(program);
+    const thread = new Worker(program, { execArgv: threadExecArgv(process.execArgv) });
     this.#threads.push(thread);
     this.#idle.push(thread);
     thread.on('message', (reply: CellReply) => {
