@@ -5,12 +5,12 @@
  * Loaded on demand only, so the root entry stays free of node:worker_threads (it loads in runtimes
  * that lack it).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { cellProgram } from './cellProgram.js';
 import type { CellTask } from './cellTask.js';
 import type { CellReply, CellRequest } from './cellWorker.js';
 import type { CellResult } from './runCell.js';
-import { threadExecArgv } from './threadArgv.js';
+import { startThread } from './threadArgv.js';
 
 interface Pending {
   readonly request: CellRequest;
@@ -63,7 +63,7 @@ export class CellThreads {
   }
 
   #start(program: URL): void {
-    const thread = new Worker(program, { execArgv: threadExecArgv(process.execArgv) });
+    const thread = startThread(program);
     this.#threads.push(thread);
     this.#idle.push(thread);
     thread.on('message', (reply: CellReply) => {

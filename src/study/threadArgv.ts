@@ -5,6 +5,7 @@
  * its program is compiled JavaScript. The threads start without them; one that meets a TypeScript
  * file all the same registers tsx then (`loadDefinition`).
  */
+import { Worker } from 'node:worker_threads';
 
 /** Options that preload a module, each followed by the module (or joined to it by `=`). */
 const PRELOADS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
@@ -35,4 +36,34 @@ function isTsx(module: string): boolean {
   return (
     module === 'tsx' || module.startsWith('tsx/') || /[\\/]node_modules[\\/]tsx[\\/]/.test(module)
   );
+}
+
+/** The options of this process that a worker accepted, once known. */
+let accepted: readonly string[] | undefined;
+
+/**
+ * Starts a worker on `program` with this process's options but tsx's. Node refuses in a worker the
+ * options it inherits silently (V8's, like `--expose-gc`, and process-wide ones, like `--title`,
+ * which hold for the whole process anyway): those it names are left out too. Should Node still
+ * refuse, the worker inherits every option, tsx's included, as it would by default.
+ */
+export function startThread(program: URL): Worker {
+  const wanted = accepted ?? threadExecArgv(process.execArgv);
+  try {
+    const thread = new Worker(program, { execArgv: [...wanted] });
+    accepted = wanted;
+    return thread;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    const refused = new Set((error as Error).message.replace(/^[^:]*:\s*/, '').split(', '));
+    const rest = wanted.filter((option) => !refused.has(option));
+    try {
+      const thread = new Worker(program, { execArgv: rest });
+      accepted = rest;
+      return thread;
+    } catch {
+      accepted = undefined;
+      return new Worker(program);
+    }
+  }
 }
