@@ -32,7 +32,7 @@ interface Kept {
 
 /** The folder of the kept documents: one per user. */
 export function yamlCacheFolder(): string {
-  return join(tmpdir(), `computesim-${process.getuid?.() ?? 'user'}`);
+  return join(tmpdir(), `computesim-cache-${process.getuid?.() ?? 'user'}`);
 }
 
 /** The document of the YAML file `file`, from its kept JSON when there is one, else by `parse`. */
