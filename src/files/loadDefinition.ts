@@ -45,19 +45,39 @@ export async function enableTypeScript(): Promise<void> {
   tsxRegistered = true;
 }
 
-/** Whether this thread already imports TypeScript (it runs this very module from a .ts file). */
-const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
+/**
+ * Whether this thread imports TypeScript by itself: it runs this very module from its .ts file
+ * (under tsx or vitest), unless that file was compiled into a program (see `useCompiledProgram`).
+ */
+let runningTypeScript = import.meta.url.endsWith('.ts');
+
+/** Definition files compiled into this thread's program: their importers, by file URL. */
+const compiled = new Map<string, () => Promise<unknown>>();
+
+/**
+ * Called first by a program compiled from the sources into plain JavaScript (a cell thread's): the
+ * thread needs the loader for TypeScript files after all, but for the definition files compiled in
+ * with it (`modules`: by file URL, a function importing each), which load from the program itself.
+ */
+export function useCompiledProgram(
+  modules: Readonly<Record<string, () => Promise<unknown>>>,
+): void {
+  runningTypeScript = false;
+  for (const [url, load] of Object.entries(modules)) compiled.set(url, load);
+}
 
 /** Imports the file at `url` and checks that its default export is a `kind`. */
 export async function loadDefinition<T>(url: string, kind: DefinitionKind<T>): Promise<T> {
+  const fromProgram = compiled.get(url);
   // Register before the first import: Node does not retry an import that failed for its extension.
-  if (isTypeScript(url) && !RUNNING_TYPESCRIPT) await enableTypeScript();
+  if (fromProgram === undefined && isTypeScript(url) && !runningTypeScript)
+    await enableTypeScript();
   const path = fileURLToPath(url);
   if (!existsSync(path))
     throw new DefinitionFileError(`cannot load ${kind.noun} ${displayPath(url)}: no such file`);
   let module: { default?: unknown };
   try {
-    module = (await import(url)) as { default?: unknown };
+    module = (await (fromProgram?.() ?? import(url))) as { default?: unknown };
   } catch (error) {
     throw new DefinitionFileError(
       `cannot load ${kind.noun} ${displayPath(url)}: ${importProblem(error)}`,

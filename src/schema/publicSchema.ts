@@ -3,9 +3,9 @@
  * `@neondatabase/api-client` ships (nothing of it is copied into computesim), and offered to the
  * REST surface as an `ApiContract`: its operations, and request bodies checked against it.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadOneByteYaml } from './oneByteYaml.js';
+import { cachedYaml } from './yamlCache.js';
 import type { ApiContract, ContractOperation } from '../api/apiContract.js';
 import { BodyValidators } from './bodyValidators.js';
 import type { OpenApiDocument } from './openApiDocument.js';
@@ -18,11 +18,14 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 let document: OpenApiDocument | undefined;
 let contract: PublicContract | undefined;
 
-/** The parsed schema (parsed on the first call; about a tenth of a second of YAML with js-yaml, once per process). */
+/**
+ * The parsed schema (read on the first call: about a tenth of a second of YAML with js-yaml, the
+ * first time this copy of the schema is read; then from its JSON, see `cachedYaml`).
+ */
 export function publicSchemaDocument(): OpenApiDocument {
   if (document === undefined) {
     const file = createRequire(import.meta.url).resolve(PUBLIC_SCHEMA_FILE);
-    document = loadOneByteYaml(readFileSync(file, 'utf8')) as OpenApiDocument;
+    document = cachedYaml(file, loadOneByteYaml) as OpenApiDocument;
   }
   return document;
 }

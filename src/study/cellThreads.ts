@@ -1,13 +1,16 @@
 /**
  * A pool of worker threads that run cells: `run(task)` resolves to the cell's result when a thread
- * is free and done with it. Loaded on demand only, so the root entry stays free of
- * node:worker_threads (it loads in runtimes that lack it).
+ * is free and done with it. The threads start at once, all together, on compiled JavaScript: the
+ * built package's own, or from the sources a program compiled once per process (`cellProgram`).
+ * Loaded on demand only, so the root entry stays free of node:worker_threads (it loads in runtimes
+ * that lack it).
  */
-import { Worker } from 'node:worker_threads';
-import { isTypeScript } from '../files/loadDefinition.js';
+import type { Worker } from 'node:worker_threads';
+import { cellProgram } from './cellProgram.js';
 import type { CellTask } from './cellTask.js';
 import type { CellReply, CellRequest } from './cellWorker.js';
 import type { CellResult } from './runCell.js';
+import { startThread } from './threadArgv.js';
 
 interface Pending {
   readonly request: CellRequest;
@@ -21,13 +24,25 @@ export class CellThreads {
   readonly #queued: Pending[] = [];
   readonly #running = new Map<number, Pending>();
   readonly #threads: Worker[] = [];
+  readonly #started: Promise<void>;
   #nextId = 0;
   #broken: Error | undefined;
   #closing = false;
 
-  /** Starts `count` threads (at least one). */
-  constructor(count: number) {
-    for (let i = 0; i < Math.max(1, count); i++) this.#start();
+  /**
+   * Starts `count` threads (at least one). `definitions`, the file URLs of the definition files
+   * the cells will name, are compiled into the threads' program when it is made from the sources
+   * (a cell may still name another; its file then loads through tsx in the thread).
+   */
+  constructor(count: number, definitions: readonly string[] = []) {
+    this.#started = threadProgram(definitions).then(
+      (program) => {
+        if (this.#closing) return;
+        for (let i = 0; i < Math.max(1, count); i++) this.#start(program);
+        this.#dispatch();
+      },
+      (error: Error) => this.#fail(error),
+    );
   }
 
   /** Runs `task` on the next free thread; rejects with its error, or when a thread dies. */
@@ -43,11 +58,12 @@ export class CellThreads {
   async close(): Promise<void> {
     this.#closing = true;
     this.#fail(new Error('the cell threads were closed'));
+    await this.#started;
     await Promise.all(this.#threads.map((thread) => thread.terminate()));
   }
 
-  #start(): void {
-    const thread = startThread();
+  #start(program: URL): void {
+    const thread = startThread(program);
     this.#threads.push(thread);
     this.#idle.push(thread);
     thread.on('message', (reply: CellReply) => {
@@ -83,17 +99,11 @@ export class CellThreads {
 }
 
 /**
- * Starts a thread on the cell entry. Running from TypeScript sources, the thread needs the loader
- * before its entry; from compiled code, the entry registers one itself if a definition file needs it.
+ * The module the threads run: the built package's cell entry, or, running from the TypeScript
+ * sources (under tsx or vitest), the program compiled from them.
  */
-function startThread(): Worker {
-  const entry = new URL(
-    import.meta.url.endsWith('.ts') ? './cellWorker.ts' : './cellWorker.js',
-    import.meta.url,
-  ).href;
-  const boot = isTypeScript(entry)
-    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})` +
-      `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`
-    : `import(${JSON.stringify(entry)})`;
-  return new Worker(boot, { eval: true });
+function threadProgram(definitions: readonly string[]): Promise<URL> {
+  return import.meta.url.endsWith('.ts')
+    ? cellProgram(definitions)
+    : Promise.resolve(new URL('./cellWorker.js', import.meta.url));
 }

@@ -68,7 +68,7 @@ async function runRanges(
   // A few ranges per thread, so a slow range does not leave the other threads idle at the end.
   const ranges = projectRanges(from, to, threads * 4);
   const { CellThreads } = await import('./cellThreads.js');
-  const pool = new CellThreads(Math.min(threads, ranges.length));
+  const pool = new CellThreads(Math.min(threads, ranges.length), [url]);
   let done = 0;
   try {
     const parts = await Promise.all(

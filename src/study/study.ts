@@ -27,7 +27,11 @@ export interface Study<P = unknown> {
   readonly start?: Instant;
   /** How long each run lasts after setup. */
   readonly duration: Duration;
-  /** Builds the world and attaches workloads (the same calls for every configuration). */
+  /**
+   * Builds the world and attaches workloads (the same calls for every configuration). The run is
+   * measured as it goes and keeps no log (`log: 'none'`), so `sim.stateAt` answers only for the
+   * present.
+   */
   readonly setup: (sim: Simulation, configuration: Configuration<P>) => void;
   readonly pricePerCuHour?: number;
   /** Profile overrides a configuration's params call for (laid under its own `profile`). */

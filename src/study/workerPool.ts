@@ -15,7 +15,7 @@ export async function runOnWorkers(
   count: number,
   onProgress: SweepProgress | undefined,
 ): Promise<FleetMetrics[]> {
-  const threads = new CellThreads(count);
+  const threads = new CellThreads(count, [url]);
   const total = range.to - range.from;
   let done = 0;
   try {
