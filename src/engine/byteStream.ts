@@ -53,7 +53,8 @@ export class ByteWriter {
   /** Puts the bytes of `header` just before the bytes written since `resetWithRoom`. */
   prepend(header: ByteWriter): void {
     const count = header.#length - header.#start;
-    if (count > this.#start) throw new RangeError('ByteWriter.prepend: the header outgrows its room');
+    if (count > this.#start)
+      throw new RangeError('ByteWriter.prepend: the header outgrows its room');
     const start = this.#start - count;
     for (let i = 0; i < count; i++)
       this.#buffer[start + i] = header.#buffer[header.#start + i] as number;
