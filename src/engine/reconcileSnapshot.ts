@@ -12,40 +12,37 @@ export interface WalkTally {
   entries: number;
 }
 
-let tally: WalkTally | undefined;
-
 /**
  * The next snapshot: deep-equal to `working` (same keys in the same order), deeply frozen, and made
  * of the objects of `published` wherever their content did not change. Frozen working objects are
  * shared as they are.
  */
-export function reconcileSnapshot<S>(published: S, working: S, counted?: WalkTally): S {
-  tally = counted;
-  try {
-    return reconcile(published, working) as S;
-  } finally {
-    tally = undefined;
-  }
+export function reconcileSnapshot<S>(
+  published: S,
+  working: S,
+  walked: WalkTally = { entries: 0 },
+): S {
+  return reconcile(published, working, walked) as S;
 }
 
-function reconcile(published: unknown, working: unknown): unknown {
+function reconcile(published: unknown, working: unknown, walked: WalkTally): unknown {
   if (typeof working !== 'object' || working === null || Object.isFrozen(working)) return working;
-  if (Array.isArray(working)) return reconcileArray(published, working as unknown[]);
+  if (Array.isArray(working)) return reconcileArray(published, working as unknown[], walked);
   const previous = typeof published === 'object' && published !== null ? published : undefined;
   if (previous === undefined || Array.isArray(previous))
-    return reconcileObject(undefined, working as Node);
-  return reconcileObject(previous as Node, working as Node);
+    return reconcileObject(undefined, working as Node, walked);
+  return reconcileObject(previous as Node, working as Node, walked);
 }
 
-function reconcileObject(previous: Node | undefined, working: Node): Node {
+function reconcileObject(previous: Node | undefined, working: Node, walked: WalkTally): Node {
   const keys = previous === undefined ? undefined : Object.keys(previous);
   let same = keys !== undefined;
   let index = 0;
   const out: Node = {};
   for (const key in working) {
-    if (tally !== undefined) tally.entries++;
+    walked.entries++;
     const before = previous?.[key];
-    const value = reconcile(before, working[key]);
+    const value = reconcile(before, working[key], walked);
     if (value !== before || keys?.[index] !== key) same = false;
     out[key] = value;
     index++;
@@ -54,13 +51,17 @@ function reconcileObject(previous: Node | undefined, working: Node): Node {
   return Object.freeze(out);
 }
 
-function reconcileArray(published: unknown, working: readonly unknown[]): readonly unknown[] {
+function reconcileArray(
+  published: unknown,
+  working: readonly unknown[],
+  walked: WalkTally,
+): readonly unknown[] {
   const previous = Array.isArray(published) ? (published as readonly unknown[]) : undefined;
   let same = previous?.length === working.length;
-  if (tally !== undefined) tally.entries += working.length;
+  walked.entries += working.length;
   const out = working.map((value, i) => {
     const before = previous?.[i];
-    const next = reconcile(before, value);
+    const next = reconcile(before, value, walked);
     if (next !== before) same = false;
     return next;
   });
