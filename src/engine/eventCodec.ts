@@ -50,6 +50,8 @@ export interface CodecTables {
 interface ShapeNode {
   shapeId: number;
   readonly next: Map<string, (ShapeNode | undefined)[]>;
+  /** On a type's root: the type's name. */
+  readonly typeName?: string;
   /**
    * On a type's root: the keys, kinds and ids of the last few shapes of that type. Events of one type
    * repeat a handful of shapes (an optional field present or not), so comparing short arrays finds
@@ -88,7 +90,6 @@ export class EventCodec {
   readonly #shapes: Shape[] = [];
   readonly #root: ShapeNode = { shapeId: -1, next: new Map() };
   readonly #typeRoots = new Map<string, ShapeNode>();
-  readonly #typeNames = new Map<ShapeNode, string>();
   readonly #tagged: TaggedParts = { prefixCode: 0, dash: 0, number: 0 };
   /** String ids of tagged-id prefixes by their packed letters. */
   readonly #prefixIds = new Map<number, number>();
@@ -163,7 +164,7 @@ export class EventCodec {
       node.shapeId = this.#shapes.length;
       const shapeKeys = keys.slice(0, fields);
       const shapeKinds = kinds.slice(0, fields);
-      const typeName = typeRoot === undefined ? undefined : this.#typeNameOf(typeRoot);
+      const typeName = typeRoot?.typeName;
       this.#shapes.push(
         typeName === undefined
           ? { keys: shapeKeys, kinds: shapeKinds }
@@ -234,15 +235,10 @@ export class EventCodec {
   #typeRoot(typeName: string): ShapeNode {
     let node = this.#typeRoots.get(typeName);
     if (node === undefined) {
-      node = { shapeId: -1, next: new Map() };
+      node = { shapeId: -1, next: new Map(), typeName };
       this.#typeRoots.set(typeName, node);
-      this.#typeNames.set(node, typeName);
     }
     return node;
-  }
-
-  #typeNameOf(root: ShapeNode): string {
-    return this.#typeNames.get(root) as string;
   }
 
   /** Rebuilds the event of shape `shapeId` whose values `input` is at. */

@@ -6,7 +6,7 @@ describe('reconcileSnapshot', () => {
     const shared = Object.freeze({ x: 1, y: 2, z: 3 });
     const working = { a: { b: 1, c: 2 }, d: [1, 2, 3], kept: shared };
     const walked: WalkTally = { entries: 0 };
-    const snapshot = reconcileSnapshot(undefined, working, walked);
+    const snapshot = reconcileSnapshot({} as typeof working, working, walked);
     // a, b, c, d, its 3 items, kept: the frozen object's own entries are not walked.
     expect(walked.entries).toBe(8);
     expect(snapshot).toEqual(working);
@@ -16,7 +16,7 @@ describe('reconcileSnapshot', () => {
 
   it('gives back the previous snapshot’s objects where nothing changed, and counts the walk again', () => {
     const working = { a: { b: 1 }, c: { d: 2 } };
-    const first = reconcileSnapshot(undefined, working);
+    const first = reconcileSnapshot({} as typeof working, working);
     working.c.d = 3;
     const walked: WalkTally = { entries: 0 };
     const second = reconcileSnapshot(first, working, walked);
