@@ -9,31 +9,27 @@ const MB_PER_CU = RAM_BYTES_PER_CU / 1024 ** 2;
 /** The Local File Cache is 80% of RAM (size table). */
 const LFC_SHARE = 0.8;
 
-/** What a compute's open sessions demand. */
-export interface Demand {
-  /** CPU, thousandths of a vCPU (1 CU = 1 vCPU). */
-  readonly milliCpu: number;
-  /** Memory, MB (1 CU = 4 GB). */
-  readonly memoryMb: number;
-  /** Data the sessions keep touching, MB: it should fit the Local File Cache (80% of RAM). */
-  readonly cacheMb: number;
-}
-
 /** True when a compute with this range autoscales (a real range within the autoscaling limit). */
 export function autoscales(minCu: number, maxCu: number, autoscalingMaxCu: number): boolean {
   return minCu < maxCu && maxCu <= autoscalingMaxCu;
 }
 
-/** The size autoscaling aims for under `demand`, within `[minCu, maxCu]`. */
+/**
+ * The size autoscaling aims for, within `[minCu, maxCu]`, under what a compute's open sessions
+ * demand: `milliCpu` thousandths of a vCPU (1 CU = 1 vCPU), `memoryMb` of memory (1 CU = 4 GB) and
+ * `cacheMb` of data they keep touching, which should fit the Local File Cache (80% of RAM).
+ */
 export function autoscaleTarget(
-  demand: Demand,
+  milliCpu: number,
+  memoryMb: number,
+  cacheMb: number,
   minCu: number,
   maxCu: number,
   goals: Pick<AutoscalingProfile, 'cpuGoal' | 'memoryGoal'>,
 ): number {
-  const cpuNeed = demand.milliCpu / 1000 / goals.cpuGoal;
-  const memoryNeed = demand.memoryMb / (MB_PER_CU * goals.memoryGoal);
-  const cacheNeed = demand.cacheMb / (MB_PER_CU * LFC_SHARE);
+  const cpuNeed = milliCpu / 1000 / goals.cpuGoal;
+  const memoryNeed = memoryMb / (MB_PER_CU * goals.memoryGoal);
+  const cacheNeed = cacheMb / (MB_PER_CU * LFC_SHARE);
   const need = Math.max(cpuNeed, memoryNeed, cacheNeed, minCu);
   for (const cu of ALLOWED_CU) if (cu >= need - 1e-9) return Math.min(cu, maxCu);
   return maxCu;

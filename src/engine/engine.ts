@@ -543,7 +543,14 @@ class CommandContext implements DecideContext {
   now = 0;
   nextSeq = 0;
   #index = 0;
-  #streams: Map<string, RandomSource> | undefined;
+  /**
+   * This command's streams and their purposes, the first `#drawn` of each. Arrays emptied by a count,
+   * not a map cleared per command: a command draws for a handful of purposes, and `Map#clear`
+   * allocates a new table each time (about a hundred bytes an event on a fleet).
+   */
+  readonly #purposes: string[] = [];
+  readonly #streams: RandomSource[] = [];
+  #drawn = 0;
 
   constructor(readonly seed: number) {}
 
@@ -551,8 +558,7 @@ class CommandContext implements DecideContext {
     this.now = now;
     this.nextSeq = nextSeq;
     this.#index = drawIndex;
-    // Cleared, not replaced: most commands draw, and a map per command was garbage per command.
-    this.#streams?.clear();
+    this.#drawn = 0;
   }
 
   stream(purpose: string, index: number): RandomSource {
@@ -560,12 +566,11 @@ class CommandContext implements DecideContext {
   }
 
   random(purpose: string): RandomSource {
-    this.#streams ??= new Map();
-    let stream = this.#streams.get(purpose);
-    if (stream === undefined) {
-      stream = RandomSource.derive(this.seed, purpose, this.#index);
-      this.#streams.set(purpose, stream);
-    }
+    for (let i = 0; i < this.#drawn; i++)
+      if (this.#purposes[i] === purpose) return this.#streams[i] as RandomSource;
+    const stream = RandomSource.derive(this.seed, purpose, this.#index);
+    this.#purposes[this.#drawn] = purpose;
+    this.#streams[this.#drawn++] = stream;
     return stream;
   }
 }

@@ -2,7 +2,9 @@
  * The timers each event arms, given the state right after it. Called live and on replay alike, so a
  * replayed simulation holds the same agenda as the original.
  */
-import { autoscalingOf } from './autoscaleTarget.js';
+import { isEmpty } from '../core/isEmpty.js';
+import { allIdle } from './allIdle.js';
+import { autoscalingTarget } from './autoscaleTarget.js';
 import { outgrowsTempDisk } from './sessionLoad.js';
 import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
 import { operationKind } from '../domain/operationKinds.js';
@@ -52,8 +54,9 @@ export function armTimers(
       // A detach is skipped while operations are unfinished; re-check once the last one settles
       // (not after a detach itself, which would retry a failing detach at once, forever).
       const action = state.projects[event.projectId]?.operations[event.operationId]?.action;
-      const pending = Object.keys(state.projects[event.projectId]?.pendingOperations ?? {}).length;
-      if (pending === 0 && (action === undefined || !operationKind(action).detachesStorage)) {
+      const pending = state.projects[event.projectId]?.pendingOperations;
+      const settled = pending === undefined || isEmpty(pending);
+      if (settled && (action === undefined || !operationKind(action).detachesStorage)) {
         armDetach(state, event.projectId, event.at, profile, arm);
       }
       return;
@@ -211,12 +214,7 @@ function armDetach(
 ): void {
   const project = state.projects[projectId];
   if (project === undefined || project.detached || profile.tenantDetachAfterMs === 0) return;
-  if (
-    Object.values(project.endpoints).some(
-      (e) => e.currentState !== 'idle' || e.pendingState !== undefined,
-    )
-  )
-    return;
+  if (!allIdle(project)) return;
   const { lastUsedAt } = project;
   arm(
     Math.max(now, lastUsedAt + profile.tenantDetachAfterMs),
@@ -280,12 +278,11 @@ function armAutoscale(
   arm: Arm<TimerCommand>,
 ): void {
   const endpoint = state.projects[projectId]?.endpoints[endpointId];
-  const scaling = autoscalingOf(endpoint, profile);
-  if (scaling === undefined || scaling.target === scaling.allocated) return;
+  const target = autoscalingTarget(endpoint, profile);
+  const allocated = endpoint?.allocatedCu;
+  if (target === undefined || target === allocated) return;
   const { sampleMs, scaleDownAfterMs } = profile.autoscaling;
   const earliest =
-    scaling.target > scaling.allocated
-      ? now
-      : (endpoint?.loadChangedAt ?? now) + scaleDownAfterMs - 1;
+    target > (allocated as number) ? now : (endpoint?.loadChangedAt ?? now) + scaleDownAfterMs - 1;
   arm(nextSample(earliest, sampleMs), { type: 'Autoscale', projectId, endpointId });
 }

@@ -27,8 +27,13 @@ export class CommandDraft {
     readonly context: ModelContext,
   ) {}
 
+  /** Adds one decided event. */
+  push(event: Unstamped<DomainEvent>): void {
+    this.events.push(event);
+  }
+
   /** Adds decided events, in order. */
-  push(...events: readonly Unstamped<DomainEvent>[]): void {
+  pushAll(events: readonly Unstamped<DomainEvent>[]): void {
     for (const event of events) this.events.push(event);
   }
 

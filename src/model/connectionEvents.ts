@@ -8,16 +8,29 @@ import type { ConnectionState, EndpointState, SimState } from './state.js';
 
 /** The live (connecting or open) connections of a compute. */
 export function liveConnections(state: SimState, endpointId: string): ConnectionState[] {
-  const live = state.liveConnections[endpointId];
-  if (live === undefined) return [];
-  return Object.keys(live)
-    .map((id) => state.connections[id])
-    .filter((c): c is ConnectionState => c !== undefined);
+  return connectionsOf(state, endpointId, undefined);
 }
 
 /** Connections waiting for a compute to start. */
 export function waitingConnections(state: SimState, endpointId: string): ConnectionState[] {
-  return liveConnections(state, endpointId).filter((c) => c.status === 'connecting');
+  return connectionsOf(state, endpointId, 'connecting');
+}
+
+/** A compute's live connections, only those in `status` if given: one loop, one array. */
+function connectionsOf(
+  state: SimState,
+  endpointId: string,
+  status: ConnectionState['status'] | undefined,
+): ConnectionState[] {
+  const found: ConnectionState[] = [];
+  const live = state.liveConnections[endpointId];
+  if (live === undefined) return found;
+  for (const id in live) {
+    const connection = state.connections[id];
+    if (connection !== undefined && (status === undefined || connection.status === status))
+      found.push(connection);
+  }
+  return found;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the event, and it never validates (decide already did). Each handler's changed paths are named in
  * touches.ts.
  */
+import { isEmpty } from '../core/isEmpty.js';
 import { INITIAL_LSN } from '../domain/lsn.js';
 import { operationKind } from '../domain/operationKinds.js';
 import { isTerminal } from '../domain/operationStatus.js';
@@ -672,7 +673,7 @@ function end(
   const live = draft.liveConnections[connection.endpointId];
   if (live !== undefined) {
     delete live[connection.id];
-    if (Object.keys(live).length === 0) delete draft.liveConnections[connection.endpointId];
+    if (isEmpty(live)) delete draft.liveConnections[connection.endpointId];
   }
   const project = draft.projects[projectId];
   if (project !== undefined) project.lastUsedAt = at;

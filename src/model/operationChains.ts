@@ -197,10 +197,10 @@ function settleCompute(draft: CommandDraft, project: ProjectState, settlement: S
   );
   if (handledElsewhere) return;
   if (now.current === 'active' && now.pending === null)
-    draft.push(...openWaiting(draft.state, endpoint));
+    draft.pushAll(openWaiting(draft.state, endpoint));
   else if (endpoint.disabled)
-    draft.push(...refuseWaiting(draft.state, endpoint, SQL_STATES.endpointDisabled));
+    draft.pushAll(refuseWaiting(draft.state, endpoint, SQL_STATES.endpointDisabled));
   else if (settlement.refuse || now.pending !== null)
-    draft.push(...refuseWaiting(draft.state, endpoint, SQL_STATES.startFailed));
+    draft.pushAll(refuseWaiting(draft.state, endpoint, SQL_STATES.startFailed));
   else wake(draft, endpoint);
 }

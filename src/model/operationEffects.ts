@@ -9,13 +9,17 @@ import { releaseAt } from '../domain/computeRelease.js';
 import { SQL_STATES } from '../domain/sqlState.js';
 import type { CommandDraft } from './commandDraft.js';
 import { dropConnections, openWaiting } from './connectionEvents.js';
+import type { Unstamped } from '../engine/loggedEvent.js';
+import type { ComputeStateChanged } from './events.js';
 import type { OperationEffect } from './operationEffect.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Where an operation applies: its project, branch and compute. */
 export interface OperationTarget {
   readonly projectId: string;
   readonly branchId: string;
-  readonly endpointId?: string;
+  readonly endpointId?: string | undefined;
 }
 
 /** An effect that changes objects (every kind but `wakeIfWaiting`). */
@@ -42,20 +46,21 @@ export function carryOutObjectEffect(
       if (current === now.current && effect.pending === now.pending) return;
       const starts = current === 'active' && now.current !== 'active';
       const { profile, now: at } = draft.context;
-      draft.push({
+      const changed: Mutable<Unstamped<ComputeStateChanged>> = {
         type: 'ComputeStateChanged',
         projectId: endpoint.projectId,
         endpointId: endpoint.id,
         currentState: current,
         pendingState: effect.pending,
-        ...(starts ? { releaseVersion: releaseAt(profile.releases, at) } : {}),
-      });
+      };
+      if (starts) changed.releaseVersion = releaseAt(profile.releases, at);
+      draft.push(changed);
       return;
     }
     case 'dropConnections':
       if (endpoint !== undefined)
-        draft.push(
-          ...dropConnections(
+        draft.pushAll(
+          dropConnections(
             draft.state,
             endpoint.projectId,
             endpoint.id,
@@ -65,7 +70,7 @@ export function carryOutObjectEffect(
         );
       return;
     case 'openWaiting':
-      if (endpoint !== undefined) draft.push(...openWaiting(draft.state, endpoint));
+      if (endpoint !== undefined) draft.pushAll(openWaiting(draft.state, endpoint));
       return;
     case 'branchReady': {
       const branch = project?.branches[target.branchId];

@@ -51,26 +51,74 @@ export function recordOperations(
     const durationMs = drawDuration(context, step.latency);
     const delayMs = first ? schedulingDelay(context, step) : undefined;
     const runsNow = first && delayMs === undefined;
-    const created: Unstamped<OperationCreated> = {
-      type: 'OperationCreated',
+    const status = runsNow ? 'running' : 'scheduling';
+    const effects = sharedEffects(step.running ?? [], step.finished ?? []);
+    const startAt = delayMs === undefined ? undefined : context.now + delayMs;
+    const created = createdEvent(
       projectId,
       operationId,
-      action: step.action,
-      branchId: step.branchId,
-      ...(step.endpointId === undefined ? {} : { endpointId: step.endpointId }),
-      status: runsNow ? 'running' : 'scheduling',
+      step,
+      status,
       durationMs,
-      latency: step.latency,
-      ...(previousId === undefined ? {} : { afterId: previousId }),
-      ...(delayMs === undefined ? {} : { startAt: context.now + delayMs }),
-      effects: sharedEffects(step.running ?? [], step.finished ?? []),
-    };
+      previousId,
+      startAt,
+      effects,
+    );
     draft.push(created);
-    if (runsNow) carryOut(draft, { projectId, ...step }, step.running ?? []);
+    if (runsNow)
+      carryOut(
+        draft,
+        { projectId, branchId: step.branchId, endpointId: step.endpointId },
+        step.running ?? [],
+      );
     operationIds.push(operationId);
     previousId = operationId;
   }
   return operationIds;
+}
+
+/**
+ * The `OperationCreated` event of one planned step. The usual one (on a compute, first of its chain,
+ * running or scheduling at once) is one literal; the others spread their optional fields in.
+ */
+function createdEvent(
+  projectId: string,
+  operationId: string,
+  step: PlannedOperation,
+  status: 'running' | 'scheduling',
+  durationMs: number,
+  afterId: string | undefined,
+  startAt: number | undefined,
+  effects: OperationCreated['effects'],
+): Unstamped<OperationCreated> {
+  const { action, branchId, endpointId, latency } = step;
+  if (endpointId !== undefined && afterId === undefined && startAt === undefined)
+    return {
+      type: 'OperationCreated',
+      projectId,
+      operationId,
+      action,
+      branchId,
+      endpointId,
+      status,
+      durationMs,
+      latency,
+      effects,
+    };
+  return {
+    type: 'OperationCreated',
+    projectId,
+    operationId,
+    action,
+    branchId,
+    ...(endpointId === undefined ? {} : { endpointId }),
+    status,
+    durationMs,
+    latency,
+    ...(afterId === undefined ? {} : { afterId }),
+    ...(startAt === undefined ? {} : { startAt }),
+    effects,
+  };
 }
 
 /**

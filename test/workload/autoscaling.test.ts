@@ -27,7 +27,8 @@ describe('the autoscaling target', () => {
     [{ milliCpu: 0, memoryMb: 0, cacheMb: 10_000 }, 4],
     [{ milliCpu: 100_000, memoryMb: 0, cacheMb: 0 }, 8],
   ])('for %j in 0.25..8 CU is %s CU', (demand, expected) => {
-    expect(autoscaleTarget(demand, 0.25, 8, GOALS)).toBe(expected);
+    const { milliCpu, memoryMb, cacheMb } = demand;
+    expect(autoscaleTarget(milliCpu, memoryMb, cacheMb, 0.25, 8, GOALS)).toBe(expected);
   });
 
   it('never leaves the range and is always an allowed size', () => {
@@ -40,7 +41,7 @@ describe('the autoscaling target', () => {
         fc.nat({ max: 8 }),
         (milliCpu, memoryMb, cacheMb, min, spread) => {
           const max = ALLOWED_CU.find((cu) => cu >= min + spread) ?? 16;
-          const target = autoscaleTarget({ milliCpu, memoryMb, cacheMb }, min, max, GOALS);
+          const target = autoscaleTarget(milliCpu, memoryMb, cacheMb, min, max, GOALS);
           expect(target).toBeGreaterThanOrEqual(min);
           expect(target).toBeLessThanOrEqual(max);
           expect(ALLOWED_CU).toContain(target);

@@ -4,16 +4,16 @@
  * Stale when the compute is not running steadily or already has the target size.
  */
 import { ok } from '../../core/result.js';
-import { autoscalingOf } from '../autoscaleTarget.js';
+import { autoscalingTarget } from '../autoscaleTarget.js';
 import type { Handler, Pending } from '../decideContext.js';
 import type { Autoscale } from '../timers.js';
 
 /** Decides one autoscaling sample. */
 export const autoscale: Handler<Autoscale> = (state, command, context) => {
   const endpoint = state.projects[command.projectId]?.endpoints[command.endpointId];
-  const scaling = autoscalingOf(endpoint, context.profile);
-  if (scaling === undefined || scaling.target === scaling.allocated) return ok([]);
-  const { allocated, target } = scaling;
+  const target = autoscalingTarget(endpoint, context.profile);
+  const allocated = endpoint?.allocatedCu;
+  if (target === undefined || allocated === undefined || target === allocated) return ok([]);
   const steadyFor = context.now - (endpoint?.loadChangedAt ?? 0);
   if (target < allocated && steadyFor < context.profile.autoscaling.scaleDownAfterMs) return ok([]);
   return ok<Pending>([

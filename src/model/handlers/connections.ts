@@ -25,34 +25,43 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
     projectId === undefined
       ? undefined
       : own(own(state.projects, projectId)?.endpoints ?? {}, endpointId);
-  const refuse = (why: SqlError) =>
-    ok<Pending>([
-      {
-        type: 'ConnectionRefused',
-        connectionId,
-        ...(projectId === undefined ? {} : { projectId }),
-        endpointId,
-        pooled,
-        tracked,
-        sqlstate: why.sqlstate,
-        message: why.message,
-      },
-    ]);
-  if (projectId === undefined || endpoint === undefined) return refuse(SQL_STATES.endpointNotFound);
-  if (endpoint.disabled) return refuse(SQL_STATES.endpointDisabled);
+  if (projectId === undefined || endpoint === undefined)
+    return refuse(command, connectionId, projectId, SQL_STATES.endpointNotFound);
+  if (endpoint.disabled)
+    return refuse(command, connectionId, projectId, SQL_STATES.endpointDisabled);
   const full = pooled
     ? endpoint.pooledConnections >= context.profile.limits.pooledConnections
     : endpoint.directConnections >=
       connectionLimits(endpoint.minCu, endpoint.maxCu, context.profile.connections)
         .clientConnections;
-  if (full) return refuse(SQL_STATES.tooManyConnections);
+  if (full) return refuse(command, connectionId, projectId, SQL_STATES.tooManyConnections);
 
-  const connection = { connectionId, projectId, endpointId, pooled, tracked, ...command.session };
+  const { session } = command;
   if (endpoint.currentState === 'active' && endpoint.pendingState === undefined) {
-    return ok<Pending>([{ type: 'ConnectionOpened', ...connection, branchId: endpoint.branchId }]);
+    const { branchId } = endpoint;
+    return ok<Pending>([
+      {
+        type: 'ConnectionOpened',
+        connectionId,
+        projectId,
+        endpointId,
+        pooled,
+        tracked,
+        ...session,
+        branchId,
+      },
+    ]);
   }
   const draft = new CommandDraft(state, context);
-  draft.push({ type: 'ConnectionRequested', ...connection });
+  draft.push({
+    type: 'ConnectionRequested',
+    connectionId,
+    projectId,
+    endpointId,
+    pooled,
+    tracked,
+    ...session,
+  });
   const project = state.projects[projectId];
   const starting = project !== undefined && hasUnfinished(project, 'startsCompute', endpoint.id);
   if (isDown(endpoint.currentState, endpoint.pendingState) && !starting) {
@@ -61,6 +70,27 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
   }
   return ok(draft.events);
 };
+
+/** The event refusing a connection attempt, and why. */
+function refuse(
+  { endpointId, pooled, tracked }: OpenConnection,
+  connectionId: string,
+  projectId: string | undefined,
+  why: SqlError,
+) {
+  return ok<Pending>([
+    {
+      type: 'ConnectionRefused',
+      connectionId,
+      ...(projectId === undefined ? {} : { projectId }),
+      endpointId,
+      pooled,
+      tracked,
+      sqlstate: why.sqlstate,
+      message: why.message,
+    },
+  ]);
+}
 
 /** Decides a client closing its connection (closing an ended one changes nothing). */
 export const closeConnection: Handler<CloseConnection> = (state, command) => {

@@ -94,7 +94,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
     drawn.add(created.endpointId);
     draft.push(created);
     const next = startOrPark(created);
-    draft.push(...next.parked);
+    draft.pushAll(next.parked);
     if (next.start !== undefined) plan.push(next.start);
   }
   recordOperations(draft, project.id, plan);

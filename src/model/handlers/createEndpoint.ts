@@ -40,7 +40,7 @@ export const createEndpoint: Handler<CreateEndpoint> = (state, command, context)
   draft.push(created);
   firstCheck(draft, project.id, branch.id);
   const next = startOrPark(created);
-  draft.push(...next.parked);
+  draft.pushAll(next.parked);
   if (next.start !== undefined) recordOperations(draft, project.id, [next.start]);
   return ok(draft.events);
 };

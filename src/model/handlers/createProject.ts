@@ -37,7 +37,7 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
     context,
   );
   const draft = new CommandDraft(state, context);
-  draft.push(
+  draft.pushAll([
     {
       type: 'ProjectCreated',
       projectId,
@@ -68,7 +68,7 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
       ],
     },
     created,
-  );
+  ]);
   const plan: PlannedOperation[] = [
     {
       action: 'create_timeline' as const,
@@ -78,7 +78,7 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
     },
   ];
   const next = startOrPark(created);
-  draft.push(...next.parked);
+  draft.pushAll(next.parked);
   if (next.start !== undefined) plan.push(next.start);
   recordOperations(draft, projectId, plan);
   firstCheck(draft, projectId, branchId);

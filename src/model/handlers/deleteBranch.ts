@@ -52,8 +52,8 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
     // itself is gone already: the operation only records the work, it changes nothing).
     if (!isDown(endpoint.currentState, endpoint.pendingState))
       suspends.push({ ...suspendPlan(branch.id, endpoint.id), running: [], finished: [] });
-    draft.push(
-      ...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
+    draft.pushAll(
+      dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
     );
   }
   // The branch goes first, so a recoverable deletion keeps its computes (as they come back: idle).

@@ -17,8 +17,8 @@ export const deleteEndpoint: Handler<DeleteEndpoint> = (state, command, context)
   if (!found.ok) return found;
   const { project, endpoint } = found.value;
   const draft = new CommandDraft(state, context);
-  draft.push(
-    ...dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
+  draft.pushAll(
+    dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
   );
   cancelOperations(draft, project, (o) => o.endpointId === endpoint.id);
   draft.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });

@@ -3,7 +3,9 @@
  * whose computes are idle and which has no unfinished operation, is detached from storage
  * (`tenant_detach`). The next operation it needs is preceded by a `tenant_reattach`.
  */
+import { isEmpty } from '../../core/isEmpty.js';
 import { ok } from '../../core/result.js';
+import { allIdle } from '../allIdle.js';
 import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { recordOperations } from '../operationPlanner.js';
@@ -21,13 +23,7 @@ export const detachIdleTenant: Handler<DetachIdleTenant> = (state, command, cont
   )
     return ok([]);
   if (context.now < project.lastUsedAt + after) return ok([]);
-  if (Object.keys(project.pendingOperations).length > 0) return ok([]);
-  if (
-    Object.values(project.endpoints).some(
-      (e) => e.currentState !== 'idle' || e.pendingState !== undefined,
-    )
-  )
-    return ok([]);
+  if (!isEmpty(project.pendingOperations) || !allIdle(project)) return ok([]);
   const plan = [
     {
       action: 'tenant_detach' as const,

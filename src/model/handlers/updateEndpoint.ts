@@ -71,7 +71,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   };
   let plan: PlannedOperation[];
   if (newBranchId !== undefined) {
-    draft.push(...dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated, 'open'));
+    draft.pushAll(dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated, 'open'));
     draft.push({
       type: 'ComputeStateChanged',
       projectId: project.id,
