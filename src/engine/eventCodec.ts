@@ -442,28 +442,43 @@ function sameShape(
 
 /** Packs a lower-case canonical UUID into four words; false for any other string. */
 function packUuid(text: string, out: Uint32Array): boolean {
-  if (text.length !== 36) return false;
-  let word = 0;
-  let nibbles = 0;
-  let index = 0;
-  for (let i = 0; i < 36; i++) {
-    const c = text.charCodeAt(i);
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (c !== 45) return false;
-      continue;
-    }
-    let nibble: number;
-    if (c >= 48 && c <= 57) nibble = c - 48;
-    else if (c >= 97 && c <= 102) nibble = c - 87;
-    else return false;
-    word = word * 16 + nibble;
-    if (++nibbles === 8) {
-      out[index++] = word;
-      word = 0;
-      nibbles = 0;
-    }
-  }
+  if (
+    text.length !== 36 ||
+    text.charCodeAt(8) !== 45 ||
+    text.charCodeAt(13) !== 45 ||
+    text.charCodeAt(18) !== 45 ||
+    text.charCodeAt(23) !== 45
+  )
+    return false;
+  const a = hexWord(text, 0, 8);
+  const b1 = hexWord(text, 9, 4);
+  const b2 = hexWord(text, 14, 4);
+  const c1 = hexWord(text, 19, 4);
+  const c2 = hexWord(text, 24, 4);
+  const d = hexWord(text, 28, 8);
+  if (a < 0 || b1 < 0 || b2 < 0 || c1 < 0 || c2 < 0 || d < 0) return false;
+  out[0] = a;
+  out[1] = b1 * 0x10000 + b2;
+  out[2] = c1 * 0x10000 + c2;
+  out[3] = d;
   return true;
+}
+
+/** Nibble of each char code below 128 (lower-case hex digits), -1 for any other. */
+const NIBBLES = Int8Array.from({ length: 128 }, (_, code) =>
+  code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87 : -1,
+);
+
+/** The value of `count` (≤ 8) hex digits of `text` from `from`; -1 when one is not lower-case hex. */
+function hexWord(text: string, from: number, count: number): number {
+  let word = 0;
+  for (let i = from; i < from + count; i++) {
+    const code = text.charCodeAt(i);
+    const nibble = code < 128 ? (NIBBLES[code] as number) : -1;
+    if (nibble < 0) return -1;
+    word = word * 16 + nibble;
+  }
+  return word;
 }
 
 function uuidOf(a: number, b: number, c: number, d: number): string {

@@ -6,6 +6,10 @@ const valueArb = fc.oneof(
   fc.string(),
   fc.uuid({ version: 4 }),
   fc.uuid().map((u) => u.toUpperCase()),
+  // near-miss UUIDs (one character that is not lower-case hex, or a dash out of place) stay strings
+  fc
+    .tuple(fc.uuid(), fc.nat({ max: 35 }), fc.constantFrom('g', 'G', '/', ':', '`', 'é', '-', '0'))
+    .map(([u, at, c]) => u.slice(0, at) + c + u.slice(at + 1)),
   // ids like c-1234 are packed; near misses (leading zeros, too long, upper case) must survive too
   fc
     .tuple(fc.stringMatching(/^[a-zA-Z]{0,5}$/), fc.constantFrom('-', '_'), fc.nat(), fc.boolean())
