@@ -22,6 +22,7 @@ import { recordOperations, suspendPlan, type PlannedOperation } from './operatio
 import { ok, type Result } from '../core/result.js';
 import type { BranchState, DatabaseState, ProjectState, RoleState, SimState } from './state.js';
 import type { LocksProfile } from '../domain/profile.js';
+import { ENDS_ACTIVE, WAKES_IF_DOWN } from './effectLists.js';
 
 /** The database of a new project, unless its request names another (its owner: `neondb_owner`). */
 export const DEFAULT_DATABASE = 'neondb';
@@ -126,8 +127,8 @@ export function applyConfig(draft: CommandDraft, project: ProjectState, branchId
     ? [
         {
           ...apply,
-          running: [{ kind: 'computeState', current: 'idle', pending: 'active', whenDown: true }],
-          finished: [{ kind: 'computeState', current: 'active', pending: null }],
+          running: WAKES_IF_DOWN,
+          finished: ENDS_ACTIVE,
         },
         suspendPlan(branchId, endpoint.id),
       ]

@@ -17,6 +17,14 @@ import type { OperationCreated } from './events.js';
 import type { OperationEffect } from './operationEffect.js';
 import { carryOutObjectEffect, type OperationTarget } from './operationEffects.js';
 import type { EndpointState, ProjectState } from './state.js';
+import {
+  NO_EFFECTS,
+  START_FINISHED,
+  START_RUNNING,
+  SUSPEND_FINISHED,
+  SUSPEND_RUNNING,
+  TENANT_ATTACHED,
+} from './effectLists.js';
 
 /** One operation to record. */
 export interface PlannedOperation {
@@ -52,7 +60,7 @@ export function recordOperations(
     const delayMs = first ? schedulingDelay(context, step) : undefined;
     const runsNow = first && delayMs === undefined;
     const status = runsNow ? 'running' : 'scheduling';
-    const effects = sharedEffects(step.running ?? [], step.finished ?? []);
+    const effects = sharedEffects(step.running ?? NO_EFFECTS, step.finished ?? NO_EFFECTS);
     const startAt = delayMs === undefined ? undefined : context.now + delayMs;
     const created = createdEvent(
       projectId,
@@ -69,7 +77,7 @@ export function recordOperations(
       carryOut(
         draft,
         { projectId, branchId: step.branchId, endpointId: step.endpointId },
-        step.running ?? [],
+        step.running ?? NO_EFFECTS,
       );
     operationIds.push(operationId);
     previousId = operationId;
@@ -214,22 +222,6 @@ export function drawDuration(context: ModelContext, latency: keyof LatencyProfil
   return context.random('latency').int(min, max);
 }
 
-const START_RUNNING: readonly OperationEffect[] = deepFreeze([
-  { kind: 'computeState', pending: 'active' },
-]);
-const START_FINISHED: readonly OperationEffect[] = deepFreeze([
-  { kind: 'computeState', current: 'active', pending: null },
-  { kind: 'openWaiting' },
-]);
-const SUSPEND_RUNNING: readonly OperationEffect[] = deepFreeze([
-  { kind: 'dropConnections' },
-  { kind: 'computeState', pending: 'idle' },
-]);
-const SUSPEND_FINISHED: readonly OperationEffect[] = deepFreeze([
-  { kind: 'computeState', current: 'idle', pending: null },
-  { kind: 'wakeIfWaiting' },
-]);
-
 /** The plan of a compute start: pending active, then active with its waiting connections opened. */
 export function startPlan(
   branchId: string,
@@ -307,7 +299,7 @@ function withReattach(
     action: 'tenant_reattach',
     branchId: project.defaultBranchId,
     latency: 'tenant_reattach',
-    finished: [{ kind: 'tenantAttached', attached: true }],
+    finished: TENANT_ATTACHED,
   };
   return detaching === undefined
     ? { steps: [reattach, ...plan] }

@@ -17,6 +17,7 @@ import { findProject, lockedBy, notReady } from '../lookups.js';
 import { lockedRefusal } from '../lockedRefusal.js';
 import { endpointCreated, settingsProblem, startOrPark, tooManyReplicas } from '../newEndpoint.js';
 import { recordOperations, type PlannedOperation } from '../operationPlanner.js';
+import { BRANCH_READY } from '../effectLists.js';
 
 /** Decides a branch creation. */
 export const createBranch: Handler<CreateBranch> = (state, command, context) => {
@@ -77,7 +78,7 @@ export const createBranch: Handler<CreateBranch> = (state, command, context) => 
       action: 'create_branch',
       branchId,
       latency: 'create_branch',
-      finished: [{ kind: 'branchReady' }],
+      finished: BRANCH_READY,
     },
   ];
   const drawn = new Set<string>();

@@ -15,6 +15,7 @@ import { firstCheck } from '../availabilityChecks.js';
 import { DEFAULT_DATABASE, drawDatabaseIds, drawPassword } from '../branchConfig.js';
 import { databaseNameProblem, roleNameProblem } from '../../domain/pgNames.js';
 import { reject } from '../../domain/rejection.js';
+import { BRANCH_READY } from '../effectLists.js';
 
 /** Decides a project creation. */
 export const createProject: Handler<CreateProject> = (state, command, context) => {
@@ -74,7 +75,7 @@ export const createProject: Handler<CreateProject> = (state, command, context) =
       action: 'create_timeline' as const,
       branchId,
       latency: 'create_timeline' as const,
-      finished: [{ kind: 'branchReady' as const }],
+      finished: BRANCH_READY,
     },
   ];
   const next = startOrPark(created);

@@ -16,6 +16,7 @@ import { lockedRefusal } from '../lockedRefusal.js';
 import { recordOperations, suspendPlan, type PlannedOperation } from '../operationPlanner.js';
 import { isDown } from '../../domain/computeState.js';
 import { dropConnections } from '../connectionEvents.js';
+import { NO_EFFECTS } from '../effectLists.js';
 
 /** Decides a branch deletion. */
 export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => {
@@ -51,7 +52,11 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
     // As on the real service, a running compute is suspended before its timeline goes (the compute
     // itself is gone already: the operation only records the work, it changes nothing).
     if (!isDown(endpoint.currentState, endpoint.pendingState))
-      suspends.push({ ...suspendPlan(branch.id, endpoint.id), running: [], finished: [] });
+      suspends.push({
+        ...suspendPlan(branch.id, endpoint.id),
+        running: NO_EFFECTS,
+        finished: NO_EFFECTS,
+      });
     draft.pushAll(
       dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
     );

@@ -10,6 +10,7 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { recordOperations } from '../operationPlanner.js';
 import type { DetachIdleTenant } from '../timers.js';
+import { TENANT_DETACHED } from '../effectLists.js';
 
 /** Decides whether an idle project is detached now. */
 export const detachIdleTenant: Handler<DetachIdleTenant> = (state, command, context) => {
@@ -29,7 +30,7 @@ export const detachIdleTenant: Handler<DetachIdleTenant> = (state, command, cont
       action: 'tenant_detach' as const,
       branchId: project.defaultBranchId,
       latency: 'tenant_detach' as const,
-      finished: [{ kind: 'tenantAttached' as const, attached: false }],
+      finished: TENANT_DETACHED,
     },
   ];
   const draft = new CommandDraft(state, context);

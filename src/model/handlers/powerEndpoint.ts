@@ -18,6 +18,7 @@ import {
   type PlannedOperation,
 } from '../operationPlanner.js';
 import type { EndpointState, ProjectState, SimState } from '../state.js';
+import { ENDS_IDLE, NO_EFFECTS } from '../effectLists.js';
 
 type Target = { project: ProjectState; endpoint: EndpointState };
 
@@ -65,10 +66,7 @@ export const restartEndpoint: Handler<RestartEndpoint> = (state, command, contex
   return record(
     state,
     target.value,
-    [
-      { ...suspend, finished: [{ kind: 'computeState', current: 'idle', pending: null }] },
-      startPlan(branchId, id, 'wake_compute'),
-    ],
+    [{ ...suspend, finished: ENDS_IDLE }, startPlan(branchId, id, 'wake_compute')],
     context,
   );
 };
@@ -82,7 +80,11 @@ export const startEndpoint: Handler<StartEndpoint> = (state, command, context) =
   return record(
     state,
     target.value,
-    [isDown(currentState, pendingState) ? start : { ...start, running: [], finished: [] }],
+    [
+      isDown(currentState, pendingState)
+        ? start
+        : { ...start, running: NO_EFFECTS, finished: NO_EFFECTS },
+    ],
     context,
   );
 };
@@ -96,7 +98,11 @@ export const suspendEndpoint: Handler<SuspendEndpoint> = (state, command, contex
   return record(
     state,
     target.value,
-    [isDown(currentState, pendingState) ? { ...suspend, running: [], finished: [] } : suspend],
+    [
+      isDown(currentState, pendingState)
+        ? { ...suspend, running: NO_EFFECTS, finished: NO_EFFECTS }
+        : suspend,
+    ],
     context,
   );
 };

@@ -38,6 +38,7 @@ import {
   type PlannedOperation,
 } from '../operationPlanner.js';
 import type { BranchState, ProjectState } from '../state.js';
+import { ENDS_IDLE } from '../effectLists.js';
 
 /** A point of a branch's history: its LSN and the instant the branch was there. */
 interface Point {
@@ -184,7 +185,7 @@ function restartPlan(project: ProjectState, branchId: string): PlannedOperation[
   return [
     ...running.map((e) => ({
       ...suspendPlan(branchId, e.id),
-      finished: [{ kind: 'computeState' as const, current: 'idle' as const, pending: null }],
+      finished: ENDS_IDLE,
     })),
     { action: 'create_timeline', branchId, latency: 'create_branch' },
     ...running.map((e) => startPlan(branchId, e.id, 'wake_compute')),

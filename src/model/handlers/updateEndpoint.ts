@@ -30,6 +30,7 @@ import {
 } from '../operationPlanner.js';
 import { dropConnections } from '../connectionEvents.js';
 import type { EndpointSettings, EndpointState } from '../state.js';
+import { ENDS_ACTIVE, NO_EFFECTS, WAKES_IF_DOWN } from '../effectLists.js';
 
 /** Decides a compute update. */
 export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context) => {
@@ -79,7 +80,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
       currentState: 'idle',
       pendingState: 'idle',
     });
-    plan = [applyConfig, { ...suspendPlan(branchId, endpoint.id), running: [] }];
+    plan = [applyConfig, { ...suspendPlan(branchId, endpoint.id), running: NO_EFFECTS }];
   } else if (isDown(endpoint.currentState, endpoint.pendingState)) {
     plan =
       changes.disabled === true
@@ -87,10 +88,8 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
         : [
             {
               ...applyConfig,
-              running: [
-                { kind: 'computeState', current: 'idle', pending: 'active', whenDown: true },
-              ],
-              finished: [{ kind: 'computeState', current: 'active', pending: null }],
+              running: WAKES_IF_DOWN,
+              finished: ENDS_ACTIVE,
             },
             suspendPlan(branchId, endpoint.id),
           ];
