@@ -34,21 +34,62 @@ function reconcile(published: unknown, working: unknown, walked: WalkTally): unk
   return reconcileObject(previous as Node, working as Node, walked);
 }
 
+/**
+ * The keys of the objects being walked, one run per object on the walk's path (a stack shared by the
+ * recursion, so comparing key orders needs no array per object).
+ */
+const keyStack: string[] = [];
+
+/**
+ * `previous` when `working` has the same keys in the same order and each value reconciles to the
+ * previous one; else a frozen copy. The copy is only made at the first difference: most objects of a
+ * large state are unchanged at each walk, and copying them only to drop the copy was most of a walk.
+ */
 function reconcileObject(previous: Node | undefined, working: Node, walked: WalkTally): Node {
-  const keys = previous === undefined ? undefined : Object.keys(previous);
-  let same = keys !== undefined;
-  let index = 0;
-  const out: Node = {};
+  const base = keyStack.length;
+  let out: Node | undefined = previous === undefined ? {} : undefined;
+  let count = 0;
   for (const key in working) {
     walked.entries++;
     const before = previous?.[key];
     const value = reconcile(before, working[key], walked);
-    if (value !== before || keys?.[index] !== key) same = false;
-    out[key] = value;
-    index++;
+    if (out === undefined && value !== before) out = copyOfFirst(count, base, previous as Node);
+    if (out !== undefined) out[key] = value;
+    else keyStack.push(key);
+    count++;
   }
-  if (same && keys?.length === index) return previous as Node;
-  return Object.freeze(out);
+  const result = out ?? (sameKeys(previous as Node, base, count) ? (previous as Node) : undefined);
+  keyStack.length = base;
+  if (result !== undefined) return result === out ? Object.freeze(out) : result;
+  return Object.freeze(copyOf(previous as Node, working));
+}
+
+/** A new object with the first `count` keys walked (on the stack from `base`) and their values in `previous`. */
+function copyOfFirst(count: number, base: number, previous: Node): Node {
+  const out: Node = {};
+  for (let i = 0; i < count; i++) {
+    const key = keyStack[base + i] as string;
+    out[key] = previous[key];
+  }
+  keyStack.length = base;
+  return out;
+}
+
+/**
+ * True when `previous` has exactly the `count` keys on the stack from `base`, in that order (a key
+ * the walk found equal to `undefined` in `previous` may be missing there: only this tells).
+ */
+function sameKeys(previous: Node, base: number, count: number): boolean {
+  let i = 0;
+  for (const key in previous) if (i >= count || keyStack[base + i++] !== key) return false;
+  return i === count;
+}
+
+/** `working`'s keys in its order, each with `previous`'s value (equal to working's, reconciled). */
+function copyOf(previous: Node, working: Node): Node {
+  const out: Node = {};
+  for (const key in working) out[key] = previous[key];
+  return out;
 }
 
 function reconcileArray(

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reconcileSnapshot, type WalkTally } from '../../src/engine/reconcileSnapshot.js';
 
@@ -25,4 +26,73 @@ describe('reconcileSnapshot', () => {
     expect(second.c).toEqual({ d: 3 });
     expect(walked.entries).toBe(4);
   });
+
+  it('copies an object whose keys changed order, or gained or lost one, even with equal values', () => {
+    const working: Record<string, unknown> = { a: 1, b: 2, c: undefined };
+    const first = reconcileSnapshot({}, working);
+    delete working['a'];
+    working['a'] = 1;
+    const reordered = reconcileSnapshot(first, working);
+    expect(reordered).not.toBe(first);
+    expect(Object.keys(reordered)).toEqual(['b', 'c', 'a']);
+    delete working['c'];
+    const fewer = reconcileSnapshot(reordered, working);
+    expect(Object.keys(fewer)).toEqual(['b', 'a']);
+    working['c'] = undefined;
+    const more = reconcileSnapshot(fewer, working);
+    expect(Object.keys(more)).toEqual(['b', 'a', 'c']);
+    expect(reconcileSnapshot(more, working)).toBe(more);
+  });
+
+  it('after any edits, equals the working state key for key and shares every unchanged object', () => {
+    type Tree = { [key: string]: number | undefined | Tree };
+    const key = fc.constantFrom('a', 'b', 'c', 'd');
+    const edit = fc.tuple(
+      fc.array(key, { minLength: 1, maxLength: 3 }),
+      fc.oneof(
+        fc.constant<'delete'>('delete'),
+        fc.constant<'object'>('object'),
+        fc.constant(undefined),
+        fc.integer({ min: 0, max: 3 }),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(edit, { maxLength: 6 }), { maxLength: 5 }), (rounds) => {
+        const working: Tree = {};
+        let published: Tree = reconcileSnapshot({}, working);
+        for (const edits of rounds) {
+          const before = JSON.stringify(published);
+          for (const [path, change] of edits) {
+            let node = working;
+            for (const step of path.slice(0, -1)) {
+              const next = node[step];
+              if (typeof next !== 'object') node[step] = {};
+              node = node[step] as Tree;
+            }
+            const last = path[path.length - 1] as string;
+            if (change === 'delete') delete node[last];
+            else node[last] = change === 'object' ? {} : change;
+          }
+          const next = reconcileSnapshot(published, working);
+          // Same keys in the same order, same values; the previous snapshot is untouched.
+          expect(JSON.stringify(Object.entries(next), replacer)).toBe(
+            JSON.stringify(Object.entries(working), replacer),
+          );
+          expect(next).toEqual(working);
+          expect(JSON.stringify(published)).toBe(before);
+          if (JSON.stringify(working, replacer) === JSON.stringify(published, replacer))
+            expect(next).toBe(published);
+          published = next;
+        }
+      }),
+    );
+  });
 });
+
+/** Keeps `undefined` values and key order visible in JSON. */
+function replacer(_key: string, value: unknown): unknown {
+  if (value === undefined) return '<undefined>';
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    return Object.entries(value);
+  return value;
+}
