@@ -7,8 +7,8 @@
  * time is a few bytes that way), fractions interned in a table of their own, and booleans, null and
  * undefined live in the shape alone.
  */
-import { deepFreeze } from '../core/deepFreeze.js';
 import { unzigzag, zigzag, type ByteReader, type ByteWriter } from './byteStream.js';
+import { frozenJson } from './frozenJson.js';
 import { shapeDecoder, type DecodeTables, type ShapeDecoder } from './shapeDecoder.js';
 import { UuidTexts } from './uuidTexts.js';
 
@@ -423,7 +423,7 @@ export class EventCodec {
   #parsedValue(id: number): unknown {
     let value = this.#parsed.get(id);
     if (value === undefined) {
-      value = deepFreeze(JSON.parse(this.#strings[id] as string));
+      value = frozenJson(this.#strings[id] as string);
       this.#parsed.set(id, value);
     }
     return value;
