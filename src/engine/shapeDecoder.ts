@@ -39,67 +39,55 @@ export interface DecodedShape {
   readonly typeName?: string;
 }
 
-/** A node of the tree of shapes compiled so far: a type, then each key and kind in order. */
-interface ShapeNode {
-  readonly next: Map<string, (ShapeNode | undefined)[]>;
-  /** The decoder of the shape that ends here (`null`: decoded generically; unset: not compiled). */
-  decoder?: ShapeDecoder | null;
+/** A shape compiled so far, and its decoder (`null`: the generic path decodes it). */
+interface Compiled {
+  readonly keys: readonly string[];
+  readonly kinds: readonly number[];
+  readonly decoder: ShapeDecoder | null;
 }
 
 /**
- * Compiled decoders by shape, shared by every codec of the process (a decoder holds no state, and
- * each simulation's log would otherwise compile the same few dozen). A tree rather than a map keyed
- * by text: a log's every shape is looked up once, and walking its keys (interned strings, their
- * hashes known) costs less than building and hashing a key. Bounded, so a process that reads logs
- * of ever new shapes does not grow it without end: past it, new shapes decode generically.
+ * Compiled decoders by type, then by keys and kinds, shared by every codec of the process (a
+ * decoder holds no state, and each simulation's log would otherwise compile the same few dozen).
+ * Every log looks up each of its shapes once, right after a run has filled the caches with other
+ * things: comparing a few short arrays of interned keys touches less memory than a map lookup per
+ * key or building and hashing a text key (measured: ~1 µs a shape either way, against a few tenths).
+ * Bounded per type, so a process that reads logs of ever new shapes does not grow it without end:
+ * past it, new shapes decode generically.
  */
-const roots = new Map<string | undefined, ShapeNode>();
-let nodes = 0;
-const MAX_NODES = 1 << 16;
+const byType = new Map<string | undefined, Compiled[]>();
+const MAX_SHAPES_PER_TYPE = 64;
 
 /**
  * The decoder of `shape`, whose value of kind `k` is read by the expression `readOf(k, typeName)`
  * over `input` (a ByteReader), `at`, `tables` (see `DecodeTables`) and the names in `helpers`
  * (`undefined`: a kind only the generic path knows). `undefined` when the generic path must decode
- * the shape (such a kind, an unsafe key, or no room left in the tree).
+ * the shape (such a kind, an unsafe key, or too many shapes of its type).
  */
 export function shapeDecoder(
   shape: DecodedShape,
   readOf: (kind: number, typeName: string | undefined) => string | undefined,
   helpers: Readonly<Record<string, unknown>>,
 ): ShapeDecoder | undefined {
-  const node = nodeOf(shape);
-  if (node === undefined) return undefined;
-  if (node.decoder === undefined) node.decoder = compile(shape, readOf, helpers);
-  return node.decoder ?? undefined;
+  let known = byType.get(shape.typeName);
+  if (known === undefined) byType.set(shape.typeName, (known = []));
+  for (let i = 0; i < known.length; i++) {
+    const entry = known[i] as Compiled;
+    if (sameShape(entry, shape)) return entry.decoder ?? undefined;
+  }
+  if (known.length >= MAX_SHAPES_PER_TYPE) return undefined;
+  const decoder = compile(shape, readOf, helpers);
+  known.push({ keys: shape.keys.slice(), kinds: shape.kinds.slice(), decoder });
+  return decoder ?? undefined;
 }
 
-/** The tree's node of `shape`, added if new (`undefined` once the tree is full). */
-function nodeOf(shape: DecodedShape): ShapeNode | undefined {
-  let node: ShapeNode | undefined = roots.get(shape.typeName);
-  if (node === undefined) {
-    if (nodes >= MAX_NODES) return undefined;
-    node = newNode();
-    roots.set(shape.typeName, node);
-  }
-  for (let i = 0; i < shape.keys.length; i++) {
-    const key = shape.keys[i] as string;
-    const kind = shape.kinds[i] as number;
-    let byKind: (ShapeNode | undefined)[] | undefined = node.next.get(key);
-    if (byKind === undefined) node.next.set(key, (byKind = []));
-    let child: ShapeNode | undefined = byKind[kind];
-    if (child === undefined) {
-      if (nodes >= MAX_NODES) return undefined;
-      child = byKind[kind] = newNode();
-    }
-    node = child;
-  }
-  return node;
-}
-
-function newNode(): ShapeNode {
-  nodes++;
-  return { next: new Map() };
+function sameShape(entry: Compiled, shape: DecodedShape): boolean {
+  const keys = shape.keys;
+  const kinds = shape.kinds;
+  if (entry.keys.length !== keys.length) return false;
+  for (let i = 0; i < keys.length; i++)
+    if (entry.kinds[i] !== kinds[i] || entry.keys[i] !== keys[i]) return false;
+  return true;
 }
 
 function compile(
