@@ -7,8 +7,10 @@
  * time is a few bytes that way), fractions interned in a table of their own, and booleans, null and
  * undefined live in the shape alone.
  */
-import { deepFreeze } from '../core/deepFreeze.js';
 import { unzigzag, zigzag, type ByteReader, type ByteWriter } from './byteStream.js';
+import { frozenJson } from './frozenJson.js';
+import { shapeDecoder, type DecodeTables, type ShapeDecoder } from './shapeDecoder.js';
+import { UuidTexts } from './uuidTexts.js';
 
 const STR = 0;
 const U32 = 1;
@@ -100,6 +102,10 @@ export class EventCodec {
   readonly #frozenIds = new WeakMap<object, number>();
   /** Parsed, deeply frozen JSON values by string id, shared by every decoded event that has them. */
   readonly #parsed = new Map<number, unknown>();
+  /** Compiled decoders by shape id (`null`: the shape decodes generically). */
+  readonly #decoders: (ShapeDecoder | null | undefined)[] = [];
+  /** What compiled decoders read through; made by the first decode (most logs are never read). */
+  #tables: DecodeTables | undefined;
 
   /** How much of each table `takeNewTables` has handed out. */
   #taken = { strings: 0, numbers: 0, shapes: 0 };
@@ -243,57 +249,92 @@ export class EventCodec {
 
   /** Rebuilds the event of shape `shapeId` whose values `input` is at. */
   decode(shapeId: number, input: ByteReader, at: number, seq: number): Record<string, unknown> {
+    let decoder = this.#decoders[shapeId];
+    if (decoder === undefined) {
+      decoder = shapeDecoder(this.#shapes[shapeId] as Shape, compiledRead, DECODE_HELPERS) ?? null;
+      this.#decoders[shapeId] = decoder;
+    }
+    if (decoder !== null) return decoder(input, at, seq, this.#tables ?? this.#newTables());
+    return this.decodeGenerically(shapeId, input, at, seq);
+  }
+
+  /** The tables decoders read through, made now. */
+  #newTables(): DecodeTables {
+    return (this.#tables = {
+      strings: this.#strings,
+      numbers: this.#numbers,
+      parsed: (id) => this.#parsedValue(id),
+      uuids: new UuidTexts(),
+    });
+  }
+
+  /** `decode` without compiled decoders: one value at a time (what a compiled decoder must equal). */
+  decodeGenerically(
+    shapeId: number,
+    input: ByteReader,
+    at: number,
+    seq: number,
+  ): Record<string, unknown> {
     const shape = this.#shapes[shapeId] as Shape;
     const event: Record<string, unknown> = {};
     for (let i = 0; i < shape.keys.length; i++) {
       const key = shape.keys[i] as string;
-      switch (shape.kinds[i] as number) {
-        case TYPE:
-          event[key] = shape.typeName;
-          break;
-        case STR:
-          event[key] = this.#strings[input.varint()];
-          break;
-        case U32:
-          event[key] = input.varint();
-          break;
-        case TIME:
-          event[key] = at + unzigzag(input.varint());
-          break;
-        case NUMBER:
-          event[key] = this.#numbers[input.varint()];
-          break;
-        case FLOAT:
-          event[key] = input.float64();
-          break;
-        case TRUE:
-          event[key] = true;
-          break;
-        case FALSE:
-          event[key] = false;
-          break;
-        case NULL:
-          event[key] = null;
-          break;
-        case UNDEFINED:
-          event[key] = undefined;
-          break;
-        case JSON_VALUE:
-          event[key] = this.#parsedValue(input.varint());
-          break;
-        case TAGGED: {
-          const prefix = this.#strings[input.varint()] as string;
-          event[key] = `${prefix}-${input.varint()}`;
-          break;
-        }
-        case UUID:
-          event[key] = uuidOf(input.word(), input.word(), input.word(), input.word());
-          break;
-      }
+      const value = this.#readValue(shape.kinds[i] as number, input, at, shape.typeName);
+      if (value === ABSENT) continue;
+      // Assigning `__proto__` would set the prototype instead of adding the key.
+      if (key === '__proto__')
+        Object.defineProperty(event, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else event[key] = value;
     }
     event['at'] = at;
     event['seq'] = seq;
     return event;
+  }
+
+  /** Reads one value of `kind` (`ABSENT` for a kind this codec does not know). */
+  #readValue(kind: number, input: ByteReader, at: number, typeName: string | undefined): unknown {
+    switch (kind) {
+      case TYPE:
+        return typeName;
+      case STR:
+        return this.#strings[input.varint()];
+      case U32:
+        return input.varint();
+      case TIME:
+        return at + unzigzag(input.varint());
+      case NUMBER:
+        return this.#numbers[input.varint()];
+      case FLOAT:
+        return input.float64();
+      case TRUE:
+        return true;
+      case FALSE:
+        return false;
+      case NULL:
+        return null;
+      case UNDEFINED:
+        return undefined;
+      case JSON_VALUE:
+        return this.#parsedValue(input.varint());
+      case TAGGED: {
+        const prefix = this.#strings[input.varint()] as string;
+        return `${prefix}-${input.varint()}`;
+      }
+      case UUID:
+        return (this.#tables ?? this.#newTables()).uuids.of(
+          input.word(),
+          input.word(),
+          input.word(),
+          input.word(),
+        );
+      default:
+        return ABSENT;
+    }
   }
 
   #encodeValue(value: unknown, at: number, out: ByteWriter): number {
@@ -382,7 +423,7 @@ export class EventCodec {
   #parsedValue(id: number): unknown {
     let value = this.#parsed.get(id);
     if (value === undefined) {
-      value = deepFreeze(JSON.parse(this.#strings[id] as string));
+      value = frozenJson(this.#strings[id] as string);
       this.#parsed.set(id, value);
     }
     return value;
@@ -396,6 +437,50 @@ export class EventCodec {
       this.#stringIds.set(text, id);
     }
     return id;
+  }
+}
+
+/** What `#readValue` gives for a kind it does not know: the key is left out. */
+const ABSENT: unique symbol = Symbol('absent');
+
+/** What a compiled decoder's reads call besides the reader and the tables. */
+const DECODE_HELPERS = { unzigzag };
+
+/**
+ * The expression that reads a value of `kind` in a compiled decoder (see `#readValue` for the
+ * same reads one switch case at a time); `undefined` for a kind it does not know. Operands are
+ * evaluated left to right, so the reads keep their order in the bytes.
+ */
+function compiledRead(kind: number, typeName: string | undefined): string | undefined {
+  switch (kind) {
+    case TYPE:
+      return typeName === undefined ? 'undefined' : JSON.stringify(typeName);
+    case STR:
+      return 'tables.strings[input.varint()]';
+    case U32:
+      return 'input.varint()';
+    case TIME:
+      return 'at + unzigzag(input.varint())';
+    case NUMBER:
+      return 'tables.numbers[input.varint()]';
+    case FLOAT:
+      return 'input.float64()';
+    case TRUE:
+      return 'true';
+    case FALSE:
+      return 'false';
+    case NULL:
+      return 'null';
+    case UNDEFINED:
+      return 'undefined';
+    case JSON_VALUE:
+      return 'tables.parsed(input.varint())';
+    case TAGGED:
+      return `tables.strings[input.varint()] + "-" + input.varint()`;
+    case UUID:
+      return 'tables.uuids.of(input.word(), input.word(), input.word(), input.word())';
+    default:
+      return undefined;
   }
 }
 
@@ -479,21 +564,4 @@ function hexWord(text: string, from: number, count: number): number {
     word = word * 16 + nibble;
   }
   return word;
-}
-
-function uuidOf(a: number, b: number, c: number, d: number): string {
-  return `${hex8(a)}-${hex4(b >>> 16)}-${hex4(b & 0xffff)}-${hex4(c >>> 16)}-${hex4(c & 0xffff)}${hex8(d)}`;
-}
-
-/** `00` to `ff`: a word is written a byte at a time, not a digit at a time. */
-const HEX_BYTES: readonly string[] = Array.from({ length: 256 }, (_, n) =>
-  n.toString(16).padStart(2, '0'),
-);
-
-function hex8(word: number): string {
-  return hex4(word >>> 16) + hex4(word & 0xffff);
-}
-
-function hex4(half: number): string {
-  return (HEX_BYTES[half >>> 8] as string) + (HEX_BYTES[half & 0xff] as string);
 }

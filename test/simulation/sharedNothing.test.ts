@@ -1,7 +1,7 @@
 /**
  * Simulations in one process share nothing that changes what they do or answer: what is kept
- * process-wide (the route trie, the formatted-date memo, shared frozen effects, the public schema)
- * is the same for every run. Two runs played step by step in turn, with different seeds, start days
+ * process-wide (the route trie, the formatted-date memo, shared frozen effects, the public schema,
+ * the compiled event decoders and the parsed JSON values of logs) is the same for every run. Two runs played step by step in turn, with different seeds, start days
  * and profiles, give the logs and answers each gives alone.
  */
 import fc from 'fast-check';
