@@ -36,32 +36,12 @@ export const openConnection: Handler<OpenConnection> = (state, command, context)
         .clientConnections;
   if (full) return refuse(command, connectionId, projectId, SQL_STATES.tooManyConnections);
 
-  const { session } = command;
+  const connection = { connectionId, projectId, endpointId, pooled, tracked, ...command.session };
   if (endpoint.currentState === 'active' && endpoint.pendingState === undefined) {
-    const { branchId } = endpoint;
-    return ok<Pending>([
-      {
-        type: 'ConnectionOpened',
-        connectionId,
-        projectId,
-        endpointId,
-        pooled,
-        tracked,
-        ...session,
-        branchId,
-      },
-    ]);
+    return ok<Pending>([{ type: 'ConnectionOpened', ...connection, branchId: endpoint.branchId }]);
   }
   const draft = new CommandDraft(state, context);
-  draft.push({
-    type: 'ConnectionRequested',
-    connectionId,
-    projectId,
-    endpointId,
-    pooled,
-    tracked,
-    ...session,
-  });
+  draft.push({ type: 'ConnectionRequested', ...connection });
   const project = state.projects[projectId];
   const starting = project !== undefined && hasUnfinished(project, 'startsCompute', endpoint.id);
   if (isDown(endpoint.currentState, endpoint.pendingState) && !starting) {
