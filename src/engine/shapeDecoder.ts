@@ -39,6 +39,9 @@ export interface DecodedShape {
   readonly typeName?: string;
 }
 
+/** How a value of `kind` is read: a JavaScript expression (`undefined`: not in compiled code). */
+export type ReadOf = (kind: number, typeName: string | undefined) => string | undefined;
+
 /** A shape compiled so far, and its decoder (`null`: the generic path decodes it). */
 interface Compiled {
   readonly keys: readonly string[];
@@ -53,9 +56,10 @@ interface Compiled {
  * things: comparing a few short arrays of interned keys touches less memory than a map lookup per
  * key or building and hashing a text key (measured: ~1 µs a shape either way, against a few tenths).
  * Bounded per type, so a process that reads logs of ever new shapes does not grow it without end:
- * past it, new shapes decode generically.
+ * past it, new shapes decode generically. Kept per `readOf`, the reads the decoders were compiled
+ * with: a decoder found for one set of reads is never handed to a caller with another.
  */
-const byType = new Map<string | undefined, Compiled[]>();
+const byReads = new WeakMap<ReadOf, Map<string | undefined, Compiled[]>>();
 const MAX_SHAPES_PER_TYPE = 64;
 
 /**
@@ -66,9 +70,11 @@ const MAX_SHAPES_PER_TYPE = 64;
  */
 export function shapeDecoder(
   shape: DecodedShape,
-  readOf: (kind: number, typeName: string | undefined) => string | undefined,
+  readOf: ReadOf,
   helpers: Readonly<Record<string, unknown>>,
 ): ShapeDecoder | undefined {
+  let byType = byReads.get(readOf);
+  if (byType === undefined) byReads.set(readOf, (byType = new Map()));
   let known = byType.get(shape.typeName);
   if (known === undefined) byType.set(shape.typeName, (known = []));
   for (let i = 0; i < known.length; i++) {
@@ -92,7 +98,7 @@ function sameShape(entry: Compiled, shape: DecodedShape): boolean {
 
 function compile(
   shape: DecodedShape,
-  readOf: (kind: number, typeName: string | undefined) => string | undefined,
+  readOf: ReadOf,
   helpers: Readonly<Record<string, unknown>>,
 ): ShapeDecoder | null {
   let fields = '';

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, FlatBytes } from '../../src/engine/byteStream.js';
 import { EventCodec } from '../../src/engine/eventCodec.js';
+import { shapeDecoder } from '../../src/engine/shapeDecoder.js';
 import { uuidText, UuidTexts } from '../../src/engine/uuidTexts.js';
 
 const valueArb = fc.oneof(
@@ -107,5 +108,18 @@ describe('compiled shape decoders', () => {
         },
       ),
     );
+  });
+});
+
+describe('shapeDecoder', () => {
+  it('hands a decoder only to callers reading values the way it was compiled for', () => {
+    const shape = { keys: ['type', 'n'], kinds: [0, 1], typeName: 'Counted' };
+    const input = new ByteReader(new FlatBytes(new Uint8Array(0)), 0);
+    const tables = { strings: [], numbers: [], parsed: () => undefined, uuids: new UuidTexts() };
+    const read = (answer: number) => (kind: number) => (kind === 0 ? '"Counted"' : String(answer));
+    const seven = shapeDecoder(shape, read(7), {});
+    const eight = shapeDecoder(shape, read(8), {});
+    expect(seven?.(input, 1, 2, tables)).toEqual({ type: 'Counted', n: 7, at: 1, seq: 2 });
+    expect(eight?.(input, 1, 2, tables)).toEqual({ type: 'Counted', n: 8, at: 1, seq: 2 });
   });
 });
