@@ -11,7 +11,10 @@
  * threads' program is compiled once per process before the timed runs and timed on its own line.
  * Each run prints the cores it kept busy: one thread alone keeps more than one (V8's compiler and
  * garbage collector work on the idle core), which bounds what a second thread can add; and, where
- * /proc/stat tells, the CPU other processes took meanwhile, which makes a figure unreliable.
+ * /proc/stat tells, the CPU other processes took meanwhile, which makes a figure unreliable. First
+ * it measures what the host gives a second thread for work whose data misses the caches (a kernel of
+ * random updates over 64 MB, alone and two at once) and for pure computation: the ceiling a sweep's
+ * speed-up meets on this machine whatever the simulator does.
  *
  * Run: npm run bench -- sweep   (FLEET_PROJECTS / FLEET_DAYS / SWEEP_DAYS shrink it for a quick look)
  */
@@ -20,6 +23,7 @@ import { fileUrl } from '../src/files/loadDefinition.js';
 import { runFleetFile, sweepStudyFile } from '../src/index.js';
 import { cellProgram } from '../src/study/cellProgram.js';
 import { CellThreads } from '../src/study/cellThreads.js';
+import { hostScaling, type KernelScaling } from './support/hostScaling.js';
 
 const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 1_000);
 const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
@@ -67,6 +71,14 @@ function busy(run: Timed<unknown>): string {
   return `${run.seconds.toFixed(1)} s, ${(run.cpu / run.seconds).toFixed(2)} cores busy${others}`;
 }
 
+/** `0.78 s alone, 0.93 s two at once: 1.68×`. */
+function kernel(scaling: KernelScaling): string {
+  return (
+    `${scaling.alone.toFixed(2)} s alone, ${scaling.together.toFixed(2)} s two at once: ` +
+    `${scaling.speedUp.toFixed(2)}×`
+  );
+}
+
 function verdict(ratio: number): string {
   return `${ratio.toFixed(2)}×  (target ≥ ${TARGET_SPEED_UP}: ${ratio >= TARGET_SPEED_UP ? 'met' : 'MISSED'})`;
 }
@@ -92,6 +104,7 @@ async function startUp(count: number): Promise<number> {
 
 /** Runs the scale-out benchmark; returns whether every target was met. */
 export async function runSweepBenchmark(): Promise<boolean> {
+  const host = await hostScaling();
   const study = 'scenarios/suspend-timeout-study.ts';
   const fleetFile = 'scenarios/office-fleet.ts';
   const compiled = [await compile(TINY), await compile(study), await compile(fleetFile)];
@@ -119,6 +132,12 @@ export async function runSweepBenchmark(): Promise<boolean> {
   console.log(
     `Thread start-up (load the program, run a trivial cell): 1 thread ${startUpOne.toFixed(2)} s, ` +
       `2 threads ${startUpTwo.toFixed(2)} s (paid in every figure below)`,
+  );
+  console.log(`\nThe host, 1 vs 2 threads (best of 2, measured before the runs below)`);
+  console.log(`memory-bound kernel (random updates over 64 MB)  ${kernel(host.memoryBound)}`);
+  console.log(`compute-bound kernel                              ${kernel(host.computeBound)}`);
+  console.log(
+    `a simulation whose data outgrows a core's own cache meets the first ceiling, not the second`,
   );
   console.log(`\nSweep: ${study}, ${runs} runs of ${SWEEP_DAYS} simulated days`);
   console.log(`1 worker thread                       ${busy(one)}`);
