@@ -276,11 +276,15 @@ export class EventCodec {
     seq: number,
   ): Record<string, unknown> {
     const shape = this.#shapes[shapeId] as Shape;
+    const tables = this.#tables ?? this.#newTables();
     const event: Record<string, unknown> = {};
     for (let i = 0; i < shape.keys.length; i++) {
       const key = shape.keys[i] as string;
-      const value = this.#readValue(shape.kinds[i] as number, input, at, shape.typeName);
-      if (value === ABSENT) continue;
+      const kind = shape.kinds[i] as number;
+      const read = VALUE_READS[kind];
+      // A kind this codec does not know leaves its key out.
+      if (kind !== TYPE && read === undefined) continue;
+      const value = kind === TYPE ? shape.typeName : (read as ValueRead)(input, at, tables);
       // Assigning `__proto__` would set the prototype instead of adding the key.
       if (key === '__proto__')
         Object.defineProperty(event, key, {
@@ -294,47 +298,6 @@ export class EventCodec {
     event['at'] = at;
     event['seq'] = seq;
     return event;
-  }
-
-  /** Reads one value of `kind` (`ABSENT` for a kind this codec does not know). */
-  #readValue(kind: number, input: ByteReader, at: number, typeName: string | undefined): unknown {
-    switch (kind) {
-      case TYPE:
-        return typeName;
-      case STR:
-        return this.#strings[input.varint()];
-      case U32:
-        return input.varint();
-      case TIME:
-        return at + unzigzag(input.varint());
-      case NUMBER:
-        return this.#numbers[input.varint()];
-      case FLOAT:
-        return input.float64();
-      case TRUE:
-        return true;
-      case FALSE:
-        return false;
-      case NULL:
-        return null;
-      case UNDEFINED:
-        return undefined;
-      case JSON_VALUE:
-        return this.#parsedValue(input.varint());
-      case TAGGED: {
-        const prefix = this.#strings[input.varint()] as string;
-        return `${prefix}-${input.varint()}`;
-      }
-      case UUID:
-        return (this.#tables ?? this.#newTables()).uuids.of(
-          input.word(),
-          input.word(),
-          input.word(),
-          input.word(),
-        );
-      default:
-        return ABSENT;
-    }
   }
 
   #encodeValue(value: unknown, at: number, out: ByteWriter): number {
@@ -440,16 +403,13 @@ export class EventCodec {
   }
 }
 
-/** What `#readValue` gives for a kind it does not know: the key is left out. */
-const ABSENT: unique symbol = Symbol('absent');
-
 /** What a compiled decoder's reads call besides the reader and the tables. */
 const DECODE_HELPERS = { unzigzag };
 
 /**
- * The expression that reads a value of `kind` in a compiled decoder (see `#readValue` for the
- * same reads one switch case at a time); `undefined` for a kind it does not know. Operands are
- * evaluated left to right, so the reads keep their order in the bytes.
+ * The expression that reads a value of `kind`, in a compiled decoder and (as `VALUE_READS`) in the
+ * generic path; `undefined` for a kind it does not know. Operands are evaluated left to right, so the
+ * reads keep their order in the bytes.
  */
 function compiledRead(kind: number, typeName: string | undefined): string | undefined {
   switch (kind) {
@@ -483,6 +443,23 @@ function compiledRead(kind: number, typeName: string | undefined): string | unde
       return undefined;
   }
 }
+
+/** One value of a kind read outside a compiled decoder. */
+type ValueRead = (input: ByteReader, at: number, tables: DecodeTables) => unknown;
+
+/**
+ * The reads of the generic path, by kind, made from `compiledRead`'s expressions, so that both paths
+ * read each kind by the one description (a type is its shape's name, which the path puts in itself).
+ */
+const VALUE_READS: readonly (ValueRead | undefined)[] = Array.from({ length: KINDS }, (_, kind) => {
+  const read = kind === TYPE ? undefined : compiledRead(kind, undefined);
+  if (read === undefined) return undefined;
+  const names = Object.keys(DECODE_HELPERS);
+  const factory = new Function(...names, `return (input, at, tables) => ${read};`) as (
+    ...helpers: unknown[]
+  ) => ValueRead;
+  return factory(...names.map((name) => DECODE_HELPERS[name as keyof typeof DECODE_HELPERS]));
+});
 
 /**
  * Whether `text` is an id like `c-1234` (1-4 lower-case letters, a dash, a number below 2^32
