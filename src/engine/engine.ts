@@ -6,7 +6,7 @@
  * requests pays a `produce`, a proxy trap or a copy of a large record per event or per call.
  */
 import { createDraft, finishDraft, type Draft, type Objectish } from 'immer';
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, type Observable } from 'rxjs';
 import { formatDuration, parseDuration, type Duration } from '../core/duration.js';
 import { LAST_INSTANT } from '../core/instant.js';
 import { RandomSource } from '../core/randomSource.js';
@@ -21,6 +21,7 @@ import {
   ReentrancyError,
   StepLimitError,
 } from './errors.js';
+import { EventFanout } from './eventFanout.js';
 import { EventLog, type LogKeeping } from './eventLog.js';
 import {
   LOG_FORMAT,
@@ -88,7 +89,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   readonly #agenda = new Agenda<T>();
   readonly #log: EventLog<E | EngineEvent>;
   readonly #snapshots: SnapshotIndex<S>;
-  readonly #events$ = new Subject<E | EngineEvent>();
+  readonly #events$ = new EventFanout<E | EngineEvent>();
   readonly #state$: BehaviorSubject<S>;
   readonly #stepLimit: number;
   /** Events between publications in long runs: the snapshot spacing, which grows as runs get long. */
@@ -178,7 +179,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
 
   /** Every event as it is appended, synchronously and in order. */
   get events$(): Observable<E | EngineEvent> {
-    return this.#events$.asObservable();
+    return this.#events$.observable;
   }
 
   /** The state after each public call (replays the latest one to a new subscriber). */
@@ -486,7 +487,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     if (this.#sinceSnapshot < this.#trackedEvents) this.#decider.touches(event, this.#dirty.touch);
     else this.#dirty.touchAll();
     this.#sinceSnapshot++;
-    if (this.#events$.observed) this.#events$.next(event);
+    if (this.#events$.observed) this.#events$.emit(event);
     this.#decider.armTimers(event, this.#working, this.#arm);
   }
 
@@ -495,7 +496,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     if (this.#now <= this.#log.lastAt) return;
     const marker: EngineEvent = { type: 'ClockAdvanced', at: this.#now, seq: this.#log.length };
     this.#log.append(marker);
-    if (this.#events$.observed) this.#events$.next(marker);
+    if (this.#events$.observed) this.#events$.emit(marker);
   }
 
   /** Publishes the working state as the next immutable snapshot, if anything changed. */
