@@ -9,8 +9,10 @@ import {
   playTimeline,
   timeline,
   timelineScenario,
+  timelineSteps,
   withFaults,
   type Timeline,
+  type TimelineStep,
 } from '../../src/testing/index.js';
 
 const SRC = pathToFileURL(join(import.meta.dirname, '../../src')).href;
@@ -57,5 +59,35 @@ describe('timelines', () => {
     if (direct.now() < run.sim.now()) direct.advance(run.sim.now() - direct.now());
     expect(shape(direct).length).toBeGreaterThan(12);
     expect(shape(run.sim)).toEqual(shape(direct));
+  });
+});
+
+describe('timeline steps shrinking', () => {
+  const steps: TimelineStep[] = [
+    { gapMs: 5, action: { kind: 'createProject' } },
+    { gapMs: 7, action: { kind: 'restart', compute: 1 } },
+    { gapMs: 9, action: { kind: 'suspend', compute: 2 } },
+  ];
+
+  it('tries each step alone first, then fast-check’s own shorter lists', () => {
+    const candidates = [...timelineSteps().shrink(steps, undefined).take(5)].map((v) => v.value);
+    expect(candidates.slice(0, 3)).toEqual(steps.map((step) => [step]));
+    expect(candidates[3]).not.toHaveLength(1);
+  });
+
+  it('tries them alone once per length, not again as a gap or an action shrinks', () => {
+    const arbitrary = timelineSteps();
+    const sameLength = [...arbitrary.shrink(steps, undefined)]
+      .slice(steps.length)
+      .find((v) => v.value.length === steps.length);
+    expect(sameLength).toBeDefined();
+    const { value, context } = sameLength as fc.Value<TimelineStep[]>;
+    const next = [...arbitrary.shrink(value, context).take(steps.length)].map((v) => v.value);
+    expect(next).not.toEqual(value.map((step) => [step]));
+  });
+
+  it('leaves lists that must keep two or more steps to fast-check', () => {
+    const candidates = [...timelineSteps({ minSteps: 2 }).shrink(steps, undefined)];
+    expect(candidates.every((v) => v.value.length >= 2)).toBe(true);
   });
 });
