@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { median } from './support/measure.js';
 import { sendRequest } from './support/sendRequest.js';
 
 const PAIRS = 4_000;
@@ -71,14 +72,6 @@ async function runOnce(checkout: string): Promise<Run> {
     agent.destroy();
     child.kill();
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function spread(values: readonly number[], digits: number): string {

@@ -30,6 +30,7 @@ import { CellThreads } from '../src/study/cellThreads.js';
 import type { FleetResult } from '../src/study/fleetRun.js';
 import type { SweepResult } from '../src/study/sweepResult.js';
 import { hostScaling, type HostScaling } from './support/hostScaling.js';
+import { median } from './support/measure.js';
 
 const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 1_000);
 const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
@@ -123,14 +124,6 @@ async function rounds<T>(
     done.push({ host, one, two, ratio: one.seconds / two.seconds, same });
   }
   return done;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** A line per round: both runs (with the cores they kept busy), their ratio, the host's kernels. */

@@ -16,6 +16,15 @@ export interface Row extends Measurement {
   readonly target?: number;
 }
 
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 /** Collects garbage left by earlier samples when node runs with --expose-gc (the bench script does). */
 function settle(): void {
   (globalThis as { gc?: () => void }).gc?.();
