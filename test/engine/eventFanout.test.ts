@@ -1,6 +1,38 @@
-import { config } from 'rxjs';
+import { config, Subject, take, type Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventFanout } from '../../src/engine/eventFanout.js';
+
+/** What a script sees of an event source: its values as an Observable, and a way to emit one. */
+interface Source {
+  readonly values: Observable<number>;
+  emit(value: number): void;
+}
+
+/**
+ * Subscribers that re-enter, unsubscribe themselves and each other, subscribe others mid-value and
+ * observe partially; returns what each saw, in order.
+ */
+function script(source: Source): string[] {
+  const seen: string[] = [];
+  const a = source.values.subscribe((value) => {
+    seen.push(`a${value}`);
+    if (value === 1) source.emit(2);
+    if (value === 3) a.unsubscribe();
+  });
+  source.values.subscribe({
+    next: (value) => {
+      seen.push(`b${value}`);
+      if (value === 2) source.values.subscribe((late) => seen.push(`late${late}`));
+    },
+  });
+  source.values.pipe(take(2)).subscribe({
+    next: (value) => seen.push(`take${value}`),
+    complete: () => seen.push('take:done'),
+  });
+  source.values.subscribe({ complete: () => seen.push('never') });
+  for (const value of [1, 3, 4]) source.emit(value);
+  return seen;
+}
 
 describe('EventFanout', () => {
   const reported: unknown[] = [];
@@ -12,6 +44,15 @@ describe('EventFanout', () => {
   });
   afterAll(() => {
     config.onUnhandledError = null;
+  });
+
+  it('delivers what a Subject delivers, re-entered and unsubscribed mid-value included', () => {
+    const subject = new Subject<number>();
+    const fanout = new EventFanout<number>();
+    const expected = script({ values: subject.asObservable(), emit: (v) => subject.next(v) });
+    const actual = script({ values: fanout.observable, emit: (v) => fanout.emit(v) });
+    expect(expected).toContain('late3');
+    expect(actual).toEqual(expected);
   });
 
   it('hands every value to every subscriber, in the order they subscribed', () => {
