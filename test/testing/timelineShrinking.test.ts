@@ -75,15 +75,33 @@ describe('timeline steps shrinking', () => {
     expect(candidates[3]).not.toHaveLength(1);
   });
 
-  it('tries them alone once per length, not again as a gap or an action shrinks', () => {
+  it('tries each step alone once on a shrink path, not again as another step shrinks', () => {
     const arbitrary = timelineSteps();
     const sameLength = [...arbitrary.shrink(steps, undefined)]
       .slice(steps.length)
       .find((v) => v.value.length === steps.length);
     expect(sameLength).toBeDefined();
     const { value, context } = sameLength as fc.Value<TimelineStep[]>;
-    const next = [...arbitrary.shrink(value, context).take(steps.length)].map((v) => v.value);
-    expect(next).not.toEqual(value.map((step) => [step]));
+    const changed = value.filter((step) => !steps.includes(step));
+    expect(changed).toHaveLength(1);
+    const next = [...arbitrary.shrink(value, context).take(2)].map((v) => v.value);
+    expect(next[0]).toEqual(changed);
+    expect(next[1]).not.toHaveLength(1);
+  });
+
+  it('shrinks a step tried alone as it would in the list, action included', () => {
+    for (const seed of [1, 2, 3]) {
+      const result = fc.check(
+        fc.property(
+          timelineSteps(),
+          (list) => !list.some((step) => step.action.kind === 'resize' && step.gapMs > 0),
+        ),
+        { seed },
+      );
+      expect(result.counterexample).toEqual([
+        [{ gapMs: 1, action: { kind: 'resize', compute: 0, minCu: 0.25, maxCu: 0.25 } }],
+      ]);
+    }
   });
 
   it('leaves lists that must keep two or more steps to fast-check', () => {

@@ -9,6 +9,7 @@ import type { FaultProfile } from '../faultProfile.js';
 import { attachTimelineString } from '../timeline/formatTimeline.js';
 import type { Timeline, TimelineAction, TimelineStep } from '../timeline/timeline.js';
 import { autoscalingRange, suspendTimeoutSeconds } from './computeArbitraries.js';
+import { eachItemAlone } from './eachItemAlone.js';
 import { faultProfile } from './faultArbitraries.js';
 
 /** Limits of generated timelines. */
@@ -70,73 +71,17 @@ export function timelineAction(): fc.Arbitrary<TimelineAction> {
   ) as fc.Arbitrary<TimelineAction>;
 }
 
-/** Steps of a timeline: gaps shrink toward 0, the list toward empty. */
+/** Steps of a timeline: gaps shrink toward 0, the list toward each step alone, then toward empty. */
 export function timelineSteps(constraints: TimelineConstraints = {}): fc.Arbitrary<TimelineStep[]> {
   const step = fc.record({
     gapMs: fc.nat({ max: constraints.maxGapMs ?? 600_000 }),
     action: constraints.actions ?? timelineAction(),
   });
   const maxLength = constraints.maxSteps ?? 20;
-  const minLength = Math.min(constraints.minSteps ?? 0, maxLength);
-  const steps = fc.array(step, { minLength, maxLength });
-  return minLength <= 1 ? new EachStepAlone(steps) : steps;
-}
-
-/** Longest step list whose steps are each tried alone when it shrinks. */
-const MOST_TRIED_ALONE = 8;
-
-/** Where `EachStepAlone` keeps the list's own shrink context and the length it tried steps alone at. */
-interface AloneContext {
-  readonly inner: unknown;
-  readonly triedAt: number;
-}
-
-function isAloneContext(context: unknown): context is AloneContext {
-  return typeof context === 'object' && context !== null && 'triedAt' in context;
-}
-
-/**
- * A step list that, when it shrinks, first tries each of its steps alone (for lists of at most
- * `MOST_TRIED_ALONE` steps, once per length), then fast-check's own candidates. fast-check shrinks a
- * list toward shorter suffixes and one step fewer at a time, and remembers what passed; in a timeline
- * a step's effect depends on the ones before it (removing one moves the later ones earlier, and can
- * free a lock they met), so that alone could stop at a few steps none of which can go one at a time,
- * though one of them fails alone: 17 of 2,000 seeds of a faulty client in the examples ended at 3-4
- * steps where 1 sufficed.
- */
-class EachStepAlone extends fc.Arbitrary<TimelineStep[]> {
-  readonly #steps: fc.Arbitrary<TimelineStep[]>;
-
-  constructor(steps: fc.Arbitrary<TimelineStep[]>) {
-    super();
-    this.#steps = steps;
-  }
-
-  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<TimelineStep[]> {
-    return this.#steps.generate(random, biasFactor);
-  }
-
-  canShrinkWithoutContext(value: unknown): value is TimelineStep[] {
-    return this.#steps.canShrinkWithoutContext(value);
-  }
-
-  shrink(value: TimelineStep[], context: unknown): fc.Stream<fc.Value<TimelineStep[]>> {
-    const own = isAloneContext(context) ? context.inner : context;
-    const triedAt = isAloneContext(context) ? context.triedAt : -1;
-    const tryAlone =
-      value.length > 1 && value.length <= MOST_TRIED_ALONE && triedAt !== value.length;
-    const triedNow = tryAlone ? value.length : triedAt;
-    const listed = this.#steps.shrink(value, own).map(
-      (shorter) =>
-        new fc.Value(shorter.value_, {
-          inner: shorter.context,
-          triedAt: triedNow,
-        } satisfies AloneContext),
-    );
-    if (!tryAlone) return listed;
-    const alone = value.map((step) => new fc.Value([step], undefined));
-    return fc.stream(alone[Symbol.iterator]()).join(listed);
-  }
+  return eachItemAlone(step, {
+    minLength: Math.min(constraints.minSteps ?? 0, maxLength),
+    maxLength,
+  });
 }
 
 /**
