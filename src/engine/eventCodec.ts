@@ -281,10 +281,14 @@ export class EventCodec {
     for (let i = 0; i < shape.keys.length; i++) {
       const key = shape.keys[i] as string;
       const kind = shape.kinds[i] as number;
-      const read = VALUE_READS[kind];
-      // A kind this codec does not know leaves its key out.
-      if (kind !== TYPE && read === undefined) continue;
-      const value = kind === TYPE ? shape.typeName : (read as ValueRead)(input, at, tables);
+      let value: unknown;
+      if (kind === TYPE) value = shape.typeName;
+      else {
+        const read = VALUE_READS[kind];
+        // A kind this codec does not know leaves its key out.
+        if (read === undefined) continue;
+        value = read(input, at, tables);
+      }
       // Assigning `__proto__` would set the prototype instead of adding the key.
       if (key === '__proto__')
         Object.defineProperty(event, key, {
@@ -454,11 +458,11 @@ type ValueRead = (input: ByteReader, at: number, tables: DecodeTables) => unknow
 const VALUE_READS: readonly (ValueRead | undefined)[] = Array.from({ length: KINDS }, (_, kind) => {
   const read = kind === TYPE ? undefined : compiledRead(kind, undefined);
   if (read === undefined) return undefined;
-  const names = Object.keys(DECODE_HELPERS);
-  const factory = new Function(...names, `return (input, at, tables) => ${read};`) as (
-    ...helpers: unknown[]
-  ) => ValueRead;
-  return factory(...names.map((name) => DECODE_HELPERS[name as keyof typeof DECODE_HELPERS]));
+  const factory = new Function(
+    ...Object.keys(DECODE_HELPERS),
+    `return (input, at, tables) => ${read};`,
+  ) as (...helpers: unknown[]) => ValueRead;
+  return factory(...Object.values(DECODE_HELPERS));
 });
 
 /**
