@@ -114,17 +114,4 @@ describe('EventFanout', () => {
     expect(reported).toHaveLength(1);
     expect((reported[0] as Error).message).toBe('subscriber broke');
   });
-
-  it('ends a subscriber on unsubscribe without completing it', () => {
-    const fanout = new EventFanout<number>();
-    const seen: number[] = [];
-    const subscription = fanout.observable.subscribe({
-      next: (value) => seen.push(value),
-      complete: () => seen.push(-1),
-    });
-    fanout.emit(1);
-    subscription.unsubscribe();
-    fanout.emit(2);
-    expect(seen).toEqual([1]);
-  });
 });

@@ -104,6 +104,20 @@ describe('timeline steps shrinking', () => {
     }
   });
 
+  it('leaves lists of more than 8 steps to fast-check, and tries 8 alone', () => {
+    const many = (count: number): TimelineStep[] =>
+      Array.from({ length: count }, (_, i) => ({
+        gapMs: i + 1,
+        action: { kind: 'createProject' },
+      }));
+    const first = (list: TimelineStep[]) =>
+      [...timelineSteps().shrink(list, undefined).take(list.length)].map((v) => v.value);
+    const nine = many(9);
+    expect(first(nine)[0]).toEqual([]); // fast-check's own first candidate: the empty list
+    const eight = many(8);
+    expect(first(eight)).toEqual(eight.map((step) => [step]));
+  });
+
   it('leaves lists that must keep two or more steps to fast-check', () => {
     const candidates = [...timelineSteps({ minSteps: 2 }).shrink(steps, undefined)];
     expect(candidates.every((v) => v.value.length >= 2)).toBe(true);
