@@ -30,14 +30,14 @@ import { CellThreads } from '../src/study/cellThreads.js';
 import type { FleetResult } from '../src/study/fleetRun.js';
 import type { SweepResult } from '../src/study/sweepResult.js';
 import { hostScaling, type HostScaling } from './support/hostScaling.js';
-import { median } from './support/measure.js';
+import { median, wholeFromEnv } from './support/measure.js';
 
 const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 1_000);
 const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
 const SWEEP_DAYS = Number(process.env['SWEEP_DAYS'] ?? 30);
 /** Rounds of the grid on 1 and 2 threads (the verdict takes their median). */
-const SWEEP_ROUNDS = Number(process.env['SWEEP_ROUNDS'] ?? 3);
-const FLEET_ROUNDS = Number(process.env['FLEET_ROUNDS'] ?? 1);
+const SWEEP_ROUNDS = wholeFromEnv('SWEEP_ROUNDS', 3);
+const FLEET_ROUNDS = wholeFromEnv('FLEET_ROUNDS', 1);
 const TARGET_SPEED_UP = 1.8;
 const TINY = 'test/fixtures/tinyFleet.ts';
 

@@ -16,6 +16,19 @@ export interface Row extends Measurement {
   readonly target?: number;
 }
 
+/**
+ * A whole number ≥ `least` from the environment variable `name` (`fallback` when unset); anything
+ * else ends the benchmark with a one-line error naming the variable.
+ */
+export function wholeFromEnv(name: string, fallback: number, least = 1): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (Number.isSafeInteger(value) && value >= least) return value;
+  console.error(`${name} must be a whole number ≥ ${least}, got ${JSON.stringify(text)}`);
+  process.exit(2);
+}
+
 /** The middle value of `values` (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
