@@ -74,6 +74,12 @@ describe('the correct client', () => {
     await fc.assert(behaves('alongside'));
   });
 
+  // This seed's world deletes the migration branch while the client connects to its compute for
+  // writes: the client chose the read_write compute, and the world took it away.
+  it('passes when the world deletes its branch under it', async () => {
+    await fc.assert(behaves('alongside'), { seed: 241305772 });
+  });
+
   it('passes every oracle whatever computes its branch has', async () => {
     await fc.assert(behaves('before'));
   });

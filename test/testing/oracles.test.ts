@@ -201,6 +201,11 @@ describe('usesReadWriteForWrites', () => {
     );
     expect(checkClient(good, [usesReadWriteForWrites()])).toEqual([]);
   });
+
+  it('says nothing of a write connection to a compute gone by then (deleted alongside the client)', () => {
+    const gone = record([], [{ at: 1, endpointId: 'ep-deleted', purpose: 'write' }]);
+    expect(checkClient(gone, [usesReadWriteForWrites()])).toEqual([]);
+  });
 });
 
 describe('reports', () => {
