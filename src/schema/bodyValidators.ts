@@ -3,10 +3,8 @@
  * its first body and kept. A refusal names the field (`endpoints[0].type: is required`).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { OpenApiDocument } from './openApiDocument.js';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
+import { withOpenApiFormats } from './openApiFormats.js';
 
 interface RequestBody {
   readonly required?: boolean;
@@ -25,8 +23,9 @@ export class BodyValidators {
   constructor(readonly doc: OpenApiDocument) {
     // OpenAPI keywords (`example`, `x-…`, `discriminator`) are not JSON Schema: not strict. No
     // defaults, coercion or removal: a body is checked, never changed.
-    this.#ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true, logger: false });
-    addFormats(this.#ajv);
+    this.#ajv = withOpenApiFormats(
+      new Ajv({ strict: false, allErrors: false, validateFormats: true, logger: false }),
+    );
     this.#ajv.addSchema(doc as object, 'openapi');
   }
 

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { load } from 'js-yaml';
+import { withOpenApiFormats } from '../../src/schema/openApiFormats.js';
 
 type Doc = {
   paths: Record<
@@ -24,9 +24,7 @@ type Doc = {
 const require = createRequire(import.meta.url);
 const file = require.resolve('@neondatabase/api-client/public-v2-for-users.gen.yaml');
 const doc = load(readFileSync(file, 'utf8')) as Doc;
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-addFormats(ajv);
+const ajv = withOpenApiFormats(new Ajv({ strict: false, allErrors: true, validateFormats: true }));
 ajv.addSchema(doc as object, 'openapi');
 const cache = new Map<string, ValidateFunction | null>();
 
