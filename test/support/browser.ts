@@ -1,30 +1,28 @@
 /**
- * Tests in a real browser: Debian's chromium driven by playwright-core. Where the browser is, a
- * suite that skips only where no browser is installed and none is required (CI installs chromium
- * and sets COMPUTESIM_REQUIRE_BROWSER=1, so there it cannot skip), one browser per suite, the
- * page's console problems, and the folder screenshots go to.
+ * Tests in a real browser: Debian's chromium (CHROMIUM_PATH, else `chromium` on PATH) driven by
+ * playwright-core. A suite that skips with a one-line reason where there is no browser (never under
+ * CI=true), one browser per suite, the page's console problems, and the folder screenshots go to.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe } from 'vitest';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const required = process.env['COMPUTESIM_REQUIRE_BROWSER'] === '1';
-const available = existsSync(CHROMIUM);
+import { afterAll, beforeAll } from 'vitest';
+import { describeWith, installHint, programPath } from './systemPrograms.js';
 
 /** Where browser tests save their screenshots and pages (not committed). */
 export const TEST_OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
-/** `describe`, skipped where there is no browser and none is required. */
-export const describeInBrowser = describe.skipIf(!available && !required);
+/** `describe` for tests in the browser, skipped with a reason where there is none (not under CI). */
+export function describeInBrowser(title: string, body: () => void): void {
+  describeWith('chromium', title, body);
+}
 
 /** Launches chromium before the suite's tests and closes it after; returns the running browser. */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    if (!available) throw new Error(`no browser at ${CHROMIUM} (apt-get install chromium)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const executablePath = programPath('chromium');
+    if (executablePath === undefined) throw new Error(installHint('chromium'));
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -7,9 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, startRedis, type RedisServer } from '../support/redisServer.js';
 import { runCli } from '../support/runCli.js';
+import { describeWith } from '../support/systemPrograms.js';
 
 const STUDY = 'test/fixtures/nappingStudy.ts';
 const SWEEP = ['--seeds', '2', '--workers', '1'];
@@ -58,7 +59,7 @@ function startWorker(url: string) {
   return { child, printed, exited, output: () => out };
 }
 
-describe('sweep beyond one machine', () => {
+describeWith('redis-server', 'sweep beyond one machine', () => {
   let redis: RedisServer;
   let workers: ReturnType<typeof startWorker>[] = [];
   beforeAll(async () => {

@@ -1,0 +1,36 @@
+/**
+ * `computesim serve --pg-port` as a user runs it: the line it prints names the Postgres address and
+ * the data folder, `psql` connects through the URI the API gives, and SIGTERM stops it cleanly with
+ * the branch data kept beside the state file.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, expect, it } from 'vitest';
+import { killAllServeProcesses, startServe } from '../support/serveProcess.js';
+import { describeWith } from '../support/systemPrograms.js';
+
+afterEach(killAllServeProcesses);
+
+describeWith('psql', 'psql against computesim serve --pg-port', () => {
+  it('serves psql through the URI of a created project, and keeps the data beside the state file', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'computesim-pg-cli-')), 'sim.jsonl');
+    const serve = await startServe(['--clock', '10x', '--state-file', state, '--pg-port', '0']);
+    const created = await serve.call('POST', '/projects', { project: { name: 'cli' } });
+    const uri = created.body?.['connection_uris'][0].connection_uri as string;
+    expect(uri).toMatch(
+      /^postgresql:\/\/neondb_owner:.+@127\.0\.0\.1:\d+\/neondb\?sslmode=disable&options=endpoint%3Dep-/,
+    );
+    const psql = (sql: string) =>
+      promisify(execFile)('psql', [uri, '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+        timeout: 30_000,
+      });
+    await psql('create table t (x int); insert into t values (41), (1)');
+    expect((await psql('select sum(x) from t')).stdout.trim()).toBe('42');
+    expect(await serve.stop()).toBe(0);
+    expect(existsSync(`${state}.pgdata`)).toBe(true);
+    expect(readdirSync(`${state}.pgdata`)).toHaveLength(1); // the one project
+  });
+});
