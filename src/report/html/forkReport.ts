@@ -12,6 +12,7 @@ import { FIGURES, figureOf, formatFigure } from '../../study/figures.js';
 import type { ForkComparison } from '../../study/forkComparison.js';
 import { escapeXml } from './escapeXml.js';
 import { laneChart } from './laneChart.js';
+import { timeAxis } from './timeAxis.js';
 import { lineChart, type Series } from './lineChart.js';
 import { REPORT_CSS } from './reportStyle.js';
 
@@ -71,8 +72,7 @@ export function forkReport(result: ForkComparison, options: ForkReportOptions): 
           series(`${asRunName}: mean CU`, 's-cu', asRunBuckets, (b) => b.meanCu),
           series(`${forkName}: mean CU`, 's-fork', forkBuckets, (b) => b.meanCu),
         ],
-        from,
-        until,
+        timeAxis(from, until),
         { markAt: at },
       ),
     ),
@@ -96,8 +96,7 @@ export function forkReport(result: ForkComparison, options: ForkReportOptions): 
             (b) => b.peakActiveComputes,
           ),
         ],
-        from,
-        until,
+        timeAxis(from, until),
         { wholeNumbers: true, markAt: at },
       ),
     ),

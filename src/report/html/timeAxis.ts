@@ -1,8 +1,10 @@
 /**
  * The time axis of every chart: a linear scale from virtual instants to x pixels, and tick marks at
- * round UTC steps (1 s … 1 week) labelled as clock times, with the date when the span crosses days.
+ * round UTC steps (1 s … 1 week) labelled as clock times, with the date when the span crosses days;
+ * drawn under lane charts, and under line charts as their x axis (`timeAxis`).
  */
 import { escapeXml } from './escapeXml.js';
+import { AXIS_DEPTH, type XAxisOf } from './xAxis.js';
 
 const STEPS = [
   1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
@@ -62,4 +64,18 @@ export function timeAxisSvg(scale: TimeScale, y: number): string {
     .join('');
   const middle = ((scale.left + scale.right) / 2).toFixed(1);
   return `<line x1="${scale.left}" x2="${scale.right}" y1="${y}" y2="${y}" class="axis"/>${ticks}<text x="${middle}" y="${y + 36}" text-anchor="middle" class="axis-title">time (UTC)</text>`;
+}
+
+/** The time axis as a line chart's x axis over `[from, until]`. */
+export function timeAxis(from: number, until: number): XAxisOf {
+  return (left, right) => {
+    const scale = timeScale(from, until, left, right);
+    return {
+      left,
+      right,
+      x: scale.x,
+      svg: (y) => timeAxisSvg(scale, y),
+      depth: AXIS_DEPTH,
+    };
+  };
 }
