@@ -32,6 +32,27 @@ describe('lineChart', () => {
     expect(svg).toContain('time (UTC)');
   });
 
+  it('leaves out a time label that would run into the one before, keeping its tick', () => {
+    const from = Date.parse('2026-01-06T00:00:00Z');
+    const svg = timeAxis(from, from + 86_400_000)(230, 944).svg(100);
+    const labels = [
+      ...svg.matchAll(/<text x="([\d.]+)" y="118" text-anchor="(\w+)" class="tick">([^<]+)</g),
+    ];
+    expect(count(svg, /<line [^>]*y2="105"/g)).toBe(9);
+    expect(labels.length).toBeLessThan(9);
+    const extents = labels.map(([, x, anchor, text]) => {
+      const width = (text as string).length * 6.2;
+      const at = Number(x);
+      return anchor === 'start'
+        ? [at, at + width]
+        : anchor === 'end'
+          ? [at - width, at]
+          : [at - width / 2, at + width / 2];
+    });
+    for (let i = 1; i < extents.length; i++)
+      expect(extents[i]![0]).toBeGreaterThan(extents[i - 1]![1]!);
+  });
+
   it('draws a swept number as a line with marked points, a band and dots', () => {
     const svg = lineChart(
       'cold starts',
