@@ -172,6 +172,60 @@ describe('computesim CLI', () => {
     expect(files.get('sweep.csv')!.split('\n')[2]).toMatch(/^suspendTimeout=-1,-1,2,/);
   }, 30_000);
 
+  it('compares over several seeds: paired differences with intervals, and a report', async () => {
+    const { code, out, err, files } = await run(
+      'compare',
+      'test/fixtures/tinyStudy.ts',
+      '--seeds',
+      '2',
+      '--duration',
+      '2h',
+      '--workers',
+      '1',
+      '--json',
+      'compare.json',
+      '--report',
+      'compare.html',
+    );
+    expect(err).toEqual(['report written to compare.html']);
+    expect(code).toBe(0);
+    expect(out[1]).toBe(
+      'seeds 11, 12, each under every configuration, 2h of virtual time per configuration; ' +
+        'mean ±95% interval, Δ: mean paired difference ±95% interval',
+    );
+    expect(out.find((line) => line.startsWith('starts'))).toMatch(
+      /^starts\s+\d+ ±\d+\s+\d+ ±\d+ \(\+\d+ ±\d+, \+\d+%\)$/,
+    );
+    const saved = JSON.parse(files.get('compare.json')!);
+    expect(saved.seeds).toEqual([11, 12]);
+    expect(saved.paired.arms[1].difference.starts.n).toBe(2);
+    const report = files.get('compare.html')!;
+    expect(report).toContain('<table class="metrics paired">');
+    expect(report.match(/<g class="lane arm-1">/g)).toHaveLength(3);
+    expect(report.match(/<svg /g)).toHaveLength(3);
+  }, 30_000);
+
+  it('prints the results, then fails with one line when the report cannot be written', async () => {
+    const nowhere = join(mkdtempSync(join(tmpdir(), 'computesim-')), 'no-such-dir', 'r.html');
+    const { code, out, err } = await runCli(
+      [
+        'compare',
+        'test/fixtures/tinyStudy.ts',
+        '--duration',
+        '1h',
+        '--workers',
+        '1',
+        '--report',
+        nowhere,
+      ],
+      { toDisk: true },
+    );
+    expect(out[0]).toBe('tiny: three projects, six hours');
+    expect(out.some((line) => line.startsWith('CU-hours'))).toBe(true);
+    expect(err).toEqual([expect.stringMatching(/^computesim: ENOENT: no such file or directory/)]);
+    expect(code).toBe(1);
+  }, 30_000);
+
   it('shows each command’s help', async () => {
     for (const command of ['demo', 'run', 'replay', 'compare', 'sweep']) {
       const { code, out } = await run(command, '--help');
@@ -233,6 +287,21 @@ describe('computesim CLI', () => {
       ['sweep', 'test/fixtures/tinyStudy.ts', '--configurations', '--param', 'projects=1'],
       2,
       /do not go together/,
+    ],
+    [
+      ['compare', 'test/fixtures/tinyStudy.ts', '--report'],
+      2,
+      /'--report <value>' argument missing/,
+    ],
+    [
+      ['compare', 'test/fixtures/tinyStudy.ts', '--seed', '3', '--seeds', '4,5'],
+      2,
+      /--seed and a list of --seeds do not go together/,
+    ],
+    [
+      ['compare', 'test/fixtures/tinyStudy.ts', '--seeds', '0'],
+      2,
+      /--seeds must be a whole number ≥ 1/,
     ],
     [
       ['sweep', 'test/fixtures/brokenStudy.ts', '--seeds', '1', '--configurations'],
