@@ -145,7 +145,7 @@ describe('computesim CLI', () => {
   }, 30_000);
 
   it('sweeps a grid over seeds and writes the table, JSON and CSV', async () => {
-    const { code, out, files } = await run(
+    const { code, out, err, files } = await run(
       'sweep',
       'test/fixtures/tinyStudy.ts',
       '--param',
@@ -160,6 +160,8 @@ describe('computesim CLI', () => {
       'sweep.json',
       '--csv',
       'sweep.csv',
+      '--report',
+      'sweep.html',
     );
     expect(code).toBe(0);
     expect(out[1]).toBe('2 points × 2 seeds (3, 4), 2h of virtual time each; mean ±95% interval');
@@ -170,6 +172,13 @@ describe('computesim CLI', () => {
     ]);
     expect(JSON.parse(files.get('sweep.json')!).points[1].runs[0].seed).toBe(3);
     expect(files.get('sweep.csv')!.split('\n')[2]).toMatch(/^suspendTimeout=-1,-1,2,/);
+    // The report charts the table's figures, and lists the grid.
+    const report = files.get('sweep.html')!;
+    expect(report).toMatch(/^<!doctype html>/);
+    expect(report.match(/<svg /g)).toHaveLength(2);
+    expect(report).toContain('<h2>cold starts felt</h2>');
+    expect(report.match(/<tr><th scope="row">suspendTimeout=/g)).toHaveLength(2);
+    expect(err).toEqual(['report written to sweep.html']);
   }, 30_000);
 
   it('compares over several seeds: paired differences with intervals, and a report', async () => {
@@ -292,6 +301,12 @@ describe('computesim CLI', () => {
       ['compare', 'test/fixtures/tinyStudy.ts', '--report'],
       2,
       /'--report <value>' argument missing/,
+    ],
+    [['sweep', 'test/fixtures/tinyStudy.ts', '--report'], 2, /'--report <value>' argument missing/],
+    [
+      ['sweep', 'test/fixtures/tinyStudy.ts', '--shard', '1/2', '--report', 'r.html'],
+      2,
+      /--json, --csv and --report go with --merge/,
     ],
     [
       ['compare', 'test/fixtures/tinyStudy.ts', '--seed', '3', '--seeds', '4,5'],

@@ -67,6 +67,7 @@ path.band, rect.band { stroke: none; fill-opacity: 0.2; }
 .lane.arm-5 .lane-label { fill: #495057; }
 .paired thead th, .sweep-grid thead th { font-weight: 600; text-align: right; }
 .paired thead th[colspan] { text-align: center; }
+.paired thead th:first-child, .sweep-grid thead th:first-child { text-align: left; }
 .metrics .note { color: var(--muted); font-size: 12px; }
 table.sweep-grid td, table.sweep-grid th { white-space: nowrap; }
 .legend-row { color: var(--muted); }
