@@ -69,7 +69,8 @@ path.band, rect.band { stroke: none; fill-opacity: 0.2; }
 .paired thead th[colspan] { text-align: center; }
 .paired thead th:first-child, .sweep-grid thead th:first-child { text-align: left; }
 .metrics .note { color: var(--muted); font-size: 12px; }
-table.sweep-grid td, table.sweep-grid th { white-space: nowrap; }
+.sweep-grid td, .sweep-grid tbody th { white-space: nowrap; }
+.sweep-grid thead th { vertical-align: bottom; }
 .legend-row { color: var(--muted); }
 .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; border-radius: 2px; }
 table.metrics { border-collapse: collapse; min-width: 420px; }
