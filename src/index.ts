@@ -125,7 +125,13 @@ export {
   type Params,
   type ParamValue,
 } from './study/study.js';
-export { runStudy } from './study/runStudy.js';
+export { runStudy, playStudy } from './study/runStudy.js';
+export {
+  pairedComparison,
+  pairedTable,
+  type PairedComparison,
+  type PairedArm,
+} from './study/pairedComparison.js';
 export { sweep, sweepStudyFile, type FileSweepOptions } from './study/sweep.js';
 export type { SweepOptions, SweepProgress } from './study/sweepPlan.js';
 export type { SweepResult, SweepPoint, SweepRun } from './study/sweepResult.js';

@@ -47,7 +47,8 @@ export function sweepTable(
   return textTable([header, ...rows]);
 }
 
-function withInterval(value: MeanInterval, digits: number): string {
+/** `12.3 ±0.4`: a mean and the half-width of its 95% interval (the mean alone without one). */
+export function withInterval(value: MeanInterval, digits: number): string {
   const mean = formatFigure(value.n === 0 ? undefined : value.mean, digits);
   if (value.high === null) return mean;
   return `${mean} ±${formatFigure(value.high - value.mean, digits)}`;

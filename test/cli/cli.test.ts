@@ -145,7 +145,7 @@ describe('computesim CLI', () => {
   }, 30_000);
 
   it('sweeps a grid over seeds and writes the table, JSON and CSV', async () => {
-    const { code, out, files } = await run(
+    const { code, out, err, files } = await run(
       'sweep',
       'test/fixtures/tinyStudy.ts',
       '--param',
@@ -160,6 +160,8 @@ describe('computesim CLI', () => {
       'sweep.json',
       '--csv',
       'sweep.csv',
+      '--report',
+      'sweep.html',
     );
     expect(code).toBe(0);
     expect(out[1]).toBe('2 points × 2 seeds (3, 4), 2h of virtual time each; mean ±95% interval');
@@ -170,6 +172,67 @@ describe('computesim CLI', () => {
     ]);
     expect(JSON.parse(files.get('sweep.json')!).points[1].runs[0].seed).toBe(3);
     expect(files.get('sweep.csv')!.split('\n')[2]).toMatch(/^suspendTimeout=-1,-1,2,/);
+    // The report charts the table's figures, and lists the grid.
+    const report = files.get('sweep.html')!;
+    expect(report).toMatch(/^<!doctype html>/);
+    expect(report.match(/<svg /g)).toHaveLength(2);
+    expect(report).toContain('<h2>cold starts felt</h2>');
+    expect(report.match(/<tr><th scope="row">suspendTimeout=/g)).toHaveLength(2);
+    expect(err).toEqual(['report written to sweep.html']);
+  }, 30_000);
+
+  it('compares over several seeds: paired differences with intervals, and a report', async () => {
+    const { code, out, err, files } = await run(
+      'compare',
+      'test/fixtures/tinyStudy.ts',
+      '--seeds',
+      '2',
+      '--duration',
+      '2h',
+      '--workers',
+      '1',
+      '--json',
+      'compare.json',
+      '--report',
+      'compare.html',
+    );
+    expect(err).toEqual(['report written to compare.html']);
+    expect(code).toBe(0);
+    expect(out[1]).toBe(
+      'seeds 11, 12, each under every configuration, 2h of virtual time per configuration; ' +
+        'mean ±95% interval, Δ: mean paired difference ±95% interval',
+    );
+    expect(out.find((line) => line.startsWith('starts'))).toMatch(
+      /^starts\s+\d+ ±\d+\s+\d+ ±\d+ \(\+\d+ ±\d+, \+\d+%\)$/,
+    );
+    const saved = JSON.parse(files.get('compare.json')!);
+    expect(saved.seeds).toEqual([11, 12]);
+    expect(saved.paired.arms[1].difference.starts.n).toBe(2);
+    const report = files.get('compare.html')!;
+    expect(report).toContain('<table class="metrics paired">');
+    expect(report.match(/<g class="lane arm-1">/g)).toHaveLength(3);
+    expect(report.match(/<svg /g)).toHaveLength(3);
+  }, 30_000);
+
+  it('prints the results, then fails with one line when the report cannot be written', async () => {
+    const nowhere = join(mkdtempSync(join(tmpdir(), 'computesim-')), 'no-such-dir', 'r.html');
+    const { code, out, err } = await runCli(
+      [
+        'compare',
+        'test/fixtures/tinyStudy.ts',
+        '--duration',
+        '1h',
+        '--workers',
+        '1',
+        '--report',
+        nowhere,
+      ],
+      { toDisk: true },
+    );
+    expect(out[0]).toBe('tiny: three projects, six hours');
+    expect(out.some((line) => line.startsWith('CU-hours'))).toBe(true);
+    expect(err).toEqual([expect.stringMatching(/^computesim: ENOENT: no such file or directory/)]);
+    expect(code).toBe(1);
   }, 30_000);
 
   it('shows each command’s help', async () => {
@@ -233,6 +296,27 @@ describe('computesim CLI', () => {
       ['sweep', 'test/fixtures/tinyStudy.ts', '--configurations', '--param', 'projects=1'],
       2,
       /do not go together/,
+    ],
+    [
+      ['compare', 'test/fixtures/tinyStudy.ts', '--report'],
+      2,
+      /'--report <value>' argument missing/,
+    ],
+    [['sweep', 'test/fixtures/tinyStudy.ts', '--report'], 2, /'--report <value>' argument missing/],
+    [
+      ['sweep', 'test/fixtures/tinyStudy.ts', '--shard', '1/2', '--report', 'r.html'],
+      2,
+      /--json, --csv and --report go with --merge/,
+    ],
+    [
+      ['compare', 'test/fixtures/tinyStudy.ts', '--seed', '3', '--seeds', '4,5'],
+      2,
+      /--seed and a list of --seeds do not go together/,
+    ],
+    [
+      ['compare', 'test/fixtures/tinyStudy.ts', '--seeds', '0'],
+      2,
+      /--seeds must be a whole number ≥ 1/,
     ],
     [
       ['sweep', 'test/fixtures/brokenStudy.ts', '--seeds', '1', '--configurations'],

@@ -1,7 +1,8 @@
 /**
  * Sweeps beyond one machine give what one machine gives: the same sweep whole, as three shards
  * merged, and through a real Redis queue with two worker processes, one killed mid-cell, prints the
- * same table and writes the same JSON and CSV, byte for byte. Bad parts are one-line errors.
+ * same table and writes the same JSON, CSV and HTML report, byte for byte. Bad parts are one-line
+ * errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -23,13 +24,15 @@ const cli = (...argv: string[]) => runCli(argv, { toDisk: true });
 async function outputs(prefix: string, ...argv: string[]) {
   const json = at(`${prefix}.json`);
   const csv = at(`${prefix}.csv`);
-  const { code, out, err } = await cli(...argv, '--json', json, '--csv', csv);
+  const report = at(`${prefix}.html`);
+  const { code, out, err } = await cli(...argv, '--json', json, '--csv', csv, '--report', report);
   return {
     code,
-    err,
+    err: err.filter((line) => line !== `report written to ${report}`),
     printed: out.join('\n'),
     json: readFileSync(json, 'utf8'),
     csv: readFileSync(csv, 'utf8'),
+    report: readFileSync(report, 'utf8'),
   };
 }
 
@@ -75,6 +78,7 @@ describeWith('redis-server', 'sweep beyond one machine', () => {
     const whole = await outputs('whole', 'sweep', STUDY, ...SWEEP);
     expect(whole.code).toBe(0);
     expect(whole.printed).toMatch(/3 points × 2 seeds/);
+    expect(whole.report).toMatch(/^<!doctype html>[\s\S]*<svg /);
 
     for (const shard of ['1/3', '2/3', '3/3']) {
       const part = await cli(

@@ -1,7 +1,8 @@
 /**
  * `computesim sweep <study>`: a grid of parameters × seeds from a study file, on worker threads, on a
  * shard (`--shard i/n --out part.json`, put together by `--merge`) or on a Redis queue (`--queue`),
- * with a progress bar on a terminal; prints mean ± 95% interval per point, writes JSON and CSV.
+ * with a progress bar on a terminal; prints mean ± 95% interval per point, writes JSON, CSV and an
+ * HTML report.
  */
 import { formatDuration, parseDuration } from '../../core/duration.js';
 import {
@@ -10,6 +11,7 @@ import {
   sweepCsv,
   sweepTable,
 } from '../../study/sweepOutput.js';
+import { sweepReport } from '../../report/html/sweepReport.js';
 import type { ParamValue } from '../../study/study.js';
 import { sweepShardOfFile } from '../../study/sweep.js';
 import { sweepGridProblem, type SweepOptions } from '../../study/sweepPlan.js';
@@ -30,7 +32,7 @@ import {
 
 /** Help of the sweep command. */
 export const SWEEP_HELP = `Usage: computesim sweep <study.ts> [options]
-       computesim sweep --merge <part.json>… [--json FILE] [--csv FILE] [--figures K1,K2]
+       computesim sweep --merge <part.json>… [--json FILE] [--csv FILE] [--report FILE] [--figures K1,K2]
 
 Runs every point of a study's grid (or its configurations) with several seeds on worker threads,
 and prints each figure's mean ± the half-width of its 95% interval across seeds. Results do not
@@ -46,19 +48,24 @@ Options:
   --figures K1,K2      figures in the table (default: ${DEFAULT_TABLE_FIGURES.join(',')})
   --json FILE          write every run and summary as JSON
   --csv FILE           write one row per point: parameters, then mean/low/high per figure
+  --report FILE        write an HTML report: a chart per figure (--figures) over the swept
+                       parameter, the mean with its 95% interval as a band and each seed as a dot,
+                       and the grid as a table, in one self-contained file
 
 Beyond one machine (docs/scale-out.md):
   --shard I/N          run only the I-th of N slices of the runs (1-based) and write them as a part;
                        --shard N takes I from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job)
   --out FILE           where --shard writes its part (default part-I.json)
-  --merge              put parts together: prints the same table, JSON and CSV as one machine
+  --merge              put parts together: prints the same table, JSON, CSV and report as one
+                       machine
   --queue URL          put every run on the BullMQ queue at redis://HOST:PORT and wait for workers
                        (computesim worker --queue URL) to run them
 
 Example:
-  computesim sweep scenarios/suspend-timeout-study.ts --param suspendTimeout=60,300,-1 --seeds 5`;
+  computesim sweep scenarios/suspend-timeout-study.ts --param suspendTimeout=60,300,-1 --seeds 5
+  computesim sweep scenarios/suspend-timeout-study.ts --duration 1d --report sweep.html`;
 
-const MERGE_ALLOWS = new Set(['merge', 'json', 'csv', 'figures']);
+const MERGE_ALLOWS = new Set(['merge', 'json', 'csv', 'report', 'figures']);
 
 /** Runs the sweep command. */
 export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -71,6 +78,7 @@ export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<
       configurations: { type: 'boolean' },
       figures: { type: 'string' },
       csv: { type: 'string' },
+      report: { type: 'string' },
       shard: { type: 'string' },
       out: { type: 'string' },
       merge: { type: 'boolean' },
@@ -103,8 +111,13 @@ export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<
     throw new UsageError('--configurations and --param do not go together');
   if (values.shard !== undefined && values.queue !== undefined)
     throw new UsageError('--shard and --queue do not go together');
-  if (values.shard !== undefined && (values.json !== undefined || values.csv !== undefined))
-    throw new UsageError('--shard writes a part (--out); --json and --csv go with --merge');
+  if (
+    values.shard !== undefined &&
+    (values.json !== undefined || values.csv !== undefined || values.report !== undefined)
+  )
+    throw new UsageError(
+      '--shard writes a part (--out); --json, --csv and --report go with --merge',
+    );
   if (values.out !== undefined && values.shard === undefined)
     throw new UsageError('--out goes with --shard');
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
@@ -151,11 +164,18 @@ export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<
   return 0;
 }
 
-/** Prints a sweep's table (and writes its JSON and CSV when asked): the same for every way it ran. */
+/**
+ * Prints a sweep's table (and writes its JSON, CSV and report when asked): the same for every way
+ * it ran.
+ */
 function printSweep(
   result: SweepResult,
   figures: readonly string[],
-  files: { readonly json?: string | undefined; readonly csv?: string | undefined },
+  files: {
+    readonly json?: string | undefined;
+    readonly csv?: string | undefined;
+    readonly report?: string | undefined;
+  },
   io: CliIo,
 ): void {
   if (files.json !== undefined) io.writeFile(files.json, `${JSON.stringify(result, null, 2)}\n`);
@@ -167,4 +187,9 @@ function printSweep(
   );
   io.out('');
   for (const line of sweepTable(result, figures).split('\n')) io.out(line);
+  // After the table, so a file that cannot be written never hides the results.
+  if (files.report !== undefined) {
+    io.writeFile(files.report, sweepReport(result, figures));
+    io.err(`report written to ${files.report}`);
+  }
 }

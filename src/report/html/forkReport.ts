@@ -12,6 +12,8 @@ import { FIGURES, figureOf, formatFigure } from '../../study/figures.js';
 import type { ForkComparison } from '../../study/forkComparison.js';
 import { escapeXml } from './escapeXml.js';
 import { laneChart } from './laneChart.js';
+import { pairedLanes } from './pairedLanes.js';
+import { timeAxis } from './timeAxis.js';
 import { lineChart, type Series } from './lineChart.js';
 import { REPORT_CSS } from './reportStyle.js';
 
@@ -42,7 +44,14 @@ export function forkReport(result: ForkComparison, options: ForkReportOptions): 
   const forkBuckets = timeBucketsOf(forkLog, { every: step, until }).filter(
     (b) => b.at + step > at,
   );
-  const lanes = pairedLanes(computeLanes(asRunLog, until), computeLanes(forkLog, until), at);
+  const lanes = pairedLanes([
+    { name: 'as run', className: 'as-run', lanes: computeLanes(asRunLog, until) },
+    {
+      name: 'fork',
+      className: 'fork',
+      lanes: computeLanes(forkLog, until).map((lane) => fromInstant(lane, at)),
+    },
+  ]);
   const series = (
     name: string,
     className: string,
@@ -71,8 +80,7 @@ export function forkReport(result: ForkComparison, options: ForkReportOptions): 
           series(`${asRunName}: mean CU`, 's-cu', asRunBuckets, (b) => b.meanCu),
           series(`${forkName}: mean CU`, 's-fork', forkBuckets, (b) => b.meanCu),
         ],
-        from,
-        until,
+        timeAxis(from, until),
         { markAt: at },
       ),
     ),
@@ -96,8 +104,7 @@ export function forkReport(result: ForkComparison, options: ForkReportOptions): 
             (b) => b.peakActiveComputes,
           ),
         ],
-        from,
-        until,
+        timeAxis(from, until),
         { wholeNumbers: true, markAt: at },
       ),
     ),
@@ -123,27 +130,6 @@ ${charts.join('\n')}
 </body>
 </html>
 `;
-}
-
-/** Each compute's lane as run, then its fork lane cut to the fork point, labelled and classed. */
-function pairedLanes(
-  asRun: readonly ComputeLane[],
-  fork: readonly ComputeLane[],
-  at: number,
-): { lanes: ComputeLane[]; labels: string[]; classes: string[] } {
-  const forkById = new Map(fork.map((lane) => [lane.endpointId, lane]));
-  const out = { lanes: [] as ComputeLane[], labels: [] as string[], classes: [] as string[] };
-  const add = (lane: ComputeLane, label: string, className: string) => {
-    out.lanes.push(lane);
-    out.labels.push(label);
-    out.classes.push(className);
-  };
-  for (const lane of asRun) {
-    add(lane, lane.endpointId, 'as-run');
-    const forked = forkById.get(lane.endpointId);
-    if (forked !== undefined) add(fromInstant(forked, at), '↳ fork', 'fork');
-  }
-  return out;
 }
 
 /** A lane from `at` on: its spans cut there, its earlier operations left out. */

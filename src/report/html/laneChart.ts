@@ -87,7 +87,12 @@ export function laneChart(
 }
 
 /** A vertical line at `at` from `top` to `bottom`, with the instant as its tooltip. */
-export function instantMark(scale: TimeScale, at: number, top: number, bottom: number): string {
+export function instantMark(
+  scale: Pick<TimeScale, 'x'>,
+  at: number,
+  top: number,
+  bottom: number,
+): string {
   const x = scale.x(at).toFixed(1);
   return `<line x1="${x}" x2="${x}" y1="${top}" y2="${bottom}" class="instant-mark"><title>${escapeXml(iso(at))}</title></line>`;
 }

@@ -12,6 +12,7 @@ import { FIGURES, figureOf, formatFigure } from '../../study/figures.js';
 import { barChart, type Bar } from './barChart.js';
 import { escapeXml } from './escapeXml.js';
 import { laneChart, type LaneChartOptions } from './laneChart.js';
+import { timeAxis } from './timeAxis.js';
 import { lineChart } from './lineChart.js';
 
 /** Samples per time chart (the grid step follows the run's length). */
@@ -66,8 +67,7 @@ export function cuFigure({ buckets, per }: ChartBuckets, from: number, until: nu
         points: buckets.map((b) => [b.at, b.peakCu] as const),
       },
     ],
-    from,
-    until,
+    timeAxis(from, until),
   );
 }
 
@@ -102,8 +102,7 @@ export function activityFigure(
           ]
         : []),
     ],
-    from,
-    until,
+    timeAxis(from, until),
     { wholeNumbers: true },
   );
 }

@@ -49,6 +49,28 @@ path.series { fill: none; }
 .instant-mark { stroke: #d6336c; stroke-width: 1.5; stroke-dasharray: 6 3; }
 .lane.fork .lane-label { fill: #d6336c; }
 .delta { color: var(--muted); }
+.delta.clear { color: var(--fg); font-weight: 600; }
+.s-arm-0 { stroke: var(--cu); fill: var(--cu); }
+.s-arm-1 { stroke: #d6336c; fill: #d6336c; }
+.s-arm-2 { stroke: #f08c00; fill: #f08c00; }
+.s-arm-3 { stroke: #7048e8; fill: #7048e8; }
+.s-arm-4 { stroke: #0ca678; fill: #0ca678; }
+.s-arm-5 { stroke: #495057; fill: #495057; }
+.s-seed { stroke: var(--unfinished); fill: var(--unfinished); }
+path.band, rect.band { stroke: none; fill-opacity: 0.2; }
+.marker { stroke: var(--bg); stroke-width: 1; }
+.dot { stroke: none; fill-opacity: 0.6; }
+.lane.arm-1 .lane-label { fill: #d6336c; }
+.lane.arm-2 .lane-label { fill: #e67700; }
+.lane.arm-3 .lane-label { fill: #7048e8; }
+.lane.arm-4 .lane-label { fill: #0ca678; }
+.lane.arm-5 .lane-label { fill: #495057; }
+.paired thead th, .sweep-grid thead th { font-weight: 600; text-align: right; }
+.paired thead th[colspan] { text-align: center; }
+.paired thead th:first-child, .sweep-grid thead th:first-child { text-align: left; }
+.metrics .note { color: var(--muted); font-size: 12px; }
+.sweep-grid td, .sweep-grid tbody th { white-space: nowrap; }
+.sweep-grid thead th { vertical-align: bottom; }
 .legend-row { color: var(--muted); }
 .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; border-radius: 2px; }
 table.metrics { border-collapse: collapse; min-width: 420px; }

@@ -1,8 +1,10 @@
 /**
  * The time axis of every chart: a linear scale from virtual instants to x pixels, and tick marks at
- * round UTC steps (1 s … 1 week) labelled as clock times, with the date when the span crosses days.
+ * round UTC steps (1 s … 1 week) labelled as clock times, with the date when the span crosses days;
+ * drawn under lane charts, and under line charts as their x axis (`timeAxis`).
  */
 import { escapeXml } from './escapeXml.js';
+import { AXIS_DEPTH, type XAxisOf } from './xAxis.js';
 
 const STEPS = [
   1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
@@ -10,6 +12,8 @@ const STEPS = [
   1_209_600_000, 2_419_200_000,
 ];
 const DAY = 86_400_000;
+/** Rough width of one character of a tick label (11 px system font), px. */
+const LABEL_CHAR_PX = 6.2;
 
 /** A time scale over `[from, until]` onto `[left, right]` pixels. */
 export interface TimeScale {
@@ -49,17 +53,41 @@ export function tickLabel(at: number, scale: TimeScale): string {
   return crossesDays ? `${iso.slice(5, 10)} ${clock}` : clock;
 }
 
-/** The axis line, ticks, labels and the "time (UTC)" title, below `y`. */
+/**
+ * The axis line, ticks, labels and the "time (UTC)" title, below `y`. A label that would run into
+ * the one before it is left out (its tick stays).
+ */
 export function timeAxisSvg(scale: TimeScale, y: number): string {
+  let lastEnd = -Infinity;
   const ticks = timeTicks(scale)
     .map((at) => {
       const px = scale.x(at);
       const x = px.toFixed(1);
+      const label = tickLabel(at, scale);
       // Labels at the edges grow inwards, so none is cut off.
       const anchor = px > scale.right - 40 ? 'end' : px < scale.left + 40 ? 'start' : 'middle';
-      return `<line x1="${x}" x2="${x}" y1="${y}" y2="${y + 5}" class="axis"/><text x="${x}" y="${y + 18}" text-anchor="${anchor}" class="tick">${escapeXml(tickLabel(at, scale))}</text>`;
+      const width = label.length * LABEL_CHAR_PX;
+      const start = anchor === 'start' ? px : anchor === 'end' ? px - width : px - width / 2;
+      const tick = `<line x1="${x}" x2="${x}" y1="${y}" y2="${y + 5}" class="axis"/>`;
+      if (start < lastEnd + 6) return tick;
+      lastEnd = start + width;
+      return `${tick}<text x="${x}" y="${y + 18}" text-anchor="${anchor}" class="tick">${escapeXml(label)}</text>`;
     })
     .join('');
   const middle = ((scale.left + scale.right) / 2).toFixed(1);
   return `<line x1="${scale.left}" x2="${scale.right}" y1="${y}" y2="${y}" class="axis"/>${ticks}<text x="${middle}" y="${y + 36}" text-anchor="middle" class="axis-title">time (UTC)</text>`;
+}
+
+/** The time axis as a line chart's x axis over `[from, until]`. */
+export function timeAxis(from: number, until: number): XAxisOf {
+  return (left, right) => {
+    const scale = timeScale(from, until, left, right);
+    return {
+      left,
+      right,
+      x: scale.x,
+      svg: (y) => timeAxisSvg(scale, y),
+      depth: AXIS_DEPTH,
+    };
+  };
 }
