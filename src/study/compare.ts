@@ -4,7 +4,7 @@
  * the results come from the configurations, not from luck. Prints a side-by-side table with deltas.
  */
 import type { FleetMetrics } from '../projection/metrics.js';
-import { FIGURES, figureOf, formatFigure, textTable, type TextColumn } from './figures.js';
+import { deltaTableColumns, FIGURES, figureOf, formatFigure, textTable } from './figures.js';
 import { runStudy } from './runStudy.js';
 import type { Configuration, Study } from './study.js';
 
@@ -56,12 +56,7 @@ export function comparisonTable(comparison: Comparison): string {
       }),
     ];
   });
-  const columns: TextColumn[] = [
-    { align: 'left' },
-    { align: 'right' },
-    ...others.flatMap((): TextColumn[] => [{ align: 'right' }, { align: 'left', gap: 1 }]),
-  ];
-  return textTable([header, ...lines], columns);
+  return textTable([header, ...lines], deltaTableColumns(others.length));
 }
 
 function delta(value: number, base: number, digits: number): string {

@@ -126,3 +126,19 @@ export function textTable(
     )
     .join('\n');
 }
+
+/**
+ * The columns of a side-by-side table of configurations: labels, the baseline's values, then for
+ * each of the `others` a right-aligned column of its values and, one space after, a left-aligned
+ * column of its deltas to the baseline (headed `(Δ)`), so that values line up and so do deltas.
+ */
+export function deltaTableColumns(others: number): TextColumn[] {
+  return [
+    { align: 'left' },
+    { align: 'right' },
+    ...Array.from({ length: others }, (): TextColumn[] => [
+      { align: 'right' },
+      { align: 'left', gap: 1 },
+    ]).flat(),
+  ];
+}
