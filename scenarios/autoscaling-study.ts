@@ -43,7 +43,7 @@ function burstyCompute(sim: Simulation, { minCu, maxCu }: Params): void {
 
 export default defineStudy<Params>({
   name: 'autoscaling',
-  description: 'one compute, light sessions plus an hourly burst of heavy ones, for a day',
+  description: 'one compute, light sessions plus an hourly burst of heavy ones',
   seed: 7,
   start: '2026-01-05T00:00:00Z',
   duration: '1d',

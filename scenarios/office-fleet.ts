@@ -9,7 +9,7 @@ import { defineFleet, officeHours } from '../src/index.js';
 
 export default defineFleet({
   name: 'office-fleet',
-  description: '1,000 office-hours projects for 30 days',
+  description: 'office-hours projects, autoscaling 0.25-2 CU, a cron job on one in ten',
   seed: 42,
   start: '2026-01-05T00:00:00Z',
   duration: '30d',

@@ -40,7 +40,7 @@ function officeFleet(sim: Simulation, { suspendTimeout, projects }: Params): voi
 
 export default defineStudy<Params>({
   name: 'suspend-timeout',
-  description: '40 office-hours projects for a week: scale to zero after 300 s, 60 s, or never',
+  description: '40 office-hours projects under different scale-to-zero timeouts',
   seed: 2026,
   start: '2026-01-05T00:00:00Z',
   duration: '7d',

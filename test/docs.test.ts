@@ -1,8 +1,9 @@
 /**
  * docs/testing.md stays true: its complete example is the tested file test/examples/guide.test.ts,
- * and its fault profile example is a valid profile.
+ * and its fault profile example is a valid profile. docs/README.md indexes every page of docs/, and
+ * its links lead somewhere.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { faultProfileProblem, runClient } from '../src/testing/index.js';
 
@@ -28,5 +29,36 @@ describe('docs/testing.md', () => {
       faults,
     });
     expect(run.outcome).toBe('returned');
+  });
+});
+
+describe('docs/README.md', () => {
+  const docs = new URL('../docs/', import.meta.url);
+  const index = readFileSync(new URL('README.md', docs), 'utf8');
+  const links = [...index.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+
+  it('links every page of docs/', () => {
+    const pages = readdirSync(docs).filter((file) => file.endsWith('.md') && file !== 'README.md');
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) expect(links, page).toContain(page);
+  });
+
+  it('links only files that exist, and headings of the README that exist', () => {
+    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+    const anchor = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s-]/gu, '')
+        .replace(/\s/g, '-');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const anchors = [...readme.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchor(match[1]!));
+    for (const link of links) {
+      const [file, fragment] = link.split('#') as [string, string | undefined];
+      expect(existsSync(new URL(file, docs)), link).toBe(true);
+      if (fragment !== undefined) {
+        expect(file, link).toBe('../README.md');
+        expect(anchors, link).toContain(fragment);
+      }
+    }
   });
 });

@@ -5,7 +5,7 @@
  * a cell that failed (its study threw) fails the run.
  */
 import { randomUUID } from 'node:crypto';
-import { Queue, QueueEvents } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import { QUEUE_NAME, redisClient, type QueuedCell, type RedisAddress } from './cellQueue.js';
 import { reachable } from './reachable.js';
 
@@ -51,32 +51,81 @@ export async function submitCells(
       const cell = ids.indexOf(jobId);
       if (cell !== -1) options.onRetry?.(cell);
     });
-    const jobs = await queue.addBulk(
-      cells.map((data, i) => ({
-        name: 'cell',
-        data,
-        opts: { jobId: ids[i] as string, removeOnComplete: false, removeOnFail: false },
-      })),
-    );
+    const outcomes = jobOutcomes(events, ids);
     let done = 0;
+    const results = Promise.all(
+      ids.map(async (id, i) => {
+        let result: unknown;
+        try {
+          result = await outcomes.of(id);
+        } catch (error) {
+          throw new CellFailed(i, (error as Error).message);
+        }
+        options.onProgress?.(++done, cells.length);
+        return result;
+      }),
+    );
+    // Handled below; marked now, as a cell may fail before the jobs are all added.
+    results.catch(() => undefined);
+    let jobs: Job[] = [];
     try {
-      return await Promise.all(
-        jobs.map(async (job, i) => {
-          let result: unknown;
-          try {
-            result = await job.waitUntilFinished(events);
-          } catch (error) {
-            throw new CellFailed(i, (error as Error).message);
-          }
-          options.onProgress?.(++done, cells.length);
-          return result;
-        }),
+      jobs = await queue.addBulk(
+        cells.map((data, i) => ({
+          name: 'cell',
+          data,
+          opts: { jobId: ids[i] as string, removeOnComplete: false, removeOnFail: false },
+        })),
       );
+      // A job that finished before the events were being read sent its event unheard: ask.
+      await Promise.all(ids.map((id) => outcomes.poll(queue, id)));
+      return await results;
     } finally {
+      outcomes.stop();
       await Promise.allSettled(jobs.map((job) => job.remove()));
     }
   } finally {
     await Promise.allSettled([events.close(), queue.close()]);
     for (const client of clients) client.disconnect();
   }
+}
+
+/**
+ * How the jobs `ids` end, heard from `events` with one listener per kind of ending for all of them.
+ * (BullMQ's `job.waitUntilFinished` adds a listener to the queue per job waited for, so waiting for
+ * a sweep's cells at once piled one up per cell: MaxListenersExceededWarning past ten.)
+ */
+function jobOutcomes(events: QueueEvents, ids: readonly string[]) {
+  const pending = new Map<
+    string,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  const promises = new Map(
+    ids.map((id) => [
+      id,
+      new Promise<unknown>((resolve, reject) => pending.set(id, { resolve, reject })),
+    ]),
+  );
+  const completed = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) =>
+    pending.get(jobId)?.resolve(returnvalue);
+  const failed = ({ jobId, failedReason }: { jobId: string; failedReason: string }) =>
+    pending.get(jobId)?.reject(new Error(failedReason));
+  events.on('completed', completed);
+  events.on('failed', failed);
+  return {
+    /** How job `id` ends: its return value, or a rejection with its failure. */
+    of: (id: string): Promise<unknown> => promises.get(id) as Promise<unknown>,
+    /** Settles job `id` now if it has already ended (a second settling changes nothing). */
+    async poll(queue: Queue, id: string): Promise<void> {
+      const state = await queue.getJobState(id);
+      if (state !== 'completed' && state !== 'failed') return;
+      const job = await Job.fromId(queue, id);
+      if (state === 'completed') pending.get(id)?.resolve(job?.returnvalue);
+      else pending.get(id)?.reject(new Error(job?.failedReason ?? 'failed'));
+    },
+    /** Stops listening. */
+    stop(): void {
+      events.off('completed', completed);
+      events.off('failed', failed);
+    },
+  };
 }

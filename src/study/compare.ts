@@ -4,7 +4,7 @@
  * the results come from the configurations, not from luck. Prints a side-by-side table with deltas.
  */
 import type { FleetMetrics } from '../projection/metrics.js';
-import { FIGURES, figureOf, formatFigure, textTable } from './figures.js';
+import { deltaTableColumns, FIGURES, figureOf, formatFigure, textTable } from './figures.js';
 import { runStudy } from './runStudy.js';
 import type { Configuration, Study } from './study.js';
 
@@ -35,24 +35,28 @@ export function compare<P>(
   return { rows };
 }
 
-/** A plain-text table: one column per configuration, each after the first with its delta. */
+/**
+ * A plain-text table: one column per configuration, each after the first with its delta to the
+ * first beside it, in a column of its own (headed `(Δ)`), so the values line up and so do the deltas.
+ */
 export function comparisonTable(comparison: Comparison): string {
-  const [baseline] = comparison.rows;
+  const [baseline, ...others] = comparison.rows;
   if (baseline === undefined) return '';
-  const header = ['', ...comparison.rows.map((r, i) => (i === 0 ? r.name : `${r.name} (Δ)`))];
+  const header = ['', baseline.name, ...others.flatMap((r) => [r.name, '(Δ)'])];
   const lines = FIGURES.map((figure) => {
     const base = figureOf(figure, baseline.fleet);
     return [
       figure.label,
-      ...comparison.rows.map((row, i) => {
+      formatFigure(base, figure.digits),
+      ...others.flatMap((row) => {
         const value = figureOf(figure, row.fleet);
         const text = formatFigure(value, figure.digits);
-        if (i === 0 || value === undefined || base === undefined) return text;
-        return `${text} (${delta(value, base, figure.digits)})`;
+        if (value === undefined || base === undefined) return [text, ''];
+        return [text, `(${delta(value, base, figure.digits)})`];
       }),
     ];
   });
-  return textTable([header, ...lines]);
+  return textTable([header, ...lines], deltaTableColumns(others.length));
 }
 
 function delta(value: number, base: number, digits: number): string {

@@ -91,18 +91,54 @@ export function formatFigure(value: number | undefined, digits: number): string 
   });
 }
 
-/** A plain-text table: the first column left-aligned, the others right-aligned. */
-export function textTable(rows: readonly (readonly string[])[]): string {
-  const width = Math.max(0, ...rows.map((row) => row.length));
-  const widths = Array.from({ length: width }, (_, c) =>
+/** How one column of a text table is laid out. */
+export interface TextColumn {
+  /** Which side its cells line up on. */
+  readonly align: 'left' | 'right';
+  /** Spaces between it and the column before (default 2). */
+  readonly gap?: number;
+}
+
+/**
+ * A plain-text table, one cell per column and row: by default the first column left-aligned, the
+ * others right-aligned, two spaces apart; `columns` lays them out otherwise. Every row's cells start
+ * at the same character position; trailing spaces are trimmed.
+ */
+export function textTable(
+  rows: readonly (readonly string[])[],
+  columns: readonly TextColumn[] = [],
+): string {
+  const count = Math.max(0, ...rows.map((row) => row.length));
+  const widths = Array.from({ length: count }, (_, c) =>
     Math.max(...rows.map((row) => (row[c] ?? '').length)),
   );
+  const layout = (c: number): TextColumn => columns[c] ?? { align: c === 0 ? 'left' : 'right' };
   return rows
     .map((row) =>
-      row
-        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0)))
-        .join('  ')
+      widths
+        .map((width, c) => {
+          const cell = row[c] ?? '';
+          const padded = layout(c).align === 'left' ? cell.padEnd(width) : cell.padStart(width);
+          return c === 0 ? padded : ' '.repeat(layout(c).gap ?? 2) + padded;
+        })
+        .join('')
         .trimEnd(),
     )
     .join('\n');
+}
+
+/**
+ * The columns of a side-by-side table of configurations: labels, the baseline's values, then for
+ * each of the `others` a right-aligned column of its values and, one space after, a left-aligned
+ * column of its deltas to the baseline (headed `(Δ)`), so that values line up and so do deltas.
+ */
+export function deltaTableColumns(others: number): TextColumn[] {
+  return [
+    { align: 'left' },
+    { align: 'right' },
+    ...Array.from({ length: others }, (): TextColumn[] => [
+      { align: 'right' },
+      { align: 'left', gap: 1 },
+    ]).flat(),
+  ];
 }

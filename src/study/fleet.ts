@@ -17,6 +17,10 @@ import type { Simulation } from '../simulation/simulation.js';
 export interface FleetDefinition {
   /** Short name, used in outputs (letters, digits, `-`, `_`). */
   readonly name: string;
+  /**
+   * One line on what the fleet is, not how many projects or for how long: `computesim fleet` prints
+   * it above the count and span it ran, which `--duration` (or the file's own settings) change.
+   */
   readonly description?: string;
   /** The fleet's seed; project `i` runs with a seed derived from it and `i` (default 1). */
   readonly seed?: number;

@@ -5,7 +5,14 @@
  * those differences with its 95% interval. Pairing takes the luck that all configurations share out
  * of the interval, which is then much narrower than comparing two means would give.
  */
-import { FIGURES, figureOf, formatFigure, textTable, type Figure } from './figures.js';
+import {
+  deltaTableColumns,
+  FIGURES,
+  figureOf,
+  formatFigure,
+  textTable,
+  type Figure,
+} from './figures.js';
 import { meanInterval, type MeanInterval } from './interval.js';
 import { withInterval } from './sweepOutput.js';
 import type { SweepResult } from './sweepResult.js';
@@ -59,24 +66,32 @@ export function pairedComparison(result: SweepResult): PairedComparison {
 
 /**
  * A plain-text table: one column per configuration, each figure's mean ±the half-width of its 95%
- * interval, and after the first each configuration's mean paired difference ±its half-width.
+ * interval, and after the first each configuration's mean paired difference ±its half-width, in a
+ * column of its own beside it (headed `(Δ)`).
  */
 export function pairedTable(paired: PairedComparison): string {
-  const header = ['', ...paired.arms.map((arm, i) => (i === 0 ? arm.name : `${arm.name} (Δ)`))];
+  const [first, ...others] = paired.arms;
+  const header = ['', first?.name ?? '', ...others.flatMap((arm) => [arm.name, '(Δ)'])];
+  const own = (arm: PairedArm, figure: Figure) => {
+    const summary = arm.summary[figure.key];
+    return summary === undefined ? '–' : withInterval(summary, figure.digits);
+  };
   const lines = FIGURES.map((figure) => {
-    const base = paired.arms[0]?.summary[figure.key];
+    const base = first?.summary[figure.key];
     return [
       figure.label,
-      ...paired.arms.map((arm, i) => {
-        const summary = arm.summary[figure.key];
-        const own = summary === undefined ? '–' : withInterval(summary, figure.digits);
+      first === undefined ? '' : own(first, figure),
+      ...others.flatMap((arm) => {
         const difference = arm.difference[figure.key];
-        if (i === 0 || difference === undefined || difference.n === 0) return own;
-        return `${own} (${signedDifference(difference, base, figure)})`;
+        const delta =
+          difference === undefined || difference.n === 0
+            ? ''
+            : `(${signedDifference(difference, base, figure)})`;
+        return [own(arm, figure), delta];
       }),
     ];
   });
-  return textTable([header, ...lines]);
+  return textTable([header, ...lines], deltaTableColumns(others.length));
 }
 
 /**

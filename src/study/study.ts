@@ -48,7 +48,10 @@ export type Params = Readonly<Record<string, ParamValue>>;
 export interface StudyDefinition<P = unknown> extends Study<P> {
   /** Short name, used in outputs (letters, digits, `-`, `_`). */
   readonly name: string;
-  /** One line on what the study asks. */
+  /**
+   * One line on what the study asks, not for how long: the commands print it with the span they
+   * ran, which `--duration` changes (and a sweep's points are its grid, not its configurations).
+   */
   readonly description?: string;
   /** What `compare` runs side by side, the first being the baseline. At least one. */
   readonly configurations: readonly Configuration<P>[];

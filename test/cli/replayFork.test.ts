@@ -1,5 +1,5 @@
 /**
- * `computesim replay --fork-at`: both futures' figures side by side with deltas, an HTML report on
+ * `computesim replay --fork-at`: both futures' figures side by side with deltas (lined up), an HTML report on
  * request, and one-line usage errors (exit 2) or refusals (exit 1) for bad flags.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
+import { expectDeltasInColumns } from '../support/deltaColumns.js';
 import { runCli } from '../support/runCli.js';
 
 const run = (...argv: string[]) => runCli(argv);
@@ -39,6 +40,7 @@ describe('computesim replay --fork-at', () => {
     expect(text).toMatch(/as run\s+suspendTimeout=60 \(Δ\)/);
     expect(text).toMatch(/CU-hours\s+[\d.]+\s+[\d.]+ \(−/);
     expect(text).toMatch(/sessions\s+(\d+)\s+\1 \(±0, ±0%\)/);
+    expectDeltasInColumns(text.split('\n\n')[1]!);
     expect(files.get('fork.html')).toMatch(/<h1>Fork of .*day\.jsonl<\/h1>/);
   });
 

@@ -1,8 +1,8 @@
 /**
  * Sweeps beyond one machine give what one machine gives: the same sweep whole, as three shards
  * merged, and through a real Redis queue with two worker processes, one killed mid-cell, prints the
- * same table and writes the same JSON, CSV and HTML report, byte for byte. Bad parts are one-line
- * errors.
+ * same table and writes the same JSON, CSV and HTML report, byte for byte; more than ten cells wait
+ * on the queue without a warning. Bad parts are one-line errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -192,6 +192,30 @@ describeWith('redis-server', 'sweep beyond one machine', () => {
     expect(missing.err).toEqual([
       'computesim: fleet tiny-fleet: projects missing (measured 0-1 of 0-4)',
     ]);
+  }, 120_000);
+
+  it('waits for more than ten cells at once without piling up listeners (no warning on stderr)', async () => {
+    const study = 'test/fixtures/tinyStudy.ts';
+    const local = await cli('sweep', study, '--seeds', '4', '--workers', '1');
+    expect(local.out.join('\n')).toMatch(/3 points × 4 seeds/);
+    const worker = startWorker(redis.url);
+    workers.push(worker);
+    await worker.printed(/waiting for cells/);
+    // In a process of its own, to see what Node itself writes to stderr.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/run.ts', 'sweep', study, '--seeds', '4', '--queue', redis.url],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(stderr).not.toMatch(/MaxListenersExceededWarning/);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${local.out.join('\n')}\n`);
   }, 120_000);
 
   it('says so in one line when no Redis answers at the queue URL', async () => {

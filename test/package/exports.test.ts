@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -91,4 +93,29 @@ describe('the built package', () => {
     expect(output).toMatch(/^3 points × 2 seeds \(11, 12\), 1h of virtual time each/m);
     expect(output).toMatch(/^suspendTimeout=-1\s+2\s/m);
   }, 60_000);
+
+  it('builds dist/ on prepare when it is missing (how npm builds a git dependency), not again', () => {
+    const { scripts } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // A stand-in package with computesim's prepare and a build that only leaves a mark.
+    const dir = mkdtempSync(join(tmpdir(), 'computesim-prepare-'));
+    const build = `node -e "require('node:fs').writeFileSync('built', '')"`;
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'stand-in',
+        type: 'module',
+        scripts: { prepare: scripts['prepare'], build },
+      }),
+    );
+    const prepare = () => execFileSync('npm', ['run', '--silent', 'prepare'], { cwd: dir });
+    prepare();
+    expect(existsSync(join(dir, 'built'))).toBe(true);
+    rmSync(join(dir, 'built'));
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, 'dist', 'index.js'), '');
+    prepare();
+    expect(existsSync(join(dir, 'built'))).toBe(false);
+  });
 });

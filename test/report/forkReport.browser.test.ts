@@ -1,13 +1,15 @@
 /**
  * The fork report in a real browser (chromium via playwright-core, as the run report's test): both
  * futures drawn on the same axes, paired lanes and series from the marked fork point, both metrics
- * columns, offline and without a console error. A screenshot is saved under test-output/.
+ * columns, time-axis labels that do not overlap as drawn, offline and without a console error. A
+ * screenshot is saved under test-output/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { compareFork, officeHours, Simulation } from '../../src/index.js';
 import { forkReport } from '../../src/report/html/forkReport.js';
+import { labelWidth } from '../../src/report/html/timeAxis.js';
 import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 
 describeInBrowser('the fork report in chromium', () => {
@@ -68,6 +70,28 @@ describeInBrowser('the fork report in chromium', () => {
     expect(await page.locator('table.fork-metrics tbody tr').count()).toBeGreaterThan(10);
     const cu = page.locator('table.fork-metrics tbody tr', { hasText: 'CU-hours' }).locator('td');
     expect(await cu.nth(2).textContent()).toMatch(/^−/);
+    // The time axes of a day from midnight: labels apart as drawn, each within its estimate.
+    const charts = page.locator('svg[role=img]');
+    const axes = [];
+    for (let chart = 0; chart < (await charts.count()); chart++) {
+      const labels = [];
+      for (const text of await charts.nth(chart).locator('text.time-tick').all()) {
+        const box = (await text.boundingBox())!;
+        labels.push({
+          text: (await text.textContent()) ?? '',
+          left: box.x,
+          right: box.x + box.width,
+        });
+      }
+      axes.push(labels);
+    }
+    for (const labels of axes) {
+      expect(labels.length).toBeGreaterThanOrEqual(3);
+      for (const label of labels)
+        expect(label.right - label.left).toBeLessThanOrEqual(labelWidth(label.text));
+      for (let i = 1; i < labels.length; i++)
+        expect(labels[i]!.left).toBeGreaterThan(labels[i - 1]!.right);
+    }
     expect(problems).toEqual([]);
     expect(requests.every((url) => url.startsWith('file:'))).toBe(true);
     await page.screenshot({ path: `${TEST_OUTPUT}fork.png`, fullPage: true });

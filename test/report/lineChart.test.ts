@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartLegend } from '../../src/report/html/chartLegend.js';
 import { lineChart } from '../../src/report/html/lineChart.js';
-import { timeAxis } from '../../src/report/html/timeAxis.js';
+import { labelWidth, timeAxis } from '../../src/report/html/timeAxis.js';
 import { categoryAxis, numberAxis } from '../../src/report/html/xAxis.js';
 
 const count = (svg: string, pattern: RegExp) => (svg.match(pattern) ?? []).length;
@@ -32,23 +32,29 @@ describe('lineChart', () => {
     expect(svg).toContain('time (UTC)');
   });
 
-  it('leaves out a time label that would run into the one before, keeping its tick', () => {
+  it('ticks a day from midnight so that every time label fits beside the next', () => {
     const from = Date.parse('2026-01-06T00:00:00Z');
     const svg = timeAxis(from, from + 86_400_000)(230, 944).svg(100);
     const labels = [
-      ...svg.matchAll(/<text x="([\d.]+)" y="118" text-anchor="(\w+)" class="tick">([^<]+)</g),
+      ...svg.matchAll(
+        /<text x="([\d.]+)" y="118" text-anchor="middle" class="tick time-tick">([^<]+)</g,
+      ),
     ];
-    expect(count(svg, /<line [^>]*y2="105"/g)).toBe(9);
-    expect(labels.length).toBeLessThan(9);
-    const extents = labels.map(([, x, anchor, text]) => {
-      const width = (text as string).length * 6.2;
-      const at = Number(x);
-      return anchor === 'start'
-        ? [at, at + width]
-        : anchor === 'end'
-          ? [at - width, at]
-          : [at - width / 2, at + width / 2];
-    });
+    expect(labels.map(([, , text]) => text)).toEqual([
+      '01-06 00:00',
+      '01-06 06:00',
+      '01-06 12:00',
+      '01-06 18:00',
+      '01-07 00:00',
+    ]);
+    expect(count(svg, /<line [^>]*y2="105"/g)).toBe(labels.length);
+    const extents = labels.map(([, x, text]) => [
+      Number(x) - labelWidth(text!) / 2,
+      Number(x) + labelWidth(text!) / 2,
+    ]);
+    // x is written to a tenth of a pixel.
+    expect(extents[0]![0]).toBeGreaterThanOrEqual(229.95);
+    expect(extents.at(-1)![1]).toBeLessThanOrEqual(944.05);
     for (let i = 1; i < extents.length; i++)
       expect(extents[i]![0]).toBeGreaterThan(extents[i - 1]![1]!);
   });

@@ -9,6 +9,7 @@ import { runScenario } from '../../src/index.js';
 import { scenarioProblem, type ScenarioDefinition } from '../../src/scenario/scenario.js';
 import { fleetProblem } from '../../src/study/fleet.js';
 import { studyProblem } from '../../src/study/study.js';
+import { SPAN_PHRASE } from '../support/spanPhrase.js';
 
 const dir = new URL('../../scenarios/', import.meta.url);
 const library = await Promise.all(
@@ -33,6 +34,22 @@ describe('the scenario library', () => {
     const studies = library.filter(({ definition }) => studyProblem(definition) === undefined);
     expect(scenarios.length).toBeGreaterThanOrEqual(2);
     expect(studies.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('describes its studies and fleets without a span or a count, which options change', () => {
+    // The commands print a description above the span (and count) they ran: `--duration 1d` under
+    // "for a week" told the reader two different things.
+    const described = library.filter(
+      ({ definition }) =>
+        studyProblem(definition) === undefined || fleetProblem(definition) === undefined,
+    );
+    expect(described.length).toBeGreaterThanOrEqual(3);
+    for (const { file, definition } of described) {
+      const { description, projects } = definition as { description?: string; projects?: number };
+      expect(description, file).not.toMatch(SPAN_PHRASE);
+      if (projects !== undefined)
+        expect(description, file).not.toContain(projects.toLocaleString('en-US'));
+    }
   });
 
   it.each(scenarios.map(({ file, definition }) => [file, definition] as const))(

@@ -1,7 +1,8 @@
 /**
  * Paired comparisons: each configuration's difference from the baseline is taken seed by seed (the
  * same sessions under both) and summarised with its 95% interval; a seed where either run lacks a
- * figure is left out of that figure's pairs; one seed gives differences without intervals.
+ * figure is left out of that figure's pairs; one seed gives differences without intervals. The
+ * table lines up means and differences in columns.
  */
 import { describe, expect, it } from 'vitest';
 import { FIGURES, figureOf } from '../../src/study/figures.js';
@@ -10,6 +11,7 @@ import { clearOfZero, pairedComparison, pairedTable } from '../../src/study/pair
 import { sweep } from '../../src/study/sweep.js';
 import type { SweepResult } from '../../src/study/sweepResult.js';
 import tiny from '../fixtures/tinyStudy.js';
+import { expectDeltasInColumns } from '../support/deltaColumns.js';
 
 const result = sweep(tiny, { grid: {}, seeds: [11, 12, 13], duration: '2h' });
 const figure = (key: string) => FIGURES.find((f) => f.key === key)!;
@@ -49,6 +51,10 @@ describe('pairedComparison', () => {
     const starts = lines.find((line) => line.startsWith('starts'))!;
     expect(starts).toMatch(/^starts\s+\d+ ±\d+\s+\d+ ±\d+ \(\+\d+ ±\d+, \+\d+%\)$/);
     expect(lines.find((line) => line.startsWith('sessions'))).toMatch(/\(±0 ±0, ±0%\)$/);
+  });
+
+  it("lines up each configuration's means, and its differences, on every row", () => {
+    expectDeltasInColumns(pairedTable(paired));
   });
 
   it('gives a difference without an interval for one seed', () => {

@@ -1,9 +1,11 @@
 /**
  * Comparisons: the same sessions under every configuration, results that move the way the settings
- * say they should, and a table with one column and delta per configuration.
+ * say they should, and a table with one column and delta per configuration, values and deltas lined
+ * up.
  */
 import { describe, expect, it } from 'vitest';
 import { compare, comparisonTable, officeHours, type Simulation } from '../../src/index.js';
+import { expectDeltasInColumns } from '../support/deltaColumns.js';
 
 function smallFleet(sim: Simulation, suspendTimeoutSeconds: number): void {
   for (let i = 0; i < 5; i++) {
@@ -54,6 +56,10 @@ describe('compare', () => {
     const cu = table.find((line) => line.startsWith('CU-hours'))!;
     expect(cu).toMatch(/\(−[\d.,]+, −\d+%\).*\(\+[\d.,]+, \+\d+%\)$/);
     expect(table).toHaveLength(17);
+  });
+
+  it("lines up each configuration's values, and its deltas, on every row", () => {
+    expectDeltasInColumns(comparisonTable(comparison));
   });
 
   it('is deterministic', () => {

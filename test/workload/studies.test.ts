@@ -1,9 +1,12 @@
 /**
  * The what-if studies in scenarios/ run through the command line (`computesim compare`, as
- * `npm start -- compare …` runs it) and their figures move the way the settings say they should.
+ * `npm start -- compare …` runs it) and their figures move the way the settings say they should;
+ * the header of a sweep or comparison run for another span than the study's says only that span.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/runCli.js';
+import { SPAN_PHRASE } from '../support/spanPhrase.js';
 
 const compare = (study: string) =>
   execFileSync('npx', ['tsx', 'src/cli/run.ts', 'compare', study], {
@@ -26,4 +29,22 @@ describe('what-if studies', () => {
     expect(out).toMatch(/^CU-hours .*\(−/m);
     expect(out).toMatch(/^autoscaling moves\s+0\s+\d+ \(\+\d+\)/m);
   }, 60_000);
+
+  it.each([['sweep', '--seeds', '1', '--workers', '1'], ['compare']])(
+    '%s under --duration 1h: a header that states the span run, and no other',
+    async (command, ...flags) => {
+      const { code, out } = await runCli([
+        command,
+        'scenarios/suspend-timeout-study.ts',
+        ...flags,
+        '--duration',
+        '1h',
+      ]);
+      expect(code).toBe(0);
+      expect(out[0]).toMatch(/^suspend-timeout: /);
+      expect(out[0]).not.toMatch(SPAN_PHRASE);
+      expect(out[1]).toMatch(/\b1h of virtual time\b/);
+    },
+    60_000,
+  );
 });

@@ -1,6 +1,7 @@
 /**
  * The report's stylesheet, inlined into each file so it works offline and from anywhere.
  */
+import { TICK_FONT_PX } from './timeAxis.js';
 
 /** CSS of the HTML report. */
 export const REPORT_CSS = `
@@ -20,7 +21,7 @@ h2 { margin: 28px 0 4px; font-size: 18px; }
 figure { margin: 8px 0; overflow-x: auto; }
 svg { display: block; max-width: 100%; height: auto; font: 12px system-ui, sans-serif; }
 svg text { fill: var(--fg); }
-.tick { fill: var(--muted); font-size: 11px; }
+.tick { fill: var(--muted); font-size: ${TICK_FONT_PX}px; }
 .lane-label { font: 12px ui-monospace, monospace; }
 .axis { stroke: var(--muted); stroke-width: 1; }
 .axis-title { fill: var(--muted); font-size: 12px; }

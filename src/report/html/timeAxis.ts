@@ -1,7 +1,9 @@
 /**
  * The time axis of every chart: a linear scale from virtual instants to x pixels, and tick marks at
- * round UTC steps (1 s … 1 week) labelled as clock times, with the date when the span crosses days;
- * drawn under lane charts, and under line charts as their x axis (`timeAxis`).
+ * round UTC steps (1 s … weeks) labelled as clock times, with the date when the span crosses days;
+ * drawn under lane charts, and under line charts as their x axis (`timeAxis`). How many ticks
+ * depends on the chart's width as well as its span: labels are measured (estimated) and laid out so
+ * that none overlaps another or runs off the plot.
  */
 import { escapeXml } from './escapeXml.js';
 import { AXIS_DEPTH, type XAxisOf } from './xAxis.js';
@@ -12,8 +14,16 @@ const STEPS = [
   1_209_600_000, 2_419_200_000,
 ];
 const DAY = 86_400_000;
-/** Rough width of one character of a tick label (11 px system font), px. */
-const LABEL_CHAR_PX = 6.2;
+
+/** Font size of tick labels, px (the stylesheet's `.tick` uses it). */
+export const TICK_FONT_PX = 11;
+/**
+ * Width of one label character, in ems: an upper bound for the digits and punctuation of a clock
+ * time in common sans-serif fonts (DejaVu Sans's digits, the widest, are 0.636 em).
+ */
+const CHAR_EM = 0.65;
+/** Least space between two labels, px. */
+const LABEL_GAP_PX = 8;
 
 /** A time scale over `[from, until]` onto `[left, right]` pixels. */
 export interface TimeScale {
@@ -22,6 +32,15 @@ export interface TimeScale {
   readonly left: number;
   readonly right: number;
   x(at: number): number;
+}
+
+/** One tick's label as drawn: its text, and the x of its middle (inset from the plot's ends). */
+export interface TickLabel {
+  readonly at: number;
+  readonly text: string;
+  readonly x: number;
+  /** Its estimated width, px (see `labelWidth`). */
+  readonly width: number;
 }
 
 /** A linear scale (a zero-length span is widened to one second). */
@@ -36,13 +55,21 @@ export function timeScale(from: number, until: number, left: number, right: numb
   };
 }
 
-/** Round instants to mark, at most `max` of them. */
+/**
+ * Round instants to mark: the finest round step that gives at most `max + 1` ticks whose labels all
+ * fit side by side in the plot's width (see `tickLabels`). When none does (a plot about as narrow as
+ * two labels), the coarsest step's ticks that keep their labels.
+ */
 export function timeTicks(scale: TimeScale, max = 8): number[] {
   const span = scale.until - scale.from;
-  const step = STEPS.find((s) => span / s <= max) ?? Math.ceil(span / max / DAY) * DAY;
-  const ticks: number[] = [];
-  for (let at = Math.ceil(scale.from / step) * step; at <= scale.until; at += step) ticks.push(at);
-  return ticks;
+  let coarsest: number[] = [];
+  for (const step of candidateSteps(span, max)) {
+    const ticks = ticksEvery(scale, step);
+    if (ticks.length === 0) continue;
+    coarsest = ticks;
+    if (labelsFit(scale, ticks)) return ticks;
+  }
+  return tickLabels(scale, coarsest).map((label) => label.at);
 }
 
 /** `09:05`, `09:05:30`, or `01-06 09:00` when the chart crosses a UTC day (UTC). */
@@ -53,29 +80,47 @@ export function tickLabel(at: number, scale: TimeScale): string {
   return crossesDays ? `${iso.slice(5, 10)} ${clock}` : clock;
 }
 
+/** The estimated width of a tick label, px: a generous bound, so estimates err towards room. */
+export function labelWidth(text: string): number {
+  return text.length * CHAR_EM * TICK_FONT_PX;
+}
+
 /**
- * The axis line, ticks, labels and the "time (UTC)" title, below `y`. A label that would run into
- * the one before it is left out (its tick stays).
+ * The labels of `ticks`, each centred under its tick but moved inwards when it would run off the
+ * plot, and left out when it would come closer than a small gap to the label before it: whatever
+ * the span and width, no two labels overlap.
  */
+export function tickLabels(scale: TimeScale, ticks: readonly number[]): TickLabel[] {
+  const labels: TickLabel[] = [];
+  for (const at of ticks) {
+    const text = tickLabel(at, scale);
+    const width = labelWidth(text);
+    const x = inset(scale.x(at), width, scale);
+    const previous = labels.at(-1);
+    if (previous !== undefined && x - width / 2 < previous.x + previous.width / 2 + LABEL_GAP_PX)
+      continue;
+    labels.push({ at, text, x, width });
+  }
+  return labels;
+}
+
+/** The axis line, ticks, labels and the "time (UTC)" title, below `y`. */
 export function timeAxisSvg(scale: TimeScale, y: number): string {
-  let lastEnd = -Infinity;
-  const ticks = timeTicks(scale)
+  const ticks = timeTicks(scale);
+  const marks = ticks
     .map((at) => {
-      const px = scale.x(at);
-      const x = px.toFixed(1);
-      const label = tickLabel(at, scale);
-      // Labels at the edges grow inwards, so none is cut off.
-      const anchor = px > scale.right - 40 ? 'end' : px < scale.left + 40 ? 'start' : 'middle';
-      const width = label.length * LABEL_CHAR_PX;
-      const start = anchor === 'start' ? px : anchor === 'end' ? px - width : px - width / 2;
-      const tick = `<line x1="${x}" x2="${x}" y1="${y}" y2="${y + 5}" class="axis"/>`;
-      if (start < lastEnd + 6) return tick;
-      lastEnd = start + width;
-      return `${tick}<text x="${x}" y="${y + 18}" text-anchor="${anchor}" class="tick">${escapeXml(label)}</text>`;
+      const x = scale.x(at).toFixed(1);
+      return `<line x1="${x}" x2="${x}" y1="${y}" y2="${y + 5}" class="axis"/>`;
     })
     .join('');
+  const labels = tickLabels(scale, ticks)
+    .map(
+      (label) =>
+        `<text x="${label.x.toFixed(1)}" y="${y + 18}" text-anchor="middle" class="tick time-tick">${escapeXml(label.text)}</text>`,
+    )
+    .join('');
   const middle = ((scale.left + scale.right) / 2).toFixed(1);
-  return `<line x1="${scale.left}" x2="${scale.right}" y1="${y}" y2="${y}" class="axis"/>${ticks}<text x="${middle}" y="${y + 36}" text-anchor="middle" class="axis-title">time (UTC)</text>`;
+  return `<line x1="${scale.left}" x2="${scale.right}" y1="${y}" y2="${y}" class="axis"/>${marks}${labels}<text x="${middle}" y="${y + 36}" text-anchor="middle" class="axis-title">time (UTC)</text>`;
 }
 
 /** The time axis as a line chart's x axis over `[from, until]`. */
@@ -90,4 +135,31 @@ export function timeAxis(from: number, until: number): XAxisOf {
       depth: AXIS_DEPTH,
     };
   };
+}
+
+/** The round steps worth trying for `span`, finest first, each giving at most `max + 1` ticks. */
+function candidateSteps(span: number, max: number): number[] {
+  const round = STEPS.filter((step) => span / step <= max);
+  // Beyond the round steps: whole days, fewer ticks each time, down to one.
+  const days = Array.from({ length: max }, (_, i) => Math.ceil(span / (max - i) / DAY) * DAY);
+  return [...new Set([...round, ...days])].sort((a, b) => a - b);
+}
+
+/** The multiples of `step` in the scale's span. */
+function ticksEvery(scale: TimeScale, step: number): number[] {
+  const ticks: number[] = [];
+  for (let at = Math.ceil(scale.from / step) * step; at <= scale.until; at += step) ticks.push(at);
+  return ticks;
+}
+
+/** Whether every tick of `ticks` keeps its label (none collides with its neighbour). */
+function labelsFit(scale: TimeScale, ticks: readonly number[]): boolean {
+  return tickLabels(scale, ticks).length === ticks.length;
+}
+
+/** The middle of a label `width` wide at `x`, moved so that it stays within the plot if it can. */
+function inset(x: number, width: number, scale: TimeScale): number {
+  const half = width / 2;
+  if (scale.right - scale.left <= width) return (scale.left + scale.right) / 2;
+  return Math.min(Math.max(x, scale.left + half), scale.right - half);
 }
