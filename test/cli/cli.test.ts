@@ -214,26 +214,42 @@ describe('computesim CLI', () => {
     expect(report.match(/<svg /g)).toHaveLength(3);
   }, 30_000);
 
-  it('prints the results, then fails with one line when the report cannot be written', async () => {
-    const nowhere = join(mkdtempSync(join(tmpdir(), 'computesim-')), 'no-such-dir', 'r.html');
-    const { code, out, err } = await runCli(
-      [
-        'compare',
-        'test/fixtures/tinyStudy.ts',
-        '--duration',
-        '1h',
-        '--workers',
-        '1',
-        '--report',
-        nowhere,
-      ],
-      { toDisk: true },
-    );
-    expect(out[0]).toBe('tiny: three projects, six hours');
-    expect(out.some((line) => line.startsWith('CU-hours'))).toBe(true);
-    expect(err).toEqual([expect.stringMatching(/^computesim: ENOENT: no such file or directory/)]);
-    expect(code).toBe(1);
-  }, 30_000);
+  it.each([
+    ['compare', '--report'],
+    ['compare', '--json'],
+    ['sweep', '--report'],
+    ['sweep', '--csv'],
+  ])(
+    '%s refuses a %s file it cannot write before running anything, in one line',
+    async (command, flag) => {
+      const nowhere = join(mkdtempSync(join(tmpdir(), 'computesim-')), 'no-such-dir', 'r.html');
+      const { code, out, err } = await runCli(
+        [
+          command,
+          'test/fixtures/tinyStudy.ts',
+          '--duration',
+          '1h',
+          '--workers',
+          '1',
+          flag,
+          nowhere,
+        ],
+        { toDisk: true },
+      );
+      expect(out).toEqual([]);
+      expect(err).toEqual([
+        `computesim: ${flag} ${nowhere}: the folder ${join(nowhere, '..')} does not exist`,
+      ]);
+      expect(code).toBe(2);
+    },
+  );
+
+  it('refuses an output path that is a folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'computesim-'));
+    const { code, err } = await run('sweep', 'test/fixtures/tinyStudy.ts', '--json', folder);
+    expect(err).toEqual([`computesim: --json ${folder}: ${folder} is a folder`]);
+    expect(code).toBe(2);
+  });
 
   it('shows each command’s help', async () => {
     for (const command of ['demo', 'run', 'replay', 'compare', 'sweep']) {

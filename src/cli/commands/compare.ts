@@ -15,6 +15,7 @@ import {
 import { playStudy } from '../../study/runStudy.js';
 import { parseCommand, UsageError, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';
+import { checkOutputFiles } from '../outputFiles.js';
 import { progressBar } from '../progressBar.js';
 import {
   loadStudyFile,
@@ -64,6 +65,7 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
   }
   if (values.seed !== undefined && values.seeds?.includes(',') === true)
     throw new UsageError('--seed and a list of --seeds do not go together (put it in the list)');
+  checkOutputFiles({ json: values.json, report: values.report });
   const loaded = await loadStudyFile(positionals[0] as string, values);
   const { study, duration } = loaded;
   const first = values.seed === undefined ? (study.seed ?? 1) : wholeNumber('--seed', values.seed);

@@ -19,6 +19,7 @@ import type { SweepResult } from '../../study/sweepResult.js';
 import { mergeSweepParts } from '../../study/sweepShard.js';
 import { parseCommand, UsageError, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';
+import { checkOutputFiles } from '../outputFiles.js';
 import { progressBar } from '../progressBar.js';
 import { sweepOnQueue } from '../queueOptions.js';
 import { parseShard, readParts } from '../shardOption.js';
@@ -100,6 +101,7 @@ export async function sweepCommand(argv: readonly string[], io: CliIo): Promise<
   } catch (error) {
     throw new UsageError(`--figures: ${(error as Error).message}`);
   }
+  checkOutputFiles({ json: values.json, csv: values.csv, report: values.report, out: values.out });
   if (merging) {
     const extra = Object.keys(values).find((flag) => !MERGE_ALLOWS.has(flag));
     if (extra !== undefined) throw new UsageError(`--merge does not take --${extra}`);
