@@ -5,10 +5,9 @@
  * under test-output/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { FIGURES } from '../../src/study/figures.js';
-import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
+import { openReport, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 import { compareReportOf } from '../support/compareReportOf.js';
 import tiny from '../fixtures/tinyStudy.js';
 
@@ -27,11 +26,7 @@ describeInBrowser('the compare report in chromium', () => {
     const file = `${TEST_OUTPUT}compare.html`;
     writeFileSync(file, compareReportOf(study, [11, 12, 13], '3h'));
 
-    const page = await browser().newPage({ viewport: { width: 1040, height: 900 } });
-    const problems = consoleProblems(page);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    await page.goto(pathToFileURL(file).href);
+    const { page, problems, requests } = await openReport(browser(), file);
 
     expect(await page.locator('svg[role=img]').count()).toBe(3);
     // Three computes, each under the three configurations, states drawn in every lane.

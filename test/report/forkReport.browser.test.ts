@@ -5,12 +5,11 @@
  * screenshot is saved under test-output/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { compareFork, officeHours, Simulation } from '../../src/index.js';
 import { forkReport } from '../../src/report/html/forkReport.js';
 import { labelWidth } from '../../src/report/html/timeAxis.js';
-import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
+import { openReport, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 
 describeInBrowser('the fork report in chromium', () => {
   const browser = useBrowser();
@@ -38,11 +37,7 @@ describeInBrowser('the fork report in chromium', () => {
     const file = `${TEST_OUTPUT}fork.html`;
     writeFileSync(file, forkReport(result, { source: 'busy-day', change: 'suspendTimeout=60' }));
 
-    const page = await browser().newPage({ viewport: { width: 1040, height: 900 } });
-    const problems = consoleProblems(page);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    await page.goto(pathToFileURL(file).href);
+    const { page, problems, requests } = await openReport(browser(), file);
 
     expect(await page.locator('svg[role=img]').count()).toBe(3);
     // Each compute twice: as run over the whole day, and the fork from noon on.

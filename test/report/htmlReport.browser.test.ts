@@ -5,12 +5,11 @@
  * COMPUTESIM_REQUIRE_BROWSER=1, so there the test cannot be skipped.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { runScenario } from '../../src/index.js';
 import { htmlReport } from '../../src/report/html/htmlReport.js';
 import previewBranches from '../../scenarios/preview-branches.js';
-import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
+import { openReport, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 
 describeInBrowser('the HTML report in chromium', () => {
   const browser = useBrowser();
@@ -21,11 +20,7 @@ describeInBrowser('the HTML report in chromium', () => {
     const file = `${TEST_OUTPUT}preview-branches.html`;
     writeFileSync(file, htmlReport(run));
 
-    const page = await browser().newPage({ viewport: { width: 1040, height: 900 } });
-    const problems = consoleProblems(page);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    await page.goto(pathToFileURL(file).href);
+    const { page, problems, requests } = await openReport(browser(), file);
 
     const computes = Object.values(run.sim.state.projects).flatMap((p) => Object.keys(p.endpoints));
     expect(await page.locator('svg[role=img]').count()).toBe(4);

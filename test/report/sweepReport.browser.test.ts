@@ -4,11 +4,10 @@
  * the grid table, offline and without a console problem. A screenshot is saved under test-output/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { sweepReport } from '../../src/report/html/sweepReport.js';
 import { sweep } from '../../src/study/sweep.js';
-import { consoleProblems, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
+import { openReport, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 import tiny from '../fixtures/tinyStudy.js';
 
 /** The one computed style read here. */
@@ -28,11 +27,7 @@ describeInBrowser('the sweep report in chromium', () => {
     const file = `${TEST_OUTPUT}sweep.html`;
     writeFileSync(file, sweepReport(result, ['cuHours', 'starts', 'coldStarts', 'sessions']));
 
-    const page = await browser().newPage({ viewport: { width: 1040, height: 900 } });
-    const problems = consoleProblems(page);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    await page.goto(pathToFileURL(file).href);
+    const { page, problems, requests } = await openReport(browser(), file);
 
     const charts = page.locator('svg[role=img]');
     expect(await charts.count()).toBe(4);

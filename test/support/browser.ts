@@ -3,7 +3,7 @@
  * playwright-core. A suite that skips with a one-line reason where there is no browser (never under
  * CI=true), one browser per suite, the page's console problems, and the folder screenshots go to.
  */
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { describeWith, installHint, programPath } from './systemPrograms.js';
@@ -41,4 +41,17 @@ export function consoleProblems(page: Page): string[] {
   });
   page.on('pageerror', (error) => problems.push(error.message));
   return problems;
+}
+
+/** A report file opened in a new page, with what the page reported as wrong and every URL it asked for. */
+export async function openReport(
+  browser: Browser,
+  file: string,
+): Promise<{ page: Page; problems: string[]; requests: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1040, height: 900 } });
+  const problems = consoleProblems(page);
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(pathToFileURL(file).href);
+  return { page, problems, requests };
 }
