@@ -5,13 +5,14 @@
  */
 import { defineConfig } from 'vitest/config';
 import { SYSTEM_TEST_GLOBS } from './test/tiers/systemTests.js';
+import { SHARED_SETTINGS } from './test/tiers/sharedSettings.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: [...SYSTEM_TEST_GLOBS],
     globalSetup: ['test/tiers/unitTierSetup.ts'],
-    pool: 'threads',
+    ...SHARED_SETTINGS,
     testTimeout: 60_000,
     // Hooks that stop servers remove their branch databases (tens of MB each) too.
     hookTimeout: 60_000,

@@ -5,13 +5,14 @@
  */
 import { defineConfig } from 'vitest/config';
 import { SYSTEM_TEST_GLOBS } from './test/tiers/systemTests.js';
+import { SHARED_SETTINGS } from './test/tiers/sharedSettings.js';
 
 export default defineConfig({
   test: {
     include: [...SYSTEM_TEST_GLOBS],
     globalSetup: ['test/tiers/systemTierSetup.ts'],
     reporters: ['default', './test/tiers/skipReasons.ts'],
-    pool: 'threads',
+    ...SHARED_SETTINGS,
     testTimeout: 180_000,
     hookTimeout: 60_000,
   },
