@@ -4,7 +4,14 @@
  * the results come from the configurations, not from luck. Prints a side-by-side table with deltas.
  */
 import type { FleetMetrics } from '../projection/metrics.js';
-import { deltaTableColumns, FIGURES, figureOf, formatFigure, textTable } from './figures.js';
+import {
+  deltaTableColumns,
+  differenceSign,
+  FIGURES,
+  figureOf,
+  formatFigure,
+  textTable,
+} from './figures.js';
 import { runStudy } from './runStudy.js';
 import type { Configuration, Study } from './study.js';
 
@@ -61,7 +68,7 @@ export function comparisonTable(comparison: Comparison): string {
 
 function delta(value: number, base: number, digits: number): string {
   const difference = value - base;
-  const sign = difference > 0 ? '+' : difference < 0 ? '−' : '±';
+  const sign = differenceSign(difference, digits);
   const percent = base === 0 ? '' : `, ${sign}${Math.abs((difference / base) * 100).toFixed(0)}%`;
   return `${sign}${formatFigure(Math.abs(difference), digits)}${percent}`;
 }

@@ -91,6 +91,15 @@ export function formatFigure(value: number | undefined, digits: number): string 
   });
 }
 
+/**
+ * The sign a difference is printed with: `+` or `−`, or `±` where it prints as zero at `digits`
+ * (a mean difference of −0.3 shown with no decimals reads `±0`, not `−0`).
+ */
+export function differenceSign(difference: number, digits: number): '+' | '−' | '±' {
+  if (formatFigure(Math.abs(difference), digits) === formatFigure(0, digits)) return '±';
+  return difference > 0 ? '+' : '−';
+}
+
 /** How one column of a text table is laid out. */
 export interface TextColumn {
   /** Which side its cells line up on. */

@@ -7,6 +7,7 @@
  */
 import {
   deltaTableColumns,
+  differenceSign,
   FIGURES,
   figureOf,
   formatFigure,
@@ -103,7 +104,7 @@ export function signedDifference(
   baseline: MeanInterval | undefined,
   figure: Figure,
 ): string {
-  const sign = difference.mean > 0 ? '+' : difference.mean < 0 ? '−' : '±';
+  const sign = differenceSign(difference.mean, figure.digits);
   const size = formatFigure(Math.abs(difference.mean), figure.digits);
   const half =
     difference.high === null

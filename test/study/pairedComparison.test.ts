@@ -5,9 +5,14 @@
  * table lines up means and differences in columns.
  */
 import { describe, expect, it } from 'vitest';
-import { FIGURES, figureOf } from '../../src/study/figures.js';
+import { differenceSign, FIGURES, figureOf } from '../../src/study/figures.js';
 import { meanInterval } from '../../src/study/interval.js';
-import { clearOfZero, pairedComparison, pairedTable } from '../../src/study/pairedComparison.js';
+import {
+  clearOfZero,
+  pairedComparison,
+  pairedTable,
+  signedDifference,
+} from '../../src/study/pairedComparison.js';
 import { sweep } from '../../src/study/sweep.js';
 import type { SweepResult } from '../../src/study/sweepResult.js';
 import tiny from '../fixtures/tinyStudy.js';
@@ -69,5 +74,20 @@ describe('pairedComparison', () => {
     expect(clearOfZero({ n: 3, mean: 2, low: 0.5, high: 3.5 })).toBe(true);
     expect(clearOfZero({ n: 3, mean: -2, low: -3.5, high: -0.5 })).toBe(true);
     expect(clearOfZero({ n: 3, mean: 1, low: -0.5, high: 2.5 })).toBe(false);
+  });
+});
+
+describe('differenceSign', () => {
+  it('prints a difference that rounds to zero as ±, at the digits it is shown with', () => {
+    expect(differenceSign(-0.3, 0)).toBe('±');
+    expect(differenceSign(0.4, 0)).toBe('±');
+    expect(differenceSign(-0.3, 1)).toBe('−');
+    expect(differenceSign(2, 0)).toBe('+');
+    expect(differenceSign(-0.0004, 3)).toBe('±');
+    const interval = { n: 3, mean: -0.33, low: -10, high: 9.4 };
+    const moves = FIGURES.find((figure) => figure.key === 'resizes')!;
+    expect(signedDifference(interval, { n: 3, mean: 1397, low: 1340, high: 1450 }, moves)).toBe(
+      '±0 ±10, ±0%',
+    );
   });
 });

@@ -8,7 +8,7 @@ import { formatInstant } from '../../core/instant.js';
 import { computeLanes, type ComputeLane } from '../../projection/computeLanes.js';
 import { timeBucketsOf, type TimeBucket } from '../../projection/timeSeries.js';
 import type { SimEvent } from '../../model/events.js';
-import { FIGURES, figureOf, formatFigure } from '../../study/figures.js';
+import { differenceSign, FIGURES, figureOf, formatFigure } from '../../study/figures.js';
 import type { ForkComparison } from '../../study/forkComparison.js';
 import { escapeXml } from './escapeXml.js';
 import { laneChart } from './laneChart.js';
@@ -155,7 +155,7 @@ function metricsTable(result: ForkComparison): string {
     const delta =
       base === undefined || value === undefined
         ? '–'
-        : `${value - base > 0 ? '+' : value - base < 0 ? '−' : '±'}${formatFigure(Math.abs(value - base), digits)}`;
+        : `${differenceSign(value - base, digits)}${formatFigure(Math.abs(value - base), digits)}`;
     return `<tr><th scope="row">${escapeXml(figure.label)}</th><td>${escapeXml(formatFigure(base, digits))}</td><td>${escapeXml(formatFigure(value, digits))}</td><td class="delta">${escapeXml(delta)}</td></tr>`;
   }).join('');
   return `<table class="metrics fork-metrics"><thead>${head}</thead><tbody>${rows}</tbody></table>`;
