@@ -16,7 +16,10 @@ const example = /<!-- pg-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?
 
 it('runs the README pg example against a served compute, cold start included', async () => {
   expect(example).toContain("from 'pg'");
-  const serve = await startPgServe({ clock: '60x' });
+  // At 1x: the wall time the front spends opening a database still passes as idle virtual time,
+  // and at 60x a loaded machine's few seconds there are minutes, enough to scale the compute to
+  // zero under the waiting client (issue 34 makes serving a client count as activity).
+  const serve = await startPgServe({ clock: '1x' });
   try {
     const project = await serve.project('readme');
     await serve.advance('10m'); // the compute has scaled to zero: the example wakes it
