@@ -185,12 +185,14 @@ describe('a state file left damaged', () => {
 });
 
 describe('control calls', () => {
+  // A reset takes a JSON object or no body at all; `null` is not "no body" (it wiped everything).
   it('refuses a malformed reset with 400 and keeps every project and the file', async () => {
     const file = stateFile();
     const server = await startServe(['--state-file', file]);
     await createProject(server, 'precious');
     const before = readFileSync(file);
-    for (const body of [[], 'oops', { seeed: 5 }, { seed: 5, extra: true }, 42]) {
+    const bodies = [[], 'oops', { seeed: 5 }, { seed: 5, extra: true }, 42, null, '"x"'];
+    for (const body of bodies) {
       const reset = await server.call('POST', '/_sim/reset', body);
       expect(reset.status, JSON.stringify(body)).toBe(400);
       expect(reset.body).toMatchObject({ code: 'invalid_input', message: expect.any(String) });
