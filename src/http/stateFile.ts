@@ -1,10 +1,11 @@
 /**
  * The durable event log of a served simulation (format: `files/logFile.ts`, promises:
  * docs/durability.md). Opening locks the file, keeps its whole committed requests, repairs a torn
- * tail and replays it as a stream; serving appends each request's events and their commit line
+ * tail (or adds a last commit line's lost newline) and replays it as a stream; serving appends each request's events and their commit line
  * before the response goes out, so a crash (even SIGKILL) loses no acknowledged change.
  */
 import {
+  appendFileSync,
   closeSync,
   constants,
   existsSync,
@@ -29,6 +30,8 @@ export { StateFileError };
 export interface StateFileRecovery {
   /** The unfinished request (or torn line, or blank lines) cut off the end. */
   readonly dropped?: DroppedTail;
+  /** The last commit line lacked only its newline (the file cut by one byte): it was added. */
+  readonly addedNewline?: boolean;
   /** The file was a plain log (or an older state file) and was rewritten as a state file. */
   readonly converted?: boolean;
   /** The process whose stale lock was taken over. */
@@ -84,6 +87,10 @@ export class StateFile {
         );
       }
       if (file.scan.dropped !== undefined) truncateSync(path, file.scan.keptBytes);
+      if (file.scan.missingNewline === true) {
+        appendFileSync(path, '\n');
+        return new StateFile(path, simulation, { addedNewline: true, ...staleLockOf }, lock);
+      }
       return new StateFile(path, simulation, { ...dropped, ...staleLockOf }, lock);
     } catch (error) {
       lock.release();
