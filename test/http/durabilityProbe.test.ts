@@ -1,10 +1,19 @@
 /**
  * What a hostile probe of `computesim serve` found, one test each: a clock pushed past the last
  * date, a long advance holding every request, a torn or blank state file, a malformed reset, two
- * servers on one file, a flood of random keys, a huge snapshot, a file cut inside a request, and a
- * reset answering with the old clock. Each runs the real server in its own process.
+ * servers on one file (by one name or through links), a flood of random keys, a huge snapshot, a
+ * file cut inside a request, and a reset answering with the old clock. Each runs the real server
+ * in its own process.
  */
-import { appendFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  linkSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -221,6 +230,25 @@ describe('one server per state file', () => {
     await createProject(first, 'still');
     expect(await first.stop()).toBe(0);
     const third = await startServe(['--state-file', file]);
+    expect(await projectNames(third)).toEqual(['first', 'still']);
+  });
+
+  it('refuses a second server that reaches the file by a symbolic or a hard link', async () => {
+    const file = stateFile();
+    const first = await startServe(['--state-file', file]);
+    await createProject(first, 'first');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'computesim-probe-names-'));
+    const symbolic = join(elsewhere, 'symbolic.jsonl');
+    const hard = join(elsewhere, 'hard.jsonl');
+    symlinkSync(file, symbolic);
+    linkSync(file, hard);
+    for (const name of [symbolic, hard])
+      await expect(startServe(['--state-file', name]), name).rejects.toThrow(
+        /^serve exited with 3 before serving: computesim: \S+ is in use .*by process \d+[^\n]*\n$/,
+      );
+    await createProject(first, 'still');
+    expect(await first.stop()).toBe(0);
+    const third = await startServe(['--state-file', hard]);
     expect(await projectNames(third)).toEqual(['first', 'still']);
   });
 
