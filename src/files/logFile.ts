@@ -46,6 +46,11 @@ export interface LogFileScan {
   readonly keptBytes: number;
   /** Events in the kept bytes. */
   readonly keptEvents: number;
+  /**
+   * The kept bytes end with a whole commit line that lacks only its newline (a state file cut by
+   * one byte after the server wrote it): its request is whole, and the newline is to be added.
+   */
+  readonly missingNewline?: boolean;
   /** What follows the kept bytes, when something does. */
   readonly dropped?: DroppedTail;
 }
@@ -275,6 +280,7 @@ function scanStateFile(lines: Generator<LineCursor>, size: number): LogFileScan 
   let batchEvents = 0;
   let lastLine = 1;
   let torn = false;
+  let missingNewline = false;
   /** Blank lines not yet followed by an event line: a tail of only these is not a request. */
   let blankLines = 0;
   for (const line of lines) {
@@ -292,9 +298,9 @@ function scanStateFile(lines: Generator<LineCursor>, size: number): LogFileScan 
     const crc = line.crcBefore();
     const commit = parseCommit(line.bytes());
     const expected = keptEvents + batchEvents;
-    if (!line.complete) {
-      // A commit line without its newline was never acknowledged: the response goes out only
-      // after the whole line is written. Its request is cut off like any unfinished one.
+    if (!line.complete && commit === undefined) {
+      // A commit line cut short cannot vouch for its request's lines: cut off like any unfinished
+      // request. One that reads whole lacks only its newline and is checked like any other.
       torn = true;
       break;
     }
@@ -307,13 +313,15 @@ function scanStateFile(lines: Generator<LineCursor>, size: number): LogFileScan 
       );
     keptEvents = expected;
     keptBytes = line.end;
+    missingNewline = !line.complete;
     blankLines = 0;
     keptLine = line.line;
     batchEvents = 0;
     line.restartCrc();
   }
   const kind = keptEvents === 0 ? 'empty' : 'state-file';
-  if (keptBytes === size) return { kind, size, keptBytes, keptEvents };
+  if (keptBytes === size)
+    return { kind, size, keptBytes, keptEvents, ...(missingNewline ? { missingNewline } : {}) };
   return {
     kind,
     size,
@@ -327,7 +335,7 @@ function scanStateFile(lines: Generator<LineCursor>, size: number): LogFileScan 
       reason:
         batchEvents === 0
           ? 'blank lines after the last commit'
-          : `the events of an unfinished request${torn ? ' (its last line torn)' : ''}, never acknowledged`,
+          : `the events of an unfinished request${torn ? ' (its last line torn)' : ''}, with no whole commit line to check them against`,
     },
   };
 }

@@ -3,17 +3,15 @@
  * IncomingMessage into a request (the fields of a Web `Request` the core reads; the body streamed
  * from the socket), calls the core with the connection's client address, and writes the reply back,
  * streamed bodies with backpressure. It injects what only node has: the state file, the wall clock, the memory
- * check. Requests node cannot parse get a JSON 400/408/431 here, before any `Request` exists.
+ * check. Requests node cannot parse are answered in clientErrors.ts, before any `Request` exists.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { ROUTES } from '../api/routeTable.js';
 import { publicContract } from '../schema/publicSchema.js';
 import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
 import type { ClockMode } from '../service/clockMode.js';
-import { ERROR_STATUS } from '../service/errorTable.js';
 import {
   API_PREFIX,
   HttpCore,
@@ -24,6 +22,7 @@ import {
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
+import { OpenReplies } from './clientErrors.js';
 import { DashboardFeed } from './dashboardFeed.js';
 import { DashboardRoutes } from './dashboardRoutes.js';
 import { memoryFull } from './memoryFull.js';
@@ -77,6 +76,7 @@ export class SimServer {
   readonly dashboard: DashboardRoutes;
   readonly #feed: DashboardFeed;
   readonly #writer: StateFile | undefined;
+  readonly #replies = new OpenReplies();
   #postgres: { readonly front: PostgresFront; readonly address: PostgresAddress } | undefined;
 
   constructor(
@@ -123,7 +123,7 @@ export class SimServer {
     );
     this.server = createServer((incoming, outgoing) => this.#exchange(incoming, outgoing));
     this.server.keepAliveTimeout = 5_000;
-    this.server.on('clientError', answerClientError);
+    this.server.on('clientError', this.#replies.clientError);
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
@@ -205,6 +205,7 @@ export class SimServer {
    * exception outside the core is a 500, or a dropped connection once the reply has begun.
    */
   #exchange(incoming: IncomingMessage, outgoing: ServerResponse): void {
+    this.#replies.opened(incoming, outgoing);
     try {
       const request = new NodeRequest(incoming);
       const dashboard = this.dashboard.answer(request);
@@ -396,28 +397,6 @@ function drained(outgoing: ServerResponse): Promise<void> {
     outgoing.on('drain', done);
     outgoing.on('close', done);
   });
-}
-
-/** A request node could not parse: a JSON error instead of node's empty one, then close. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [code, reason] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? (['headers_too_large', 'Request Header Fields Too Large'] as const)
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? (['request_timeout', 'Request Timeout'] as const)
-        : (['invalid_input', 'Bad Request'] as const);
-  const text = JSON.stringify({
-    code,
-    message: `the request is not valid HTTP (${error.code ?? 'parse error'})`,
-  });
-  socket.end(
-    `HTTP/1.1 ${ERROR_STATUS[code]} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  );
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
  * The durable event log of a served simulation (format: `files/logFile.ts`, promises:
  * docs/durability.md). Opening locks the file, keeps its whole committed requests, repairs a torn
- * tail and replays it as a stream; serving appends each request's events and their commit line
+ * tail (or adds a last commit line's lost newline) and replays it as a stream; serving appends each request's events and their commit line
  * before the response goes out, so a crash (even SIGKILL) loses no acknowledged change.
  */
 import {
+  appendFileSync,
   closeSync,
   constants,
   existsSync,
+  fstatSync,
   ftruncateSync,
   fsyncSync,
   openSync,
@@ -21,7 +23,7 @@ import { Simulation } from '../simulation/simulation.js';
 import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
 import { StateFileError } from '../service/stateFileError.js';
 import { writeAll, writeLines } from '../files/writeLines.js';
-import { StateFileLock } from './stateFileLock.js';
+import { identityOf, StateFileLock } from './stateFileLock.js';
 
 export { StateFileError };
 
@@ -29,10 +31,14 @@ export { StateFileError };
 export interface StateFileRecovery {
   /** The unfinished request (or torn line, or blank lines) cut off the end. */
   readonly dropped?: DroppedTail;
+  /** The last commit line lacked only its newline (the file cut by one byte): it was added. */
+  readonly addedNewline?: boolean;
   /** The file was a plain log (or an older state file) and was rewritten as a state file. */
   readonly converted?: boolean;
   /** The process whose stale lock was taken over. */
   readonly staleLockOf?: number;
+  /** Why the file is not locked by identity (so a hard link to it is not refused), if so. */
+  readonly unlockedIdentity?: string;
 }
 
 /** An open, locked state file. */
@@ -44,6 +50,7 @@ export class StateFile {
   #dirty = false;
 
   private constructor(
+    /** The state file as it was named (a link is followed to the file it names: `lock.file`). */
     readonly path: string,
     /** The simulation the file held (`undefined` for a new or empty file). */
     readonly simulation: Simulation | undefined,
@@ -51,7 +58,7 @@ export class StateFile {
     readonly lock: StateFileLock,
   ) {
     this.#written = simulation?.log.length ?? 0;
-    this.#bytes = statSync(path).size;
+    this.#bytes = statSync(lock.file).size;
   }
 
   /**
@@ -63,32 +70,48 @@ export class StateFile {
     const lock = StateFileLock.acquire(path);
     try {
       const staleLockOf = lock.replaced === undefined ? {} : { staleLockOf: lock.replaced.pid };
-      if (!existsSync(path)) {
-        writeWhole(path, undefined);
-        return new StateFile(path, undefined, staleLockOf, lock);
-      }
-      const file = LogFile.open(path);
-      const dropped = file.scan.dropped === undefined ? {} : { dropped: file.scan.dropped };
-      if (file.scan.kind === 'empty') {
-        writeWhole(path, undefined);
-        return new StateFile(path, undefined, { ...dropped, ...staleLockOf }, lock);
-      }
-      const simulation = Simulation.replay(file.events());
-      if (file.scan.kind === 'log' || file.scan.kind === 'stream') {
-        writeWhole(path, simulation);
-        return new StateFile(
-          path,
-          simulation,
-          { ...dropped, converted: true, ...staleLockOf },
-          lock,
-        );
-      }
-      if (file.scan.dropped !== undefined) truncateSync(path, file.scan.keptBytes);
-      return new StateFile(path, simulation, { ...dropped, ...staleLockOf }, lock);
+      const found = StateFile.#openLocked(lock);
+      const problem = lock.identityProblem;
+      const unlocked = problem === undefined ? {} : { unlockedIdentity: problem };
+      return new StateFile(
+        path,
+        found.simulation,
+        { ...found.did, ...staleLockOf, ...unlocked },
+        lock,
+      );
     } catch (error) {
       lock.release();
       throw error;
     }
+  }
+
+  /** Creates, repairs or converts the locked file as it needs, and replays what it holds. */
+  static #openLocked(lock: StateFileLock): {
+    simulation: Simulation | undefined;
+    did: StateFileRecovery;
+  } {
+    const path = lock.file;
+    if (!existsSync(path)) {
+      writeWhole(lock, undefined);
+      return { simulation: undefined, did: {} };
+    }
+    const file = LogFile.open(path);
+    const dropped = file.scan.dropped === undefined ? {} : { dropped: file.scan.dropped };
+    if (file.scan.kind === 'empty') {
+      writeWhole(lock, undefined);
+      return { simulation: undefined, did: dropped };
+    }
+    const simulation = Simulation.replay(file.events());
+    if (file.scan.kind === 'log' || file.scan.kind === 'stream') {
+      writeWhole(lock, simulation);
+      return { simulation, did: { ...dropped, converted: true } };
+    }
+    if (file.scan.dropped !== undefined) truncateSync(path, file.scan.keptBytes);
+    if (file.scan.missingNewline === true) {
+      appendFileSync(path, '\n');
+      return { simulation, did: { addedNewline: true } };
+    }
+    return { simulation, did: dropped };
   }
 
   /** How many of the log's events the file holds durably. */
@@ -109,7 +132,7 @@ export class StateFile {
     try {
       // Never created here: a state file removed under a running server is a failure to report,
       // not a new file to start (it would begin in the middle of the log).
-      fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND);
+      fd = openSync(this.lock.file, constants.O_WRONLY | constants.O_APPEND);
       if (this.#dirty) ftruncateSync(fd, this.#bytes);
       this.#dirty = true;
       added = writeLines(
@@ -136,8 +159,8 @@ export class StateFile {
    */
   looksWritable(): boolean {
     try {
-      closeSync(openSync(this.path, constants.O_WRONLY | constants.O_APPEND));
-      const disk = statfsSync(dirname(this.path));
+      closeSync(openSync(this.lock.file, constants.O_WRONLY | constants.O_APPEND));
+      const disk = statfsSync(dirname(this.lock.file));
       return disk.bavail * disk.bsize >= 1 << 20;
     } catch {
       return false;
@@ -147,14 +170,14 @@ export class StateFile {
   /** Replaces the file with the whole log of `sim` (after a reset), atomically. */
   rewrite(sim: Simulation): void {
     try {
-      writeWhole(this.path, sim);
+      writeWhole(this.lock, sim);
     } catch (error) {
       throw new StateFileError(`cannot write the state file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
     }
     this.#dirty = false;
-    this.#bytes = statSync(this.path).size;
+    this.#bytes = statSync(this.lock.file).size;
     this.#written = sim.log.length;
   }
 
@@ -165,21 +188,24 @@ export class StateFile {
 }
 
 /**
- * Writes a whole state file (the first line, then `sim`'s log as one committed request) beside
- * `path` and renames it over `path`, so a crash leaves either the old file or the new one.
+ * Writes a whole state file (the first line, then `sim`'s log as one committed request) beside the
+ * locked file and renames it over that file, so a crash leaves either the old file or the new one.
+ * The lock moves to the new file with the rename (it is another file: another inode).
  */
-function writeWhole(path: string, sim: Simulation | undefined): void {
-  const next = `${path}.next`;
+function writeWhole(lock: StateFileLock, sim: Simulation | undefined): void {
+  const next = `${lock.file}.next`;
   const fd = openSync(next, 'w');
+  let written;
   try {
     writeAll(fd, Buffer.from(`${STATE_FILE_FIRST_LINE}\n`));
     if (sim !== undefined)
       writeLines(fd, sim.log.jsonLines(), (crc) => `${commitLine(sim.log.length, crc)}\n`);
     fsyncSync(fd);
+    written = fstatSync(fd, { bigint: true });
   } finally {
     closeSync(fd);
   }
-  renameSync(next, path);
+  lock.replaceFile(identityOf(written), () => renameSync(next, lock.file));
 }
 
 /**

@@ -1,208 +1,147 @@
 /**
- * One server per state file: a lock file beside it (`FILE.lock`, created exclusively, naming the
- * process that holds it, with that process's start time where the system tells it). A lock whose
- * process is gone (killed, crashed, or its id since reused by another process) is taken over, one
- * taker at a time.
+ * One server per state file, whatever name reaches it. Two lock files (see lockFile.ts): `FILE.lock`
+ * beside the file the name resolves to (symbolic links followed), which a server on another host
+ * sharing the disk sees too; and one named after the file's identity (device and inode) in
+ * `$TMPDIR/computesim-locks/`, which every name of the file comes to on this host, hard links
+ * included. The identity lock follows the file when a reset renames a new one into place.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import {
+  chmodSync,
+  mkdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type BigIntStats,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { LockFile, StateFileInUseError, thisProcess, type LockOwner } from './lockFile.js';
 
-/** The state file is held by another live server. */
-export class StateFileInUseError extends Error {
-  override readonly name = 'StateFileInUseError';
+export { StateFileInUseError };
+
+/** A file's identity on this host: its device and inode. */
+export type FileIdentity = `${bigint}-${bigint}`;
+
+/** The identity of a file, from its `stat` (with `bigint: true`: inodes may pass 2^53). */
+export function identityOf(stats: BigIntStats): FileIdentity {
+  return `${stats.dev}-${stats.ino}`;
 }
 
-interface LockOwner {
-  readonly pid: number;
-  readonly host: string;
-  readonly since: string;
-  /** The process's start time (Linux: clock ticks after boot, with the boot's id), if known. */
-  readonly started?: string;
-}
-
-/** Lock files this process holds, so its own id in a lock means "held here" only when true. */
-const heldHere = new Set<string>();
-/** How young an unreadable lock may be and still be one a live process is writing. */
-const BEING_WRITTEN_MS = 2_000;
-/** How old a half-done takeover may get before another taker may clear it. */
-const STALE_TAKEOVER_MS = 10_000;
-
-/** A held lock on a state file; `release` it when the server stops. */
+/** The locks held on a state file; `release` them when the server stops. */
 export class StateFileLock {
-  #released = false;
+  #identity: LockFile | undefined;
+  #identityProblem: string | undefined;
 
   private constructor(
-    readonly path: string,
+    /** The file the state file's name resolves to: where it is read and written. */
+    readonly file: string,
+    readonly stateFile: string,
     readonly owner: LockOwner,
-    /** The owner of a stale lock this one replaced, if any. */
-    readonly replaced: LockOwner | undefined,
+    readonly byName: LockFile,
   ) {}
 
+  /** The lock file beside the state file (`FILE.lock`). */
+  get path(): string {
+    return this.byName.path;
+  }
+
+  /** Why the file's identity could not be locked (its folder cannot be written), if so. */
+  get identityProblem(): string | undefined {
+    return this.#identityProblem;
+  }
+
   /**
-   * Takes the lock of `stateFile`, or throws `StateFileInUseError` when a live process holds it
-   * (this one included: two servers in one process may not share a file either).
+   * Takes the locks of `stateFile` (the identity lock only if the file exists yet: see
+   * `replaceFile`), or throws `StateFileInUseError` when a live process holds either (this one
+   * included: two servers in one process may not share a file either).
    */
   static acquire(stateFile: string): StateFileLock {
-    const path = `${stateFile}.lock`;
-    const started = startTimeOf(process.pid);
-    const owner: LockOwner = {
-      pid: process.pid,
-      host: hostname(),
-      since: new Date().toISOString(),
-      ...(started === undefined ? {} : { started }),
-    };
-    let replaced: LockOwner | undefined;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (create(path, owner)) {
-        heldHere.add(path);
-        return new StateFileLock(path, owner, replaced);
-      }
-      const seen = readText(path);
-      const holder = ownerIn(seen);
-      if (holder === undefined && ageOf(path) < BEING_WRITTEN_MS)
-        throw new StateFileInUseError(`${stateFile}: another server is taking its lock just now`);
-      if (holder !== undefined && isAlive(holder, path))
-        throw new StateFileInUseError(
-          `${stateFile} is in use by process ${holder.pid} on ${holder.host} since ${holder.since} ` +
-            `(lock ${path}): stop that server first, or remove the lock if that process is gone`,
-        );
-      replaced = holder;
-      takeOver(path, seen, stateFile);
+    const file = realPathOf(stateFile);
+    const owner = thisProcess();
+    const lock = new StateFileLock(
+      file,
+      stateFile,
+      owner,
+      LockFile.take(`${file}.lock`, owner, { stateFile }),
+    );
+    try {
+      const stats = statSync(file, { bigint: true, throwIfNoEntry: false });
+      if (stats !== undefined) lock.#identity = lock.#takeIdentity(identityOf(stats));
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    throw new StateFileInUseError(`${stateFile}: another server took the lock ${path} just now`);
+    return lock;
   }
 
-  /** Gives the lock up (once; later calls do nothing). Leaves a lock that is no longer ours alone. */
+  /** The owner of a stale lock this one replaced when it was taken, if any. */
+  get replaced(): LockOwner | undefined {
+    return this.byName.replaced ?? this.#identity?.replaced;
+  }
+
+  /**
+   * Puts a new file in the state file's place: `replace` renames the file of identity `next` over
+   * `file`, while the lock of `next` is held; the old file's is given up after. Throws
+   * `StateFileInUseError`, and replaces nothing, when a live server holds `next`.
+   */
+  replaceFile(next: FileIdentity, replace: () => void): void {
+    const taken = this.#takeIdentity(next);
+    try {
+      replace();
+    } catch (error) {
+      taken?.release();
+      throw error;
+    }
+    this.#identity?.release();
+    this.#identity = taken;
+  }
+
+  /** Gives the locks up (once; later calls do nothing). Leaves locks no longer ours alone. */
   release(): void {
-    if (this.#released) return;
-    this.#released = true;
-    heldHere.delete(this.path);
-    const holder = readOwner(this.path);
-    if (holder?.pid === this.owner.pid && holder.since === this.owner.since) {
-      try {
-        unlinkSync(this.path);
-      } catch {
-        // already gone: nothing to give up
-      }
+    this.#identity?.release();
+    this.byName.release();
+  }
+
+  /** The identity lock of `identity`; none when its folder cannot be written (noted). */
+  #takeIdentity(identity: FileIdentity): LockFile | undefined {
+    const folder = join(tmpdir(), 'computesim-locks');
+    try {
+      // Shared by every user of the host, as the temporary folder is.
+      if (mkdirSync(folder, { recursive: true, mode: 0o1777 }) !== undefined)
+        chmodSync(folder, 0o1777);
+      const lock = LockFile.take(join(folder, `${identity}.lock`), this.owner, {
+        stateFile: this.stateFile,
+        how: 'under another name (a link to the same file)',
+      });
+      this.#identityProblem = undefined;
+      return lock;
+    } catch (error) {
+      if (error instanceof StateFileInUseError) throw error;
+      this.#identityProblem = `cannot lock it in ${folder} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      return undefined;
     }
   }
 }
 
-/** Creates the lock file exclusively; false when it exists. */
-function create(path: string, owner: LockOwner): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
-    writeSync(fd, `${JSON.stringify(owner)}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
 /**
- * Removes a stale lock, one taker at a time: a `FILE.lock.takeover` file is taken exclusively first,
- * and the lock is removed only if it still reads `seen`, the text judged stale (another taker may
- * have replaced it with a live lock since).
+ * The path of the file `path` names, every symbolic link followed, for a file not made yet too (a
+ * link to a missing file names where the file will be).
  */
-function takeOver(path: string, seen: string | undefined, stateFile: string): void {
-  const takeover = `${path}.takeover`;
-  let fd: number;
-  try {
-    fd = openSync(takeover, 'wx');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (ageOf(takeover) < STALE_TAKEOVER_MS)
-      throw new StateFileInUseError(
-        `${stateFile}: another server is taking over its lock just now`,
-      );
-    removeQuietly(takeover); // left by a taker that died midway: the next attempt may take over
-    return;
+function realPathOf(path: string): string {
+  let name = path;
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      return realpathSync(name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    let target: string;
+    try {
+      target = readlinkSync(name);
+    } catch {
+      return join(realpathSync(dirname(name)), basename(name)); // not a link: not made yet
+    }
+    name = resolve(dirname(name), target);
   }
-  closeSync(fd);
-  try {
-    if (readText(path) === seen) removeQuietly(path);
-  } finally {
-    removeQuietly(takeover);
-  }
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function readOwner(path: string): LockOwner | undefined {
-  return ownerIn(readText(path));
-}
-
-function ownerIn(text: string | undefined): LockOwner | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value = JSON.parse(text) as Partial<LockOwner>;
-    if (Number.isSafeInteger(value.pid) && typeof value.host === 'string')
-      return {
-        pid: value.pid as number,
-        host: value.host,
-        since: String(value.since),
-        ...(typeof value.started === 'string' ? { started: value.started } : {}),
-      };
-  } catch {
-    // unreadable or gone: a lock nobody can be holding
-  }
-  return undefined;
-}
-
-/**
- * Whether the lock's owner still runs. A process on another host is assumed to; this process's own
- * id counts only if this process took the lock; another id must run and, where the system says,
- * have started when the lock's owner did (an id reused by a new process does not hold the lock).
- */
-function isAlive(owner: LockOwner, path: string): boolean {
-  if (owner.host !== hostname()) return true;
-  if (owner.pid === process.pid) return heldHere.has(path);
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const started = startTimeOf(owner.pid);
-  return owner.started === undefined || started === undefined || started === owner.started;
-}
-
-/** A process's start time as Linux tells it (`/proc`), with the boot it belongs to; else undefined. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces), from field 3 on: start time is 22.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    return `${boot}:${fields[19]}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function ageOf(path: string): number {
-  try {
-    return Date.now() - statSync(path).mtimeMs;
-  } catch {
-    return Infinity;
-  }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // gone already
-  }
+  return realpathSync(name);
 }

@@ -229,18 +229,19 @@ export function noControlRoute(method: string, path: string): Answer {
 
 /**
  * The body of a control request: nothing, or a JSON object with only the keys its route takes
- * (`allowed`; `undefined` when no route matched). Anything else is a 400 that names what is wrong.
+ * (`allowed`; `undefined` when no route matched). Anything else, `null` included, is a 400 that
+ * names what is wrong: `null` is a value sent, not an absent body.
  */
 export function controlBody(
   allowed: readonly string[] | undefined,
   body: unknown,
 ): Result<Readonly<Record<string, unknown>>, Answer> {
-  if (body === undefined || body === null) return ok({});
+  if (body === undefined) return ok({});
   const takes = allowed !== undefined && allowed.length > 0 ? allowed : undefined;
-  if (typeof body !== 'object' || Array.isArray(body))
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     return err(
       bad(
-        `the body must be a JSON object${takes === undefined ? ' or empty' : ` with ${takes.map((k) => `"${k}"`).join(', ')}`}, got ${Array.isArray(body) ? 'an array' : typeof body}`,
+        `the body must be a JSON object${takes === undefined ? ' or empty' : ` with ${takes.map((k) => `"${k}"`).join(', ')}, or empty`}, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`,
       ),
     );
   const unknown = Object.keys(body).find((key) => !(allowed ?? []).includes(key));

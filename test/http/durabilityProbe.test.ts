@@ -1,10 +1,19 @@
 /**
  * What a hostile probe of `computesim serve` found, one test each: a clock pushed past the last
  * date, a long advance holding every request, a torn or blank state file, a malformed reset, two
- * servers on one file, a flood of random keys, a huge snapshot, a file cut inside a request, and a
- * reset answering with the old clock. Each runs the real server in its own process.
+ * servers on one file (by one name or through links), a flood of random keys, a huge snapshot, a
+ * file cut inside a request, and a reset answering with the old clock. Each runs the real server
+ * in its own process.
  */
-import { appendFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  linkSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,26 +94,33 @@ describe('the clock', () => {
 });
 
 describe('a state file left damaged', () => {
-  // The response goes out only after a request's commit line and its newline are written, so a
-  // tail missing either was never acknowledged: it is cut, and what follows it stays loadable.
-  it.each([
-    {
-      how: 'a request whose commit line lost its newline (truncate -s -1, or a write one byte short)',
-      cut: 'cut',
-      damage: (file: string) => truncateSync(file, readFileSync(file).length - 1),
-    },
-    {
-      how: 'a torn last line of an unacknowledged request',
-      cut: undefined,
-      damage: (file: string) => appendFileSync(file, '{"type":"ProjectCreated","at":17'),
-    },
-  ])('cuts $how on start, and the next write does not break the file', async ({ cut, damage }) => {
+  // A commit line and its newline go out in one write, before the response: a file that lacks only
+  // the last newline was cut after the answer (truncate -s -1, a disk). Its commit line parses and
+  // checks as that request's commit, so the request is whole, and kept.
+  it('keeps a request whose commit line lost only its newline (truncate -s -1), and adds the newline', async () => {
     const file = stateFile();
     const first = await startServe(['--state-file', file]);
     await createProject(first, 'kept');
-    if (cut !== undefined) await createProject(first, cut);
+    await createProject(first, 'acknowledged');
     await first.kill();
-    damage(file);
+    truncateSync(file, readFileSync(file).length - 1);
+    const second = await startServe(['--state-file', file]);
+    expect(readFileSync(file).at(-1)).toBe(0x0a); // added on start, before any write
+    expect(await projectNames(second)).toEqual(['acknowledged', 'kept']);
+    expect(second.stderr()).toMatch(/its last commit line had lost its newline: added it/);
+    expect(second.stderr()).not.toMatch(/never acknowledged|cut off/);
+    await createProject(second, 'later');
+    await second.kill();
+    const third = await startServe(['--state-file', file]);
+    expect(await projectNames(third)).toEqual(['acknowledged', 'kept', 'later']);
+  });
+
+  it('cuts a torn last line of an unfinished request on start, and the next write does not break the file', async () => {
+    const file = stateFile();
+    const first = await startServe(['--state-file', file]);
+    await createProject(first, 'kept');
+    await first.kill();
+    appendFileSync(file, '{"type":"ProjectCreated","at":17');
     const second = await startServe(['--state-file', file]);
     expect(await projectNames(second)).toEqual(['kept']);
     expect(second.stderr()).toMatch(/warning: .*unfinished request \(its last line torn\)/);
@@ -185,12 +201,14 @@ describe('a state file left damaged', () => {
 });
 
 describe('control calls', () => {
+  // A reset takes a JSON object or no body at all; `null` is not "no body" (it wiped everything).
   it('refuses a malformed reset with 400 and keeps every project and the file', async () => {
     const file = stateFile();
     const server = await startServe(['--state-file', file]);
     await createProject(server, 'precious');
     const before = readFileSync(file);
-    for (const body of [[], 'oops', { seeed: 5 }, { seed: 5, extra: true }, 42]) {
+    const bodies = [[], 'oops', { seeed: 5 }, { seed: 5, extra: true }, 42, null, '"x"'];
+    for (const body of bodies) {
       const reset = await server.call('POST', '/_sim/reset', body);
       expect(reset.status, JSON.stringify(body)).toBe(400);
       expect(reset.body).toMatchObject({ code: 'invalid_input', message: expect.any(String) });
@@ -212,6 +230,25 @@ describe('one server per state file', () => {
     await createProject(first, 'still');
     expect(await first.stop()).toBe(0);
     const third = await startServe(['--state-file', file]);
+    expect(await projectNames(third)).toEqual(['first', 'still']);
+  });
+
+  it('refuses a second server that reaches the file by a symbolic or a hard link', async () => {
+    const file = stateFile();
+    const first = await startServe(['--state-file', file]);
+    await createProject(first, 'first');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'computesim-probe-names-'));
+    const symbolic = join(elsewhere, 'symbolic.jsonl');
+    const hard = join(elsewhere, 'hard.jsonl');
+    symlinkSync(file, symbolic);
+    linkSync(file, hard);
+    for (const name of [symbolic, hard])
+      await expect(startServe(['--state-file', name]), name).rejects.toThrow(
+        /^serve exited with 3 before serving: computesim: \S+ is in use .*by process \d+[^\n]*\n$/,
+      );
+    await createProject(first, 'still');
+    expect(await first.stop()).toBe(0);
+    const third = await startServe(['--state-file', hard]);
     expect(await projectNames(third)).toEqual(['first', 'still']);
   });
 

@@ -4,6 +4,7 @@
  * socket-only by nature, oversized and malformed HTTP and shutdown with keep-alive connections open.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,6 +170,28 @@ function rawExchange(base: string, raw: string): Promise<string> {
   });
 }
 
+/** A DELETE through node's http.request with `body` written and no length given; its answer. */
+function deleteWithBody(
+  url: string,
+  agent: Agent | false,
+  body: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, {
+      method: 'DELETE',
+      agent,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    });
+    sent.on('error', reject);
+    sent.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    sent.end(body);
+  });
+}
+
 function parseRaw(text: string) {
   const [head = '', body = ''] = text.split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
@@ -203,6 +226,40 @@ describe('oversized and malformed HTTP', () => {
         request_id: expect.any(String),
       });
     }
+  });
+
+  // What node's http.request sends for a DELETE given a body and no length: the body after the
+  // head, unframed. The server reads a DELETE without a body, then the body as the next request.
+  it('answers a DELETE sent with an unframed body with its own answer, not a 400 for the body', async () => {
+    const { call, base } = await serve();
+    const keepAlive = new Agent({ keepAlive: true });
+    try {
+      // Kept alive, the body is a request that does not parse (HPE_INVALID_METHOD); with
+      // Connection: close, bytes after the last request (HPE_CLOSED_CONNECTION).
+      for (const agent of [keepAlive, false] as const) {
+        const id = (await call('POST', '/projects', { project: {} })).body.project.id as string;
+        const answer = await deleteWithBody(`${base}/projects/${id}`, agent, '{"reason":"done"}');
+        expect(answer.status).toBe(200);
+        expect(JSON.parse(answer.body)).toMatchObject({ project: { id } });
+        expect((await call('GET', `/projects/${id}`)).status).toBe(404);
+      }
+    } finally {
+      keepAlive.destroy();
+    }
+  });
+
+  it('refuses a request whose own body breaks its framing with a JSON 400, and applies nothing', async () => {
+    const { call, base } = await serve();
+    const answer = parseRaw(
+      await rawExchange(
+        base,
+        `POST /api/v2/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n` +
+          'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      ),
+    );
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'invalid_input' });
+    expect((await call('GET', '/projects')).body.projects).toEqual([]);
   });
 
   it('answers a request node cannot parse with a JSON 400', async () => {

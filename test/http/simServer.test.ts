@@ -132,6 +132,11 @@ describe.each(TRANSPORTS)('the HTTP facade over %s', (transport) => {
     await call('POST', '/_sim/reset', { jsonl: snapshot.body });
     expect((await call('GET', '/projects')).body.projects).toHaveLength(1);
     expect((await call('POST', '/_sim/reset', { jsonl: '{oops' })).status).toBe(400);
+    expect((await call('POST', '/_sim/reset', null)).status).toBe(400);
+    expect((await call('GET', '/projects')).body.projects).toHaveLength(1);
+    const defaults = await call('POST', '/_sim/reset'); // no body: a reset to defaults
+    expect(defaults.status).toBe(200);
+    expect((await call('GET', '/projects')).body.projects).toEqual([]);
   });
 
   it('keeps project-scoped keys to their project and away from the controls', async () => {

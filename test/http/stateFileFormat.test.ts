@@ -148,4 +148,24 @@ describe('reading a state file that is not as the server left it', () => {
     const scan = LogFile.open(withText(`${STATE_FILE_FIRST_LINE}\n`)).scan;
     expect(scan.kind).toBe('empty');
   });
+
+  it('keeps a last commit line that lacks only its newline, and checks it like any other', async () => {
+    const text = await written();
+    const whole = text.slice(0, -1);
+    expect(LogFile.open(withText(whole)).scan).toEqual({
+      kind: 'state-file',
+      size: Buffer.byteLength(whole),
+      keptBytes: Buffer.byteLength(whole),
+      keptEvents: text.split('\n').filter((line) => line.startsWith('{"type"')).length,
+      missingNewline: true,
+    });
+    // Cut inside the commit line: it cannot vouch for its request, which is cut like a torn one.
+    const torn = LogFile.open(withText(text.slice(0, -2))).scan;
+    expect(torn.missingNewline).toBeUndefined();
+    expect(torn.dropped?.reason).toMatch(/unfinished request \(its last line torn\)/);
+    expect(torn.dropped?.reason).not.toMatch(/acknowledged/);
+    // Whole but not matching its lines: damage, refused as with a newline.
+    const edited = whole.replace('"name":"a"', '"name":"b"');
+    expect(() => LogFile.open(withText(edited))).toThrow(/checksum differs/);
+  });
 });

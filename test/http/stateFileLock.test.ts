@@ -1,15 +1,25 @@
 /**
- * The state file's lock: a live holder keeps it; a holder that is gone, or whose process id now
- * belongs to another process (a restarted container's pid 1, for one), loses it; and two servers
- * taking over the same stale lock at once never both get it.
+ * The state file's lock: it holds the file whatever name reaches it (a symbolic link, a hard
+ * link), and follows the file a reset renames into place; a live holder keeps it; a holder that is
+ * gone, or whose process id now belongs to another process (a restarted container's pid 1, for
+ * one), loses it; and two servers taking over the same stale lock at once never both get it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { StateFile } from '../../src/http/stateFile.js';
 import { StateFileInUseError, StateFileLock } from '../../src/http/stateFileLock.js';
+import { Simulation } from '../../src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const newFile = () => join(mkdtempSync(join(tmpdir(), 'computesim-lock-')), 'state.jsonl');
@@ -27,6 +37,76 @@ describe('the state file lock', () => {
     expect(() => StateFileLock.acquire(file)).toThrow(StateFileInUseError);
     lock.release();
     StateFileLock.acquire(file).release();
+  });
+
+  it('is the same lock whatever name reaches the file: a symbolic link, a hard link', () => {
+    const file = newFile();
+    writeFileSync(file, '');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'computesim-lock-names-'));
+    const symbolic = join(elsewhere, 'symbolic.jsonl');
+    const hard = join(elsewhere, 'hard.jsonl');
+    symlinkSync(file, symbolic);
+    linkSync(file, hard);
+    for (const [first, second] of [
+      [file, symbolic],
+      [symbolic, hard],
+      [hard, file],
+    ] as const) {
+      const lock = StateFileLock.acquire(first);
+      expect(() => StateFileLock.acquire(second), `${first} then ${second}`).toThrow(
+        StateFileInUseError,
+      );
+      lock.release();
+    }
+    StateFileLock.acquire(hard).release();
+  });
+
+  it('follows the file a reset puts in its place, and writes through a symbolic link', () => {
+    const file = newFile();
+    const symbolic = join(mkdtempSync(join(tmpdir(), 'computesim-lock-names-')), 'symbolic.jsonl');
+    symlinkSync(file, symbolic); // dangling: the file is made where it points
+    const opened = StateFile.open(symbolic);
+    const sim = new Simulation({ seed: 4 });
+    sim.request('POST', '/projects', { project: { name: 'p' } });
+    opened.rewrite(sim); // a new file renamed over the old one: another inode
+    expect(lstatSync(symbolic).isSymbolicLink()).toBe(true);
+    const hard = join(dirname(symbolic), 'hard.jsonl');
+    linkSync(file, hard);
+    expect(() => StateFile.open(hard)).toThrow(StateFileInUseError);
+    opened.close();
+    const reopened = StateFile.open(hard);
+    expect(reopened.simulation?.state).toEqual(sim.state);
+    reopened.close();
+  });
+
+  it('still locks by name where no identity lock can be made, and says why', async () => {
+    const file = newFile();
+    const blocker = join(dirname(file), 'a-file');
+    writeFileSync(blocker, '');
+    // A process of its own whose temporary folder cannot be made (under a file), holding the file
+    // (set once tsx has its own folder).
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `process.env.TMPDIR = ${JSON.stringify(join(blocker, 'tmp'))};
+         const { StateFile } = await import(${JSON.stringify(join(root, 'src/http/stateFile.ts'))});
+         console.log(StateFile.open(${JSON.stringify(file)}).recovery.unlockedIdentity); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const said = await new Promise<string>((resolve) => {
+        holder.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+        holder.once('exit', (code) => resolve(`exited with ${code}`));
+      });
+      expect(said).toMatch(/^cannot lock it in .*a-file\/tmp\/computesim-locks \(ENOTDIR\)$/);
+      expect(() => StateFileLock.acquire(file)).toThrow(/is in use by process \d+/);
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 
   it("takes over a lock naming this process's id that this process does not hold", () => {

@@ -261,13 +261,21 @@ function openState(path: string, io: CliIo): StateFile {
     if (code !== undefined) throw new StateFileRefused(`cannot open ${path}: ${code}`);
     throw error;
   }
-  const { dropped, converted, staleLockOf } = file.recovery;
+  const { dropped, addedNewline, converted, staleLockOf, unlockedIdentity } = file.recovery;
   if (staleLockOf !== undefined)
     io.err(`computesim: ${path}: took over the lock left by process ${staleLockOf}, which is gone`);
+  if (unlockedIdentity !== undefined)
+    io.err(
+      `computesim: warning: ${path}: ${unlockedIdentity}: a second server reaching it by a hard link would not be refused`,
+    );
   if (dropped !== undefined)
     io.err(
       `computesim: warning: ${path}${dropped.fromLine > 0 ? ` lines ${dropped.fromLine}-${dropped.toLine}` : ''}: ${dropped.reason} ` +
         `(${dropped.events} events, ${dropped.bytes} bytes cut off)`,
+    );
+  if (addedNewline === true)
+    io.err(
+      `computesim: ${path}: its last commit line had lost its newline: added it (that request is whole; nothing was dropped)`,
     );
   if (converted === true)
     io.err(
