@@ -21,8 +21,10 @@ import { StreamDropped } from './streamDropped.js';
 const REQUESTS_KEPT = 10_000;
 /** Events a stream is sent at most when it starts or resumes far behind; older ones are skipped. */
 const BACKLOG = 5_000;
-/** Feed lines per message. */
+/** Feed lines per message at most. */
 const ITEMS_PER_MESSAGE = 200;
+/** Characters of feed text a message ends at (its last line may take it past: one path at most). */
+const MESSAGE_TEXT = 16 * 1024;
 /** Wall ms between a change and the messages that tell it (changes in between go together). */
 const FLUSH_MS = 50;
 /** Wall ms between a paced clock's catch-ups while pages watch, and between checks of the streams. */
@@ -302,20 +304,28 @@ export class DashboardFeed {
     const requestEnd = this.#requestsDropped + this.#requests.length;
     this.#skipBacklog(stream, end, requestEnd);
     let items: FeedItem[] = [];
+    let text = 0;
     const emit = () => {
       if (items.length === 0) return;
       const id = formatCursor({ epoch: this.epoch, seq: stream.seq, req: stream.req });
       this.#send(stream, sseMessage('feed', items, id));
       items = [];
+      text = 0;
+    };
+    const add = (item: FeedItem) => {
+      items.push(item);
+      text += item.text.length;
+      if (items.length >= ITEMS_PER_MESSAGE || text >= MESSAGE_TEXT) emit();
     };
     // While its reader leaves its buffer full, the rest stays in the log (pull sends it).
     const room = () => this.#streams.has(stream) && !isFull(stream);
     const requestsUpTo = (position: number) => {
-      for (; stream.req < requestEnd && room(); stream.req++) {
+      while (stream.req < requestEnd && room()) {
         const request = this.#requests[stream.req - this.#requestsDropped] as PlacedRequest;
         if (request.position > position) break;
-        items.push(requestItem(request));
-        if (items.length >= ITEMS_PER_MESSAGE) emit();
+        // Counted before it is added: a message it ends carries the cursor after it.
+        stream.req++;
+        add(requestItem(request));
       }
     };
     if (stream.seq < end)
@@ -323,18 +333,17 @@ export class DashboardFeed {
         if (!room()) break;
         requestsUpTo(event.seq);
         if (!room()) break;
-        const text = this.#narrator.narrate(event);
+        const narrated = this.#narrator.narrate(event);
         stream.seq = event.seq + 1;
-        if (text !== undefined) items.push(eventItem(event, text));
-        if (items.length >= ITEMS_PER_MESSAGE) emit();
+        if (narrated !== undefined) add(eventItem(event, narrated));
       }
     requestsUpTo(end);
     emit();
     if (!room()) return;
     const clock = { now: sim.now(), mode: this.#core.clock.name, events: end };
-    const text = JSON.stringify(clock);
-    if (text !== stream.clock) {
-      stream.clock = text;
+    const shown = JSON.stringify(clock);
+    if (shown !== stream.clock) {
+      stream.clock = shown;
       this.#send(stream, sseMessage('clock', clock));
     }
   }
