@@ -298,6 +298,8 @@ export class DashboardFeed {
 
   /** Sends `stream` everything since its cursor, then the clock if it moved. */
   #flush(stream: FeedStream): void {
+    // A stream its reader leaves full is not even told what it skips until it takes some.
+    if (!this.#streams.has(stream) || isFull(stream)) return;
     const sim = this.#sim();
     const log = sim.log;
     const end = log.length;
