@@ -1,7 +1,7 @@
 /**
  * The dashboard page's script, sent as it is (no build step): it reads the events stream with
  * `fetch` (an `EventSource` cannot send the bearer key), resumes it with `Last-Event-ID` after a
- * drop, keeps the feed, asks for the figures on screen when something changed, and drives the
+ * drop or a `resync` (a partial message at a cut is never read), keeps the feed, asks for the figures on screen when something changed, and drives the
  * clock through the `_sim` control routes.
  */
 
@@ -167,6 +167,11 @@ async function readStream() {
         if (line.startsWith('id: ')) id = line.slice(4);
         else if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ')) data += line.slice(6);
+      }
+      // Fell behind: the server sends no more; resume from the last id (it has no id of its own).
+      if (event === 'resync') {
+        await reader.cancel().catch(() => undefined);
+        return true;
       }
       if (data !== '') onMessage(event, JSON.parse(data));
       if (id !== undefined) state.lastId = id;

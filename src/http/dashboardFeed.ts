@@ -3,6 +3,9 @@
  * served simulation's `events$` (woken by it, read from the log, so a stream can start anywhere)
  * and from the requests the core answered. Every message carries the cursor after it as its id, so
  * a page that lost its connection resumes with `Last-Event-ID` without losing or repeating a line.
+ * Each stream holds at most `STREAM_BUFFER_BYTES` unread (plus one message): past that the feed
+ * waits for its reader, reading on from the log when it takes more. A reader that takes nothing
+ * for a whole tick is sent `resync` and closed, and dropped if it does not take even that.
  */
 import type { Subscription } from 'rxjs';
 import { FeedNarrator } from '../dashboard/feedNarrator.js';
@@ -12,24 +15,46 @@ import { SSE_HEARTBEAT, sseMessage } from '../dashboard/sseMessage.js';
 import { formatCursor, parseCursor, type StreamCursor } from '../dashboard/streamCursor.js';
 import type { AnsweredRequest, HttpCore } from '../service/httpCore.js';
 import type { Simulation } from '../simulation/simulation.js';
+import { StreamDropped } from './streamDropped.js';
 
 /** Requests kept for streams that resume and for the report (the oldest go first). */
 const REQUESTS_KEPT = 10_000;
 /** Events a stream is sent at most when it starts or resumes far behind; older ones are skipped. */
 const BACKLOG = 5_000;
-/** Feed lines per message. */
+/** Feed lines per message at most. */
 const ITEMS_PER_MESSAGE = 200;
+/** Characters of feed text a message ends at (its last line may take it past: one path at most). */
+const MESSAGE_TEXT = 16 * 1024;
 /** Wall ms between a change and the messages that tell it (changes in between go together). */
 const FLUSH_MS = 50;
 /** Wall ms between a paced clock's catch-ups while pages watch, and between checks of the streams. */
 const TICK_MS = 1_000;
 /** Ticks between heartbeats. */
 const HEARTBEAT_TICKS = 15;
-/** Chunks a page may leave unread before its stream is closed (it resumes when it catches up). */
-const MAX_UNREAD = 1_000;
+/**
+ * Bytes a stream may hold that its reader has not taken (beyond what the socket holds): past them
+ * it is sent nothing more until its reader takes some.
+ */
+export const STREAM_BUFFER_BYTES = 64 * 1024;
+
+/** What the feed holds for its streams: the server's own accounting, for tests and operators. */
+export interface FeedHolding {
+  /** Streams being fed. */
+  readonly open: number;
+  /** Streams sent `resync` and closed, whose reader has not yet taken the rest. */
+  readonly closing: number;
+  /** Bytes queued for each stream, open and closing, that its reader has not taken. */
+  readonly queuedBytes: readonly number[];
+  /** Whether the feed listens to the simulation's `events$`. */
+  readonly listening: boolean;
+}
 
 interface FeedStream {
   readonly controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Whether its reader took anything since the last tick. */
+  pulled: boolean;
+  /** Whether it was closed for falling behind. */
+  closing: boolean;
   seq: number;
   req: number;
   /** The clock message last sent, so an unchanged clock is not sent again. */
@@ -41,6 +66,8 @@ export class DashboardFeed {
   readonly #core: HttpCore;
   readonly #instance: string;
   readonly #streams = new Set<FeedStream>();
+  /** Streams closed for falling behind whose rest their reader has not taken yet. */
+  readonly #closing = new Set<FeedStream>();
   readonly #encoder = new TextEncoder();
   #generation = 0;
   /** Requests answered since the simulation was last replaced: the kept ones, and how many went. */
@@ -81,6 +108,17 @@ export class DashboardFeed {
     this.#wake();
   }
 
+  /** What the feed holds now for its readers (bounded by `STREAM_BUFFER_BYTES` a stream). */
+  get holding(): FeedHolding {
+    const all = [...this.#streams, ...this.#closing];
+    return {
+      open: this.#streams.size,
+      closing: this.#closing.size,
+      queuedBytes: all.map((stream) => queuedBytes(stream)),
+      listening: this.#subscription !== undefined,
+    };
+  }
+
   /** The requests kept, oldest first, with where they fall in the log. */
   get requests(): readonly PlacedRequest[] {
     return this.#requests;
@@ -103,27 +141,35 @@ export class DashboardFeed {
           const resumes = cursor !== undefined && this.#canResume(cursor);
           stream = {
             controller,
+            pulled: false,
+            closing: false,
             seq: resumes ? cursor.seq : 0,
             req: resumes ? cursor.req : 0,
             clock: '',
           };
-          if (lastEventId !== null && !resumes) this.#send(stream, sseMessage('reset', {}));
           this.#streams.add(stream);
+          if (lastEventId !== null && !resumes) this.#send(stream, sseMessage('reset', {}));
           this.#watch();
+          this.#flush(stream);
+        },
+        // Its reader took some: it is sent what it did not get while it was full.
+        pull: () => {
+          if (stream === undefined || !this.#streams.has(stream)) return;
+          stream.pulled = true;
           this.#flush(stream);
         },
         cancel: () => {
           if (stream !== undefined) this.#drop(stream);
         },
       },
-      { highWaterMark: 16 },
+      { highWaterMark: STREAM_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
     );
   }
 
   /** Ends every stream and stops listening (the server is stopping). */
   close(): void {
     this.#closed = true;
-    for (const stream of [...this.#streams]) {
+    for (const stream of [...this.#streams, ...this.#closing]) {
       this.#drop(stream);
       try {
         stream.controller.close();
@@ -146,16 +192,20 @@ export class DashboardFeed {
     );
   }
 
-  /** Listens to the simulation and ticks while any page watches; not at all otherwise. */
+  /**
+   * Listens to the simulation while any page watches, and ticks while any stream is held (closing
+   * ones wait for a tick to be dropped); neither otherwise.
+   */
   #watch(): void {
     if (this.#streams.size === 0) {
       this.#subscription?.unsubscribe();
       this.#subscription = undefined;
+    } else this.#subscription ??= this.#sim().events$.subscribe(() => this.#wake());
+    if (this.#streams.size === 0 && this.#closing.size === 0) {
       if (this.#ticker !== undefined) clearInterval(this.#ticker);
       this.#ticker = undefined;
       return;
     }
-    this.#subscription ??= this.#sim().events$.subscribe(() => this.#wake());
     if (this.#ticker === undefined) {
       this.#ticker = setInterval(() => this.#tick(), TICK_MS);
       this.#ticker.unref();
@@ -164,7 +214,43 @@ export class DashboardFeed {
 
   #drop(stream: FeedStream): void {
     this.#streams.delete(stream);
+    this.#closing.delete(stream);
     this.#watch();
+  }
+
+  /**
+   * `stream`'s reader took nothing of its full buffer for a whole tick: it is sent no more but
+   * `resync` (no id: the reader's last id is where it resumes) and closed. It stays held, bounded,
+   * until its reader takes the rest, or is dropped at the next tick.
+   */
+  #fellBehind(stream: FeedStream): void {
+    this.#streams.delete(stream);
+    this.#closing.add(stream);
+    stream.closing = true;
+    try {
+      stream.controller.enqueue(this.#encoder.encode(sseMessage('resync', { reason: 'behind' })));
+      stream.controller.close();
+    } catch {
+      // Its reader is gone already.
+      this.#closing.delete(stream);
+    }
+    this.#watch();
+  }
+
+  /**
+   * Once a tick: closing streams are let go, dropped if their reader did not take the rest; open
+   * ones whose reader took nothing of a full buffer since the last tick are closed.
+   */
+  #checkReaders(): void {
+    for (const stream of [...this.#closing]) {
+      this.#drop(stream);
+      // Erroring discards what it queued; the server drops the connection (see simServer.ts).
+      if (queuedBytes(stream) > 0) stream.controller.error(new StreamDropped());
+    }
+    for (const stream of [...this.#streams]) {
+      if (!stream.pulled && isFull(stream)) this.#fellBehind(stream);
+      stream.pulled = false;
+    }
   }
 
   /** The simulation was replaced: a new epoch, and every page starts again from its start. */
@@ -188,6 +274,8 @@ export class DashboardFeed {
   /** A paced clock moves only when someone asks: pages watching ask once a tick. */
   #tick(): void {
     this.#ticks++;
+    this.#checkReaders();
+    if (this.#streams.size === 0) return;
     if (this.#core.clock.rate > 0) {
       try {
         this.#core.act(() => undefined);
@@ -210,40 +298,54 @@ export class DashboardFeed {
 
   /** Sends `stream` everything since its cursor, then the clock if it moved. */
   #flush(stream: FeedStream): void {
+    // A stream its reader leaves full is not even told what it skips until it takes some.
+    if (!this.#streams.has(stream) || isFull(stream)) return;
     const sim = this.#sim();
     const log = sim.log;
     const end = log.length;
     const requestEnd = this.#requestsDropped + this.#requests.length;
     this.#skipBacklog(stream, end, requestEnd);
     let items: FeedItem[] = [];
+    let text = 0;
     const emit = () => {
       if (items.length === 0) return;
       const id = formatCursor({ epoch: this.epoch, seq: stream.seq, req: stream.req });
       this.#send(stream, sseMessage('feed', items, id));
       items = [];
+      text = 0;
     };
+    const add = (item: FeedItem) => {
+      items.push(item);
+      text += item.text.length;
+      if (items.length >= ITEMS_PER_MESSAGE || text >= MESSAGE_TEXT) emit();
+    };
+    // While its reader leaves its buffer full, the rest stays in the log (pull sends it).
+    const room = () => this.#streams.has(stream) && !isFull(stream);
     const requestsUpTo = (position: number) => {
-      for (; stream.req < requestEnd; stream.req++) {
+      while (stream.req < requestEnd && room()) {
         const request = this.#requests[stream.req - this.#requestsDropped] as PlacedRequest;
         if (request.position > position) break;
-        items.push(requestItem(request));
-        if (items.length >= ITEMS_PER_MESSAGE) emit();
+        // Counted before it is added: a message it ends carries the cursor after it.
+        stream.req++;
+        add(requestItem(request));
       }
     };
     if (stream.seq < end)
       for (const event of log.range(stream.seq, end)) {
+        if (!room()) break;
         requestsUpTo(event.seq);
-        const text = this.#narrator.narrate(event);
+        if (!room()) break;
+        const narrated = this.#narrator.narrate(event);
         stream.seq = event.seq + 1;
-        if (text !== undefined) items.push(eventItem(event, text));
-        if (items.length >= ITEMS_PER_MESSAGE) emit();
+        if (narrated !== undefined) add(eventItem(event, narrated));
       }
     requestsUpTo(end);
     emit();
+    if (!room()) return;
     const clock = { now: sim.now(), mode: this.#core.clock.name, events: end };
-    const text = JSON.stringify(clock);
-    if (text !== stream.clock) {
-      stream.clock = text;
+    const shown = JSON.stringify(clock);
+    if (shown !== stream.clock) {
+      stream.clock = shown;
       this.#send(stream, sseMessage('clock', clock));
     }
   }
@@ -273,18 +375,30 @@ export class DashboardFeed {
     return new FeedNarrator((from, to) => sim.log.range(from, to));
   }
 
+  /** Queues `text` for `stream` (the callers keep to its bound). */
   #send(stream: FeedStream, text: string): void {
-    const unread = stream.controller.desiredSize;
-    if (unread !== null && unread < -MAX_UNREAD) {
-      // A page that does not read is closed: it resumes from its last id once it reconnects.
-      this.#drop(stream);
-      stream.controller.close();
-      return;
-    }
+    if (!this.#streams.has(stream)) return;
     try {
       stream.controller.enqueue(this.#encoder.encode(text));
     } catch {
       this.#drop(stream);
     }
   }
+}
+
+/**
+ * Bytes queued for `stream` that its reader has not taken. An errored stream holds none; so does a
+ * closed one once read to its end (its room reads 0 then: a closing stream left with exactly
+ * `STREAM_BUFFER_BYTES` unread is taken for drained, and held, bounded, until its socket closes).
+ */
+function queuedBytes(stream: FeedStream): number {
+  const room = stream.controller.desiredSize;
+  if (room === null || (room === 0 && stream.closing)) return 0;
+  return Math.max(0, STREAM_BUFFER_BYTES - room);
+}
+
+/** Whether `stream` holds its bound or more unread. */
+function isFull(stream: FeedStream): boolean {
+  const room = stream.controller.desiredSize;
+  return room !== null && room <= 0;
 }

@@ -26,6 +26,7 @@ import { OpenReplies } from './clientErrors.js';
 import { DashboardFeed } from './dashboardFeed.js';
 import { DashboardRoutes } from './dashboardRoutes.js';
 import { memoryFull } from './memoryFull.js';
+import { StreamDropped } from './streamDropped.js';
 import type { RateLimits } from '../service/rateLimiter.js';
 import type { SliceStop } from '../service/slicedRun.js';
 import type { StateFile } from './stateFile.js';
@@ -377,9 +378,14 @@ async function sendStream(
       }
       const next = await reader.read();
       if (next.done === true) break;
-      if (!outgoing.write(next.value)) await drained(outgoing);
+      // Waiting for a reader that does not read ends when the body's producer drops it.
+      if (!outgoing.write(next.value)) await Promise.race([drained(outgoing), reader.closed]);
     }
     outgoing.end();
+  } catch (error) {
+    // A reader too slow for its stream: the connection goes, with whatever it still held.
+    if (!(error instanceof StreamDropped)) throw error;
+    outgoing.destroy();
   } finally {
     outgoing.off('close', gone);
     reader.releaseLock();
