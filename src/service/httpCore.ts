@@ -530,7 +530,7 @@ export class HttpCore {
       ended = await runSliced({
         slice: (maxTimers) => slice(sim, maxTimers),
         ...(this.options.memoryFull === undefined ? {} : { memoryFull: this.options.memoryFull }),
-        afterSlice: () => {
+        afterSlice: (result) => {
           if (this.#sim !== sim)
             return { code: 'service_unavailable', message: 'the simulation was replaced' };
           if (this.#closing)
@@ -544,8 +544,9 @@ export class HttpCore {
               message: (failed.body as { message: string }).message,
             };
           }
-          // Flushed first: a move stopped here is as durable as one that arrived.
-          return move.stopped();
+          // Flushed first: a move stopped here is as durable as one that arrived. One that has
+          // just arrived answers as arrived, whoever asked it to stop.
+          return result === 'more' ? move.stopped() : undefined;
         },
       });
     } finally {
