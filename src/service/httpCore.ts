@@ -261,7 +261,8 @@ export class HttpCore {
    * Answers one request: everything `fetch` does but wrapping the reply in a `Response`. The store
    * holds the request's events before this resolves. Never rejects.
    */
-  async serve(request: RequestLike, context: HttpContext = {}): Promise<Reply> {
+  async serve(request: RequestLike, given: HttpContext = {}): Promise<Reply> {
+    const context = withSignal(given, request.signal);
     const sent = request.headers.get('x-request-id') || undefined;
     let answer: Answer;
     try {
@@ -697,6 +698,12 @@ function malformedSegment(pathname: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** `context`, told by a `Request`'s signal whether its client has gone, unless it knows already. */
+function withSignal(context: HttpContext, signal: AbortSignal | undefined): HttpContext {
+  if (context.gone !== undefined || signal === undefined) return context;
+  return { ...context, gone: () => signal.aborted };
 }
 
 function clockBusy(moving: string): Answer {

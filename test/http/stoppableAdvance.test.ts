@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { replayLogFile } from '../../src/files/replayLogFile.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
-import { KEY, serveOver } from '../support/transports.js';
+import { KEY, serveOver, type Transport } from '../support/transports.js';
 
 const FIFTY_YEARS_MS = 18_250 * 86_400_000;
 
@@ -22,10 +22,10 @@ function busyFleet(): Simulation {
   return sim;
 }
 
-async function served() {
+async function served(transport: Transport = 'socket') {
   const path = join(mkdtempSync(join(tmpdir(), 'computesim-stop-')), 'state.jsonl');
   const { server, base, send, call } = await serveOver(
-    'socket',
+    transport,
     { stateFile: StateFile.open(path) },
     busyFleet(),
   );
@@ -67,6 +67,27 @@ describe('a long clock move', () => {
     expect(server.sim.now()).toBeLessThan(start + FIFTY_YEARS_MS);
     expect(replayLogFile(path).simulation?.state).toEqual(server.sim.state);
     expect((await call('POST', '/_sim/reset', { seed: 1 })).status).toBe(200);
+  });
+
+  it('stops when the signal of its Request (in process) aborts, and says so if still heard', async () => {
+    const { path, server, base, send, call, now, movedPast } = await served('fetch');
+    const start = await now();
+    const client = new AbortController();
+    const advance = send(`${base}/_sim/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ by: '18250d' }),
+      signal: client.signal,
+    });
+    await movedPast(start);
+    client.abort();
+    // In process the answer is still there to read: the move stopped, and where.
+    const answer = (await (await advance).json()) as Record<string, unknown>;
+    expect(answer).toMatchObject({ code: 'stopped', now_ms: server.sim.now() });
+    expect(answer['message']).toMatch(/stopped: its client went away/);
+    expect(server.sim.now()).toBeLessThan(start + FIFTY_YEARS_MS);
+    expect(replayLogFile(path).simulation?.state).toEqual(server.sim.state);
+    expect((await call('POST', '/_sim/advance', { by: '1m' })).status).toBe(200);
   });
 
   it('stops on DELETE /_sim/advance, which says where; the advance answers 409 stopped, the same', async () => {
