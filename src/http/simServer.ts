@@ -215,7 +215,7 @@ export class SimServer {
         return;
       }
       void this.core
-        .serve(request, contextOf(incoming))
+        .serve(request, contextOf(incoming, outgoing))
         .then((reply) => this.#write(outgoing, reply));
     } catch (error) {
       this.#crashed(outgoing, error);
@@ -247,13 +247,15 @@ export class SimServer {
   }
 }
 
-/** What the core knows of the connection: the client's address. */
-function contextOf(incoming: IncomingMessage): HttpContext {
+/**
+ * What the core knows of the connection: the client's address, and whether the client has gone (its
+ * connection closed before the answer was written), which stops a clock move it started.
+ */
+function contextOf(incoming: IncomingMessage, outgoing: ServerResponse): HttpContext {
   const address = incoming.socket.remoteAddress;
-  return address === undefined ? NO_CONTEXT : { clientAddress: address };
+  const gone = () => outgoing.destroyed && !outgoing.writableFinished;
+  return address === undefined ? { gone } : { clientAddress: address, gone };
 }
-
-const NO_CONTEXT: HttpContext = {};
 
 /** The headers of a node request, read as a Web `Headers`' `get` reads them. */
 class NodeHeaders {

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   ...REJECTION_STATUS,
   request_timeout: 408,
   still_busy: 409,
+  /** A clock move stopped before it arrived (`DELETE /_sim/advance`, or its client went away). */
+  stopped: 409,
   payload_too_large: 413,
   headers_too_large: 431,
   internal_error: 500,

@@ -28,6 +28,7 @@ import {
   type ControlHost,
   type ControlRoute,
 } from './simControl.js';
+import { ClockMove } from './clockMove.js';
 import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
 import { StateFileError } from './stateFileError.js';
 import { bearer, controlAccess } from './controlAccess.js';
@@ -38,6 +39,11 @@ export type { RequestLike };
 export interface HttpContext {
   /** The client's address: the rate limiter's caller for keys the server does not know. */
   readonly clientAddress?: string;
+  /**
+   * Whether the client has gone (its connection closed before the answer): a clock move it started
+   * stops at its next slice, as `DELETE /_sim/advance` stops one.
+   */
+  readonly gone?: () => boolean;
 }
 
 /** Where served events are kept (the state file): written before every response. */
@@ -162,7 +168,7 @@ export class HttpCore {
   #clock: ClockMode;
   readonly #limiter: RateLimiter | undefined;
   /** The clock move under way (a sliced advance or run until idle), if any. */
-  #moving: string | undefined;
+  #moving: ClockMove | undefined;
   #closing = false;
   #issuedIds = 0;
   readonly #replacedListeners = new Set<(sim: ServedSimulation) => void>();
@@ -255,7 +261,8 @@ export class HttpCore {
    * Answers one request: everything `fetch` does but wrapping the reply in a `Response`. The store
    * holds the request's events before this resolves. Never rejects.
    */
-  async serve(request: RequestLike, context: HttpContext = {}): Promise<Reply> {
+  async serve(request: RequestLike, given: HttpContext = {}): Promise<Reply> {
+    const context = withSignal(given, request.signal);
     const sent = request.headers.get('x-request-id') || undefined;
     let answer: Answer;
     try {
@@ -353,7 +360,7 @@ export class HttpCore {
     if (readOnly !== undefined) return readOnly;
     try {
       this.#sync();
-      if (control) return this.#control(apiKey, method, pathname, match, body);
+      if (control) return this.#control(apiKey, method, pathname, match, body, context);
       return this.#sim.request(
         method,
         url,
@@ -372,6 +379,7 @@ export class HttpCore {
     pathname: string,
     match: ReturnType<typeof router.match> | undefined,
     body: unknown,
+    context: HttpContext,
   ): Promise<Answer> {
     try {
       const denied = controlAccess(this.options.keys, apiKey, 'control the simulation');
@@ -382,7 +390,7 @@ export class HttpCore {
       if (match?.ok !== true || route?.control === undefined)
         return noControlRoute(method, pathname);
       return await route.control.handle({
-        host: this.#controlHost(),
+        host: this.#controlHost(context),
         params: match.value.params,
         body: input.value,
       });
@@ -435,7 +443,7 @@ export class HttpCore {
     return (this.options.wallNow ?? (() => 0))();
   }
 
-  #controlHost(): ControlHost {
+  #controlHost(context: HttpContext): ControlHost {
     const current = () => this.#sim;
     const mode = () => this.#clock;
     return {
@@ -456,15 +464,32 @@ export class HttpCore {
         return undefined;
       },
       advanceTo: (target: number) =>
-        this.#moveClock(`an advance to ${formatInstant(target)}`, (sim, maxTimers) =>
-          sim.advanceToward(target, maxTimers) ? 'done' : 'more',
+        this.#moveClock(
+          `an advance to ${formatInstant(target)}`,
+          (sim, maxTimers) => (sim.advanceToward(target, maxTimers) ? 'done' : 'more'),
+          context,
         ),
       runUntilIdle: (within: number) => {
         const deadline = Math.min(LAST_INSTANT, this.#sim.now() + within);
-        return this.#moveClock('a run until idle', (sim, maxTimers) => {
-          const outcome = sim.runTowardIdle(deadline, maxTimers);
-          return outcome === 'idle' ? 'done' : outcome;
-        });
+        return this.#moveClock(
+          'a run until idle',
+          (sim, maxTimers) => {
+            const outcome = sim.runTowardIdle(deadline, maxTimers);
+            return outcome === 'idle' ? 'done' : outcome;
+          },
+          context,
+        );
+      },
+      stopMove: async () => {
+        const moving = this.#moving;
+        if (moving === undefined)
+          return errorAnswer(
+            'not_found',
+            `no clock move is under way to stop; the clock is at ${formatInstant(this.#sim.now())}`,
+          );
+        moving.stop();
+        await moving.ended;
+        return undefined;
       },
       reset: (from) => {
         const renew = this.options.renew;
@@ -473,7 +498,7 @@ export class HttpCore {
             'not_implemented',
             'a simulation served in process cannot replace itself: make a new Simulation instead',
           );
-        if (this.#moving !== undefined) return clockBusy(this.#moving);
+        if (this.#moving !== undefined) return clockBusy(this.#moving.what);
         const next =
           from.jsonl !== undefined
             ? renew.fromJSONL(from.jsonl)
@@ -489,21 +514,24 @@ export class HttpCore {
   /**
    * Moves the clock in slices (see `runSliced`), flushing each slice to the store, while other
    * requests are served in between. One move at a time: another gets 409. Resolves to an error
-   * answer if the move stopped short (the clock then stays where the last whole slice left it).
+   * answer if the move stopped short (the clock then stays where the last whole slice left it):
+   * asked to (`stopMove`), its client gone, memory short, the store failing.
    */
   async #moveClock(
     what: string,
     slice: (sim: ServedSimulation, maxTimers: number) => SliceResult,
+    context: HttpContext,
   ): Promise<Answer | undefined> {
-    if (this.#moving !== undefined) return clockBusy(this.#moving);
+    if (this.#moving !== undefined) return clockBusy(this.#moving.what);
     const sim = this.#sim;
-    this.#moving = what;
+    const move = new ClockMove(what, context.gone);
+    this.#moving = move;
     let ended: SliceResult | SliceStop;
     try {
       ended = await runSliced({
         slice: (maxTimers) => slice(sim, maxTimers),
         ...(this.options.memoryFull === undefined ? {} : { memoryFull: this.options.memoryFull }),
-        afterSlice: () => {
+        afterSlice: (result) => {
           if (this.#sim !== sim)
             return { code: 'service_unavailable', message: 'the simulation was replaced' };
           if (this.#closing)
@@ -517,12 +545,15 @@ export class HttpCore {
               message: (failed.body as { message: string }).message,
             };
           }
-          return undefined;
+          // Flushed first: a move stopped here is as durable as one that arrived. One that has
+          // just arrived answers as arrived, whoever asked it to stop.
+          return result === 'more' ? move.stopped() : undefined;
         },
       });
     } finally {
       this.#moving = undefined;
       this.#driver = this.#newDriver();
+      move.end();
     }
     if (ended === 'done') return undefined;
     const now = formatInstant(this.#sim.now());
@@ -533,7 +564,12 @@ export class HttpCore {
           `the clock moved to ${now}`,
       );
     if (ended === 'more') throw new Error('a sliced run ended with work left');
-    return errorAnswer(ended.code, `${what} stopped: ${ended.message}; the clock is at ${now}`);
+    const answer = errorAnswer(
+      ended.code,
+      `${what} stopped: ${ended.message}; the clock is at ${now}`,
+    );
+    // Where the clock stopped, as `GET /_sim/clock` says it, for a client to go on from there.
+    return { ...answer, body: { ...(answer.body as object), now, now_ms: this.#sim.now() } };
   }
 
   /**
@@ -662,6 +698,12 @@ function malformedSegment(pathname: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** `context`, told by a `Request`'s signal whether its client has gone, unless it knows already. */
+function withSignal(context: HttpContext, signal: AbortSignal | undefined): HttpContext {
+  if (context.gone !== undefined || signal === undefined) return context;
+  return { ...context, gone: () => signal.aborted };
 }
 
 function clockBusy(moving: string): Answer {

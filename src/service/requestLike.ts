@@ -13,6 +13,8 @@ export interface RequestLike {
   readonly headers: { get(name: string): string | null };
   /** A Web stream (a `Request`'s), or a body the adapter collects itself (cheaper per request). */
   readonly body: ReadableStream<Uint8Array> | CollectableBody | null;
+  /** A `Request`'s signal: aborted, its client has gone (a clock move it started stops). */
+  readonly signal?: AbortSignal;
 }
 
 /**

@@ -31,6 +31,11 @@ export interface ControlHost {
   /** Runs until idle or until `within` ms of virtual time have passed, in slices like `advanceTo`. */
   runUntilIdle(within: number): Promise<Answer | undefined>;
   /**
+   * Stops the clock move under way at its next slice and resolves once it has stopped (the clock
+   * is free then); an answer when no move is under way.
+   */
+  stopMove(): Promise<Answer | undefined>;
+  /**
    * Replaces the simulation: a fresh one with `seed`, or one rebuilt from a JSON Lines log; an
    * answer when it cannot (a simulation served in process cannot replace itself).
    */
@@ -157,6 +162,11 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     },
     ['by'],
   ),
+  // Stops any clock move under way (an advance, a step, a run until idle): 200 with where the clock
+  // stopped; the move's own request answers 409 `stopped`, saying the same.
+  route('DELETE', '/advance', async ({ host }) => {
+    return (await host.stopMove()) ?? { status: 200, body: clock(host) };
+  }),
   route(
     'POST',
     '/run_until_idle',

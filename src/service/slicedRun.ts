@@ -21,10 +21,10 @@ export interface SlicedRun {
   /** Runs one slice of at most `maxTimers` timers. */
   slice(maxTimers: number): SliceResult;
   /**
-   * Called after every slice (flush to disk, check that the run may go on): a `SliceStop` ends the
-   * run there.
+   * Called after every slice with what it reported (flush to disk, check that the run may go on):
+   * a `SliceStop` ends the run there.
    */
-  afterSlice(): SliceStop | undefined;
+  afterSlice(result: SliceResult): SliceStop | undefined;
   /** Whether memory is too full to go on (default: no check). */
   memoryFull?(): SliceStop | undefined;
 }
@@ -38,7 +38,7 @@ export async function runSliced(run: SlicedRun): Promise<SliceResult | SliceStop
     const started = performance.now();
     const result = run.slice(maxTimers);
     const took = performance.now() - started;
-    const stopped = run.afterSlice();
+    const stopped = run.afterSlice(result);
     if (stopped !== undefined) return stopped;
     if (result !== 'more') return result;
     const full = run.memoryFull?.();
