@@ -12,6 +12,7 @@ import { API_PREFIX, type HttpCore, type Reply } from '../service/httpCore.js';
 import type { RequestLike } from '../service/requestLike.js';
 import type { Simulation } from '../simulation/simulation.js';
 import type { DashboardFeed } from './dashboardFeed.js';
+import { slicedRunReport } from './slicedReport.js';
 
 /** A key as the dashboard's data routes see it: project keys may not watch the whole service. */
 interface DashboardKey {
@@ -41,7 +42,7 @@ export class DashboardRoutes {
       ['/', { keyed: false, handle: () => text(200, 'text/html; charset=utf-8', DASHBOARD_PAGE) }],
       [`${API_PREFIX}/_sim/events`, { keyed: true, handle: (r) => this.#events(r) }],
       [`${API_PREFIX}/_sim/view`, { keyed: true, handle: (_, q) => this.#view(q) }],
-      [`${API_PREFIX}/_sim/report`, { keyed: true, handle: () => this.#report() }],
+      [`${API_PREFIX}/_sim/report`, { keyed: true, handle: (r) => this.#report(r.method) }],
     ]);
   }
 
@@ -125,18 +126,33 @@ export class DashboardRoutes {
     return text(200, JSON_TYPE, JSON.stringify({ ...view, mode: this.core.clock.name }));
   }
 
-  #report(): Reply {
-    const reply = text(
-      200,
-      'text/html; charset=utf-8',
-      servedRunReport(this.#sim(), this.feed.requests),
-    );
+  /**
+   * The report of the run so far, as a download: its headers at once, its body when built (in
+   * slices, between other requests: see slicedReport.ts). A log that keeps no events fails as
+   * before, at once.
+   */
+  #report(method: string): Reply {
+    const sim = this.#sim();
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      ...NO_STORE,
+      'content-disposition': 'attachment; filename="computesim-report.html"',
+    };
+    if (method.toUpperCase() === 'HEAD') return { status: 200, headers, body: null };
+    if (!sim.log.keepsEvents)
+      return { status: 200, headers, body: servedRunReport(sim, this.feed.requests) };
+    const html = slicedRunReport(sim, this.feed.requests);
+    // A failed build is told through the body (below), not as an unhandled rejection.
+    html.catch(() => undefined);
     return {
-      ...reply,
-      headers: {
-        ...reply.headers,
-        'content-disposition': 'attachment; filename="computesim-report.html"',
-      },
+      status: 200,
+      headers,
+      body: new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          controller.enqueue(new TextEncoder().encode(await html));
+          controller.close();
+        },
+      }),
     };
   }
 }

@@ -1,0 +1,107 @@
+/**
+ * The report of the run so far of `serve`, built a batch of events at a time: every projection the
+ * report draws is fed as the events come, and only the first timeline lines are kept (the report
+ * lists no more), so the server can build it in slices between other requests and the page is the
+ * same as `servedRunReport`'s, made in one go.
+ */
+import { LaneProjection } from '../projection/computeLanes.js';
+import { MetricsProjection } from '../projection/metrics.js';
+import { createNarrator, type Narrator } from '../projection/narrator.js';
+import { BucketProjection } from '../projection/timeSeries.js';
+import { formatDuration } from '../core/duration.js';
+import {
+  MAX_TIMELINE_LINES,
+  renderHtmlReport,
+  type ReportedRun,
+} from '../report/html/htmlReport.js';
+import { chartStep } from '../report/html/reportCharts.js';
+import type { SimEvent } from '../model/events.js';
+import type { TimelineEntry } from '../scenario/timelineEntry.js';
+import type { PlacedRequest } from './servedRunReport.js';
+
+/** What the report is of: fixed when it is asked for, so later events do not change it. */
+export interface ReportScope {
+  readonly seed: number;
+  /** Virtual time of the first event (or of now, with none). */
+  readonly start: number;
+  /** Virtual time when the report was asked for. */
+  readonly end: number;
+  /** Events the report covers: the first `events` of the log. */
+  readonly events: number;
+  /** The requests answered so far, in the order they were placed. */
+  readonly requests: readonly PlacedRequest[];
+}
+
+/** Builds one report: `feed` it the events of its scope in order, then `render` it once. */
+export class RunReportBuilder {
+  readonly #scope: ReportScope;
+  readonly #until: number;
+  readonly #narrate: Narrator = createNarrator();
+  readonly #metrics = new MetricsProjection();
+  readonly #lanes = new LaneProjection();
+  readonly #buckets: BucketProjection;
+  readonly #timeline: TimelineEntry[] = [];
+  #lines = 0;
+  #nextRequest = 0;
+
+  constructor(scope: ReportScope) {
+    this.#scope = scope;
+    this.#until = Math.max(scope.end, scope.start + 1_000);
+    this.#buckets = new BucketProjection(chartStep(scope.start, this.#until));
+  }
+
+  /** Takes the next events of the log. */
+  feed(events: readonly SimEvent[]): void {
+    for (const event of events) {
+      this.#placeUpTo(event.seq);
+      this.#metrics.apply(event);
+      this.#lanes.apply(event);
+      this.#buckets.apply(event);
+      const text = this.#narrate(event);
+      if (text !== undefined) this.#line({ at: event.at, kind: 'event', text });
+    }
+  }
+
+  /** The report's HTML, from the events fed. */
+  render(): string {
+    this.#placeUpTo(Infinity);
+    const scope = this.#scope;
+    const run: ReportedRun = {
+      name: 'computesim serve: the run so far',
+      description:
+        'What the served simulation did, from its first event to the moment of download.',
+      seed: scope.seed,
+      start: scope.start,
+      end: scope.end,
+      passed: true,
+      checks: 0,
+      events: scope.events,
+      timeline: this.#timeline,
+      timelineLength: this.#lines,
+    };
+    const figures = {
+      fleet: this.#metrics.metrics().fleet,
+      buckets: {
+        buckets: this.#buckets.buckets(this.#until),
+        per: formatDuration(chartStep(scope.start, this.#until)),
+      },
+      lanes: this.#lanes.lanes(this.#until),
+    };
+    return renderHtmlReport(run, figures, { verdict: false });
+  }
+
+  /** Puts the requests placed at or before `position` into the timeline. */
+  #placeUpTo(position: number): void {
+    const requests = this.#scope.requests;
+    for (; this.#nextRequest < requests.length; this.#nextRequest++) {
+      const r = requests[this.#nextRequest] as PlacedRequest;
+      if (r.position > position) return;
+      this.#line({ at: r.at, kind: 'request', text: `${r.method} ${r.path}` });
+      this.#line({ at: r.at, kind: 'response', text: `→ ${r.status}`, status: r.status });
+    }
+  }
+
+  #line(entry: TimelineEntry): void {
+    if (this.#lines++ < MAX_TIMELINE_LINES) this.#timeline.push(entry);
+  }
+}
