@@ -1,5 +1,5 @@
 /**
- * The report of the run so far of `serve`, built a batch of events at a time: every projection the
+ * The report of the run so far of `serve`, built an event at a time: every projection the
  * report draws is fed as the events come, and only the first timeline lines are kept (the report
  * lists no more), so the server can build it in slices between other requests and the page is the
  * same as `servedRunReport`'s, made in one go.
@@ -32,7 +32,7 @@ export interface ReportScope {
   readonly requests: readonly PlacedRequest[];
 }
 
-/** Builds one report: `feed` it the events of its scope in order, then `render` it once. */
+/** Builds one report: `apply` it the events of its scope in order, then `render` it once. */
 export class RunReportBuilder {
   readonly #scope: ReportScope;
   readonly #until: number;
@@ -50,16 +50,14 @@ export class RunReportBuilder {
     this.#buckets = new BucketProjection(chartStep(scope.start, this.#until));
   }
 
-  /** Takes the next events of the log. */
-  feed(events: readonly SimEvent[]): void {
-    for (const event of events) {
-      this.#placeUpTo(event.seq);
-      this.#metrics.apply(event);
-      this.#lanes.apply(event);
-      this.#buckets.apply(event);
-      const text = this.#narrate(event);
-      if (text !== undefined) this.#line({ at: event.at, kind: 'event', text });
-    }
+  /** Takes the next event of the log. */
+  apply(event: SimEvent): void {
+    this.#placeUpTo(event.seq);
+    this.#metrics.apply(event);
+    this.#lanes.apply(event);
+    this.#buckets.apply(event);
+    const text = this.#narrate(event);
+    if (text !== undefined) this.#line({ at: event.at, kind: 'event', text });
   }
 
   /** The report's HTML, from the events fed. */

@@ -128,8 +128,8 @@ export class DashboardRoutes {
 
   /**
    * The report of the run so far, as a download: its headers at once, its body when built (in
-   * slices, between other requests: see slicedReport.ts). A log that keeps no events fails as
-   * before, at once.
+   * slices, between other requests: see slicedReport.ts). A client gone stops the build. A log
+   * that keeps no events fails as before, at once.
    */
   #report(method: string): Reply {
     const sim = this.#sim();
@@ -141,7 +141,8 @@ export class DashboardRoutes {
     if (method.toUpperCase() === 'HEAD') return { status: 200, headers, body: null };
     if (!sim.log.keepsEvents)
       return { status: 200, headers, body: servedRunReport(sim, this.feed.requests) };
-    const html = slicedRunReport(sim, this.feed.requests);
+    const stop = new AbortController();
+    const html = slicedRunReport(sim, this.feed.requests, stop.signal);
     // A failed build is told through the body (below), not as an unhandled rejection.
     html.catch(() => undefined);
     return {
@@ -151,6 +152,9 @@ export class DashboardRoutes {
         async pull(controller) {
           controller.enqueue(new TextEncoder().encode(await html));
           controller.close();
+        },
+        cancel() {
+          stop.abort();
         },
       }),
     };

@@ -9,10 +9,14 @@ import type { PlacedRequest } from '../dashboard/servedRunReport.js';
 import { runSliced } from '../service/slicedRun.js';
 import type { Simulation } from '../simulation/simulation.js';
 
-/** The HTML report of `sim` from its first event to now, with `requests` in its timeline. */
+/**
+ * The HTML report of `sim` from its first event to now, with `requests` in its timeline; once
+ * `stopped` is aborted (its client went away), the build stops at the next slice and rejects.
+ */
 export async function slicedRunReport(
   sim: Simulation,
   requests: readonly PlacedRequest[],
+  stopped?: AbortSignal,
 ): Promise<string> {
   const log = sim.log;
   const events = log.length;
@@ -23,15 +27,23 @@ export async function slicedRunReport(
     events,
     requests: [...requests],
   });
-  let fed = 0;
+  // One pass of decoding over the log (reading each slice by seq would walk from a checkpoint
+  // for every event: 2.1 s instead of 0.4 s for 1.16 M events).
+  const reading = log.range(0, events);
   await runSliced({
     slice: (max) => {
-      const to = Math.min(events, fed + max);
-      builder.feed(log.slice(fed, to));
-      fed = to;
-      return fed < events ? 'more' : 'done';
+      for (let i = 0; i < max; i++) {
+        const next = reading.next();
+        if (next.done === true) return 'done';
+        builder.apply(next.value);
+      }
+      return 'more';
     },
-    afterSlice: () => undefined,
+    afterSlice: () =>
+      stopped?.aborted === true
+        ? { code: 'internal_error', message: 'the report was no longer wanted' }
+        : undefined,
   });
+  if (stopped?.aborted === true) throw new Error('the report was no longer wanted');
   return builder.render();
 }
