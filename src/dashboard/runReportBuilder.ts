@@ -1,20 +1,16 @@
 /**
- * The report of the run so far of `serve`, built an event at a time: every projection the
- * report draws is fed as the events come, and only the first timeline lines are kept (the report
+ * The report of the run so far of `serve`, built an event at a time: the report's figures
+ * (`FigureProjection`) and its narrated timeline are fed as the events come, and only the first timeline lines are kept (the report
  * lists no more), so the server can build it in slices between other requests and the page is the
  * same as `servedRunReport`'s, made in one go.
  */
-import { LaneProjection } from '../projection/computeLanes.js';
-import { MetricsProjection } from '../projection/metrics.js';
 import { createNarrator, type Narrator } from '../projection/narrator.js';
-import { BucketProjection } from '../projection/timeSeries.js';
-import { formatDuration } from '../core/duration.js';
 import {
   MAX_TIMELINE_LINES,
   renderHtmlReport,
   type ReportedRun,
 } from '../report/html/htmlReport.js';
-import { chartStep } from '../report/html/reportCharts.js';
+import { FigureProjection } from '../report/html/figureProjection.js';
 import type { SimEvent } from '../model/events.js';
 import type { TimelineEntry } from '../scenario/timelineEntry.js';
 import type { PlacedRequest } from './servedRunReport.js';
@@ -35,27 +31,21 @@ export interface ReportScope {
 /** Builds one report: `apply` it the events of its scope in order, then `render` it once. */
 export class RunReportBuilder {
   readonly #scope: ReportScope;
-  readonly #until: number;
   readonly #narrate: Narrator = createNarrator();
-  readonly #metrics = new MetricsProjection();
-  readonly #lanes = new LaneProjection();
-  readonly #buckets: BucketProjection;
+  readonly #figures: FigureProjection;
   readonly #timeline: TimelineEntry[] = [];
   #lines = 0;
   #nextRequest = 0;
 
   constructor(scope: ReportScope) {
     this.#scope = scope;
-    this.#until = Math.max(scope.end, scope.start + 1_000);
-    this.#buckets = new BucketProjection(chartStep(scope.start, this.#until));
+    this.#figures = new FigureProjection(scope.start, Math.max(scope.end, scope.start + 1_000));
   }
 
   /** Takes the next event of the log. */
   apply(event: SimEvent): void {
     this.#placeUpTo(event.seq);
-    this.#metrics.apply(event);
-    this.#lanes.apply(event);
-    this.#buckets.apply(event);
+    this.#figures.apply(event);
     const text = this.#narrate(event);
     if (text !== undefined) this.#line({ at: event.at, kind: 'event', text });
   }
@@ -77,15 +67,7 @@ export class RunReportBuilder {
       timeline: this.#timeline,
       timelineLength: this.#lines,
     };
-    const figures = {
-      fleet: this.#metrics.metrics().fleet,
-      buckets: {
-        buckets: this.#buckets.buckets(this.#until),
-        per: formatDuration(chartStep(scope.start, this.#until)),
-      },
-      lanes: this.#lanes.lanes(this.#until),
-    };
-    return renderHtmlReport(run, figures, { verdict: false });
+    return renderHtmlReport(run, this.#figures.figures(), { verdict: false });
   }
 
   /** Puts the requests placed at or before `position` into the timeline. */

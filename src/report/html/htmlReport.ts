@@ -6,15 +6,12 @@
 import { formatDuration } from '../../core/duration.js';
 import { formatInstant } from '../../core/instant.js';
 import type { ScenarioRun } from '../../scenario/runScenario.js';
-import { computeLanes, type ComputeLane } from '../../projection/computeLanes.js';
-import { metricsOf, type FleetMetrics } from '../../projection/metrics.js';
 import type { TimelineEntry } from '../../scenario/timelineEntry.js';
 import { relativeClock } from '../../projection/timelineLine.js';
 import { escapeXml } from './escapeXml.js';
+import { FigureProjection, type ReportFigures } from './figureProjection.js';
 import {
   activityFigure,
-  chartBuckets,
-  type ChartBuckets,
   computesFigure,
   cuFigure,
   figureSection,
@@ -35,13 +32,6 @@ export interface HtmlReportOptions {
   readonly verdict?: boolean;
 }
 
-/** What a report draws from the log: computed in one go by `htmlReport`, or bit by bit. */
-export interface ReportFigures {
-  readonly fleet: FleetMetrics;
-  readonly buckets: ChartBuckets;
-  readonly lanes: readonly ComputeLane[];
-}
-
 /** The run a report is of, without its simulation: its log is summed up in `ReportFigures`. */
 export interface ReportedRun extends Omit<ScenarioRun, 'sim' | 'timeline'> {
   /** Events in the log. */
@@ -54,13 +44,8 @@ export interface ReportedRun extends Omit<ScenarioRun, 'sim' | 'timeline'> {
 
 /** The HTML report of a run. */
 export function htmlReport(run: ScenarioRun, options: HtmlReportOptions = {}): string {
-  const log = [...run.sim.log];
-  const until = Math.max(run.end, run.start + 1_000);
-  const figures: ReportFigures = {
-    fleet: metricsOf(log).fleet,
-    buckets: chartBuckets(log, run.start, until),
-    lanes: computeLanes(log, until),
-  };
+  const projection = new FigureProjection(run.start, Math.max(run.end, run.start + 1_000));
+  for (const event of run.sim.log) projection.apply(event);
   const { sim, timeline, ...rest } = run;
   return renderHtmlReport(
     {
@@ -69,7 +54,7 @@ export function htmlReport(run: ScenarioRun, options: HtmlReportOptions = {}): s
       timeline: timeline.slice(0, MAX_TIMELINE_LINES),
       timelineLength: timeline.length,
     },
-    figures,
+    projection.figures(),
     options,
   );
 }
