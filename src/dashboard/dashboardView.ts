@@ -6,17 +6,17 @@
  */
 import type { SimEvent } from '../model/events.js';
 import type { SimState } from '../model/state.js';
-import { computeLanes, type ComputeLane } from '../projection/computeLanes.js';
-import { metricsOf, type FleetMetrics } from '../projection/metrics.js';
+import type { ComputeLane } from '../projection/computeLanes.js';
+import type { FleetMetrics } from '../projection/metrics.js';
 import {
   activityFigure,
-  chartBuckets,
   type ChartBuckets,
   computesFigure,
   cuFigure,
   metricsTable,
   operationsFigure,
 } from '../report/html/reportCharts.js';
+import { FigureProjection } from '../report/html/figureProjection.js';
 
 /** Which lanes are on screen, and whose. */
 export interface ViewWindow {
@@ -57,7 +57,7 @@ export interface RunProjections {
   readonly buckets: ChartBuckets;
 }
 
-/** The projections of `log` at virtual time `now`. */
+/** The projections of `log` at virtual time `now`, in one go. */
 export function runProjections(
   log: Iterable<SimEvent> & {
     readonly length: number;
@@ -65,17 +65,38 @@ export function runProjections(
   },
   now: number,
 ): RunProjections {
-  const start = log.get(0)?.at ?? now;
-  const until = Math.max(now, start + 1_000);
-  return {
-    now,
-    start,
-    until,
-    events: log.length,
-    lanes: computeLanes(log, until),
-    fleet: metricsOf(log).fleet,
-    buckets: chartBuckets(log, start, until),
-  };
+  const projector = new RunProjector(log.get(0)?.at ?? now, now, log.length);
+  for (const event of log) projector.apply(event);
+  return projector.projections();
+}
+
+/**
+ * The projections of a log's first `events` events at virtual time `now`, fed an event at a time
+ * (so `serve` can make them in slices), then asked once for `projections`.
+ */
+export class RunProjector {
+  readonly #figures: FigureProjection;
+
+  /** Projections of `events` events from `start` (the first event's time) to `now`. */
+  constructor(
+    readonly start: number,
+    readonly now: number,
+    readonly events: number,
+  ) {
+    this.#figures = new FigureProjection(start, Math.max(now, start + 1_000));
+  }
+
+  /** Takes the next event of the log. */
+  apply(event: SimEvent): void {
+    this.#figures.apply(event);
+  }
+
+  /** The projections of the events fed. */
+  projections(): RunProjections {
+    const { fleet, buckets, lanes } = this.#figures.figures();
+    const { start, now, events } = this;
+    return { now, start, until: this.#figures.until, events, lanes, fleet, buckets };
+  }
 }
 
 /** The view of a run from its projections, its state (for the project names) and a window. */

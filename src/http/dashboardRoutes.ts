@@ -12,6 +12,7 @@ import { API_PREFIX, type HttpCore, type Reply } from '../service/httpCore.js';
 import type { RequestLike } from '../service/requestLike.js';
 import type { Simulation } from '../simulation/simulation.js';
 import type { DashboardFeed } from './dashboardFeed.js';
+import { slicedRunProjections, slicedRunReport } from './slicedReport.js';
 
 /** A key as the dashboard's data routes see it: project keys may not watch the whole service. */
 interface DashboardKey {
@@ -28,8 +29,18 @@ type Handler = (request: RequestLike, query: URLSearchParams) => Reply;
 
 /** The dashboard of one served simulation. */
 export class DashboardRoutes {
-  /** The projections last made, and of which simulation: redrawn only when the log or clock moved. */
-  #made: { readonly sim: Simulation; readonly run: RunProjections } | undefined;
+  /**
+   * The projections last made or being made, and of which simulation, log length and clock: made
+   * again only when the log or clock moved, in slices (see slicedReport.ts).
+   */
+  #made:
+    | {
+        readonly sim: Simulation;
+        readonly events: number;
+        readonly now: number;
+        readonly run: Promise<RunProjections>;
+      }
+    | undefined;
   readonly #routes: ReadonlyMap<string, { readonly keyed: boolean; readonly handle: Handler }>;
 
   constructor(
@@ -41,7 +52,7 @@ export class DashboardRoutes {
       ['/', { keyed: false, handle: () => text(200, 'text/html; charset=utf-8', DASHBOARD_PAGE) }],
       [`${API_PREFIX}/_sim/events`, { keyed: true, handle: (r) => this.#events(r) }],
       [`${API_PREFIX}/_sim/view`, { keyed: true, handle: (_, q) => this.#view(q) }],
-      [`${API_PREFIX}/_sim/report`, { keyed: true, handle: () => this.#report() }],
+      [`${API_PREFIX}/_sim/report`, { keyed: true, handle: (r) => this.#report(r.method) }],
     ]);
   }
 
@@ -108,37 +119,76 @@ export class DashboardRoutes {
     if (project !== undefined && (project === '' || project.length > 200))
       return json(errorAnswer('invalid_input', 'project must be a project id'));
     const sim = this.#sim();
+    const window = { first, count, ...(project === undefined ? {} : { project }) };
+    const mode = this.core.clock.name;
+    const state = sim.state;
+    // A log that keeps no events cannot be projected: that fails at once, as it always has.
+    if (!sim.log.keepsEvents)
+      return json({
+        status: 200,
+        body: { ...dashboardView(runProjections(sim.log, sim.now()), state, window), mode },
+      });
     const made = this.#made;
     const run =
       made !== undefined &&
       made.sim === sim &&
-      made.run.events === sim.log.length &&
-      made.run.now === sim.now()
+      made.events === sim.log.length &&
+      made.now === sim.now()
         ? made.run
-        : runProjections(sim.log, sim.now());
-    this.#made = { sim, run };
-    const view = dashboardView(run, sim.state, {
-      first,
-      count,
-      ...(project === undefined ? {} : { project }),
-    });
-    return text(200, JSON_TYPE, JSON.stringify({ ...view, mode: this.core.clock.name }));
+        : slicedRunProjections(sim);
+    if (run !== made?.run) {
+      this.#made = { sim, events: sim.log.length, now: sim.now(), run };
+      // A failed build is told through the body (below), and not kept.
+      run.catch(() => {
+        if (this.#made?.run === run) this.#made = undefined;
+      });
+    }
+    return later(JSON_TYPE, async () =>
+      JSON.stringify({ ...dashboardView(await run, state, window), mode }),
+    );
   }
 
-  #report(): Reply {
-    const reply = text(
-      200,
-      'text/html; charset=utf-8',
-      servedRunReport(this.#sim(), this.feed.requests),
-    );
-    return {
-      ...reply,
-      headers: {
-        ...reply.headers,
-        'content-disposition': 'attachment; filename="computesim-report.html"',
-      },
+  /**
+   * The report of the run so far, as a download: its headers at once, its body when built (in
+   * slices, between other requests: see slicedReport.ts). A client gone stops the build. A log
+   * that keeps no events fails as before, at once.
+   */
+  #report(method: string): Reply {
+    const sim = this.#sim();
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      ...NO_STORE,
+      'content-disposition': 'attachment; filename="computesim-report.html"',
     };
+    if (method.toUpperCase() === 'HEAD') return { status: 200, headers, body: null };
+    if (!sim.log.keepsEvents)
+      return { status: 200, headers, body: servedRunReport(sim, this.feed.requests) };
+    const stop = new AbortController();
+    const html = slicedRunReport(sim, this.feed.requests, stop.signal);
+    // A failed build is told through the body, not as an unhandled rejection.
+    html.catch(() => undefined);
+    return { ...later('text/html; charset=utf-8', () => html, stop), headers };
   }
+}
+
+/**
+ * A 200 whose headers go at once and whose body is `make`'s text when it is made (a failure drops
+ * the connection); a client gone aborts `stop`.
+ */
+function later(contentType: string, make: () => Promise<string>, stop?: AbortController): Reply {
+  return {
+    status: 200,
+    headers: { 'content-type': contentType, ...NO_STORE },
+    body: new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        controller.enqueue(new TextEncoder().encode(await make()));
+        controller.close();
+      },
+      cancel() {
+        stop?.abort();
+      },
+    }),
+  };
 }
 
 /** A whole number from a query parameter (absent: `fallback`; not one: `undefined`). */

@@ -361,6 +361,9 @@ function send(outgoing: ServerResponse, reply: Reply): Promise<void> | undefined
     outgoing.end();
     return undefined;
   }
+  // The status and headers go now, before the first chunk: a body that takes long to make (the
+  // report of a long run) is then under way for the client, not silent.
+  outgoing.flushHeaders();
   return sendStream(outgoing, reply.body);
 }
 

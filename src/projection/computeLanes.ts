@@ -27,21 +27,33 @@ export interface ComputeLane {
 
 /** The lanes of every compute in `log`, in creation order, up to `until` (default: the end). */
 export function computeLanes(log: Iterable<SimEvent>, until?: number): ComputeLane[] {
-  const activity = new ComputeActivity({ spans: true });
-  const operations = new Map<string, { at: number; action: string; id: string }[]>();
-  const outcomes = new OperationOutcomes();
-  let last = 0;
-  for (const event of log) {
-    last = Math.max(last, event.at);
-    activity.apply(event);
-    outcomes.apply(event);
+  const projection = new LaneProjection();
+  for (const event of log) projection.apply(event);
+  return projection.lanes(until);
+}
+
+/**
+ * The lanes as a streaming projection: fed the events of a log in order, a few at a time if need
+ * be, then asked once for `lanes` (which closes the open spans, so feed nothing after it).
+ */
+export class LaneProjection {
+  readonly #activity = new ComputeActivity({ spans: true });
+  readonly #operations = new Map<string, { at: number; action: string; id: string }[]>();
+  readonly #outcomes = new OperationOutcomes();
+  #last = 0;
+
+  /** Takes the next event of the log. */
+  apply(event: SimEvent): void {
+    this.#last = Math.max(this.#last, event.at);
+    this.#activity.apply(event);
+    this.#outcomes.apply(event);
     switch (event.type) {
       case 'EndpointCreated':
-        operations.set(event.endpointId, []);
+        this.#operations.set(event.endpointId, []);
         break;
       case 'OperationCreated':
         if (event.endpointId !== undefined)
-          operations.get(event.endpointId)?.push({
+          this.#operations.get(event.endpointId)?.push({
             at: event.at,
             action: event.action,
             id: event.operationId,
@@ -51,16 +63,20 @@ export function computeLanes(log: Iterable<SimEvent>, until?: number): ComputeLa
         break;
     }
   }
-  activity.finish(until ?? last);
-  return [...activity.computes()].map((lane) => ({
-    endpointId: lane.endpointId,
-    projectId: lane.projectId,
-    type: lane.type,
-    spans: lane.spans,
-    operations: (operations.get(lane.endpointId) ?? []).map((o) => ({
-      at: o.at,
-      action: o.action,
-      status: outcomes.of(o.id),
-    })),
-  }));
+
+  /** The lanes of the events fed, in creation order, up to `until` (default: the last event). */
+  lanes(until?: number): ComputeLane[] {
+    this.#activity.finish(until ?? this.#last);
+    return [...this.#activity.computes()].map((lane) => ({
+      endpointId: lane.endpointId,
+      projectId: lane.projectId,
+      type: lane.type,
+      spans: lane.spans,
+      operations: (this.#operations.get(lane.endpointId) ?? []).map((o) => ({
+        at: o.at,
+        action: o.action,
+        status: this.#outcomes.of(o.id),
+      })),
+    }));
+  }
 }

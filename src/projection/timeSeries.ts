@@ -69,68 +69,94 @@ export interface TimeBucket {
  * the last bucket may be shorter.
  */
 export function timeBucketsOf(log: Iterable<SimEvent>, options: TimeSeriesOptions): TimeBucket[] {
-  const every = stepOf(options.every, 'timeBucketsOf');
-  const fleet = new FleetTracker();
-  const buckets: TimeBucket[] = [];
-  let start: number | undefined;
-  let cuMs = 0;
-  let peak = { cu: 0, active: 0, sessions: 0, connections: 0 };
-  let clock = 0;
-  const levels = () => ({
-    cu: fleet.totalCu,
-    active: fleet.activeComputes,
-    sessions: fleet.sessions,
-    connections: fleet.connections,
-  });
-  /** Accrues the current levels up to `t`, closing every bucket that ends on the way. */
-  const accrue = (t: number) => {
-    if (start === undefined) return;
-    while (t >= start + every) {
-      cuMs += fleet.totalCu * (start + every - clock);
-      buckets.push({
-        at: start,
-        meanCu: cuMs / every,
-        peakCu: peak.cu,
-        peakActiveComputes: peak.active,
-        peakSessions: peak.sessions,
-        peakConnections: peak.connections,
-      });
-      clock = start += every;
-      cuMs = 0;
-      peak = levels();
+  const projection = new BucketProjection(options.every);
+  for (const event of log) projection.apply(event);
+  return projection.buckets(options.until);
+}
+
+/**
+ * The buckets as a streaming projection: fed the events of a log in order, a few at a time if need
+ * be, then asked once for `buckets` (which closes the last one, so feed nothing after it).
+ */
+export class BucketProjection {
+  readonly #every: number;
+  readonly #fleet = new FleetTracker();
+  readonly #buckets: TimeBucket[] = [];
+  #start: number | undefined;
+  #cuMs = 0;
+  #peak = { cu: 0, active: 0, sessions: 0, connections: 0 };
+  #clock = 0;
+  #last = 0;
+
+  /** Buckets of `every` (at least 1 ms). */
+  constructor(every: Duration) {
+    this.#every = stepOf(every, 'timeBucketsOf');
+  }
+
+  /** Takes the next event of the log. */
+  apply(event: SimEvent): void {
+    if (this.#start === undefined) {
+      this.#start = this.#clock = event.at;
+      this.#peak = this.#levels();
     }
-    cuMs += fleet.totalCu * (t - clock);
-    clock = t;
-  };
-  let last = 0;
-  for (const event of log) {
-    if (start === undefined) {
-      start = clock = event.at;
-      peak = levels();
-    }
-    accrue(event.at);
-    fleet.apply(event);
-    last = event.at;
-    const now = levels();
-    peak = {
+    this.#accrue(event.at);
+    this.#fleet.apply(event);
+    this.#last = event.at;
+    const now = this.#levels();
+    const peak = this.#peak;
+    this.#peak = {
       cu: Math.max(peak.cu, now.cu),
       active: Math.max(peak.active, now.active),
       sessions: Math.max(peak.sessions, now.sessions),
       connections: Math.max(peak.connections, now.connections),
     };
   }
-  const end = options.until ?? last + 1;
-  accrue(end);
-  if (start !== undefined && clock > start)
-    buckets.push({
-      at: start,
-      meanCu: cuMs / (clock - start),
+
+  /** The buckets of the events fed, up to `until` (default: just past the last event). */
+  buckets(until?: number): TimeBucket[] {
+    this.#accrue(until ?? this.#last + 1);
+    const start = this.#start;
+    if (start !== undefined && this.#clock > start)
+      this.#buckets.push(this.#bucket(start, this.#cuMs / (this.#clock - start)));
+    return this.#buckets;
+  }
+
+  #levels() {
+    const fleet = this.#fleet;
+    return {
+      cu: fleet.totalCu,
+      active: fleet.activeComputes,
+      sessions: fleet.sessions,
+      connections: fleet.connections,
+    };
+  }
+
+  #bucket(at: number, meanCu: number): TimeBucket {
+    const peak = this.#peak;
+    return {
+      at,
+      meanCu,
       peakCu: peak.cu,
       peakActiveComputes: peak.active,
       peakSessions: peak.sessions,
       peakConnections: peak.connections,
-    });
-  return buckets;
+    };
+  }
+
+  /** Accrues the current levels up to `t`, closing every bucket that ends on the way. */
+  #accrue(t: number): void {
+    if (this.#start === undefined) return;
+    const every = this.#every;
+    while (t >= this.#start + every) {
+      this.#cuMs += this.#fleet.totalCu * (this.#start + every - this.#clock);
+      this.#buckets.push(this.#bucket(this.#start, this.#cuMs / every));
+      this.#clock = this.#start += every;
+      this.#cuMs = 0;
+      this.#peak = this.#levels();
+    }
+    this.#cuMs += this.#fleet.totalCu * (t - this.#clock);
+    this.#clock = t;
+  }
 }
 
 function stepOf(every: Duration, name: string): number {

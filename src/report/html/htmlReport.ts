@@ -6,13 +6,12 @@
 import { formatDuration } from '../../core/duration.js';
 import { formatInstant } from '../../core/instant.js';
 import type { ScenarioRun } from '../../scenario/runScenario.js';
-import { computeLanes } from '../../projection/computeLanes.js';
-import { metricsOf } from '../../projection/metrics.js';
+import type { TimelineEntry } from '../../scenario/timelineEntry.js';
 import { relativeClock } from '../../projection/timelineLine.js';
 import { escapeXml } from './escapeXml.js';
+import { FigureProjection, type ReportFigures } from './figureProjection.js';
 import {
   activityFigure,
-  chartBuckets,
   computesFigure,
   cuFigure,
   figureSection,
@@ -22,7 +21,7 @@ import {
 import { REPORT_CSS } from './reportStyle.js';
 
 /** Timeline lines a report lists before it says how many more there were. */
-const MAX_TIMELINE_LINES = 5_000;
+export const MAX_TIMELINE_LINES = 5_000;
 
 /** How to draw a report. */
 export interface HtmlReportOptions {
@@ -33,13 +32,41 @@ export interface HtmlReportOptions {
   readonly verdict?: boolean;
 }
 
+/** The run a report is of, without its simulation: its log is summed up in `ReportFigures`. */
+export interface ReportedRun extends Omit<ScenarioRun, 'sim' | 'timeline'> {
+  /** Events in the log. */
+  readonly events: number;
+  /** The first lines of the timeline (a report lists at most `MAX_TIMELINE_LINES`). */
+  readonly timeline: readonly TimelineEntry[];
+  /** Lines in the whole timeline. */
+  readonly timelineLength: number;
+}
+
 /** The HTML report of a run. */
 export function htmlReport(run: ScenarioRun, options: HtmlReportOptions = {}): string {
-  const log = [...run.sim.log];
+  const projection = new FigureProjection(run.start, Math.max(run.end, run.start + 1_000));
+  for (const event of run.sim.log) projection.apply(event);
+  const { sim, timeline, ...rest } = run;
+  return renderHtmlReport(
+    {
+      ...rest,
+      events: sim.log.length,
+      timeline: timeline.slice(0, MAX_TIMELINE_LINES),
+      timelineLength: timeline.length,
+    },
+    projection.figures(),
+    options,
+  );
+}
+
+/** The HTML report of `run` from the figures of its log. */
+export function renderHtmlReport(
+  run: ReportedRun,
+  { fleet, buckets, lanes }: ReportFigures,
+  options: HtmlReportOptions = {},
+): string {
   const from = run.start;
   const until = Math.max(run.end, from + 1_000);
-  const fleet = metricsOf(log).fleet;
-  const buckets = chartBuckets(log, from, until);
   const per = buckets.per;
   const verdict =
     options.verdict === false
@@ -51,7 +78,7 @@ export function htmlReport(run: ScenarioRun, options: HtmlReportOptions = {}): s
     figureSection(
       'Computes',
       'State of each compute over time; ticks above a lane are operations on it.',
-      computesFigure(computeLanes(log, until), from, until),
+      computesFigure(lanes, from, until),
     ),
     figureSection(
       'Compute units',
@@ -77,8 +104,8 @@ export function htmlReport(run: ScenarioRun, options: HtmlReportOptions = {}): s
     )
     .join('');
   const more =
-    run.timeline.length > MAX_TIMELINE_LINES
-      ? `<p>… and ${run.timeline.length - MAX_TIMELINE_LINES} more lines (computesim run prints them all).</p>`
+    run.timelineLength > MAX_TIMELINE_LINES
+      ? `<p>… and ${run.timelineLength - MAX_TIMELINE_LINES} more lines (computesim run prints them all).</p>`
       : '';
   return `<!doctype html>
 <html lang="en">
@@ -92,13 +119,13 @@ export function htmlReport(run: ScenarioRun, options: HtmlReportOptions = {}): s
 <header>
 <h1>${escapeXml(run.name)}</h1>
 ${run.description === undefined ? '' : `<p class="about">${escapeXml(run.description)}</p>`}
-<p class="meta">Seed ${run.seed} · ${escapeXml(formatInstant(from))} → ${escapeXml(formatInstant(run.end))} (${escapeXml(formatDuration(run.end - from))} of virtual time, UTC) · ${run.sim.log.length} events</p>
+<p class="meta">Seed ${run.seed} · ${escapeXml(formatInstant(from))} → ${escapeXml(formatInstant(run.end))} (${escapeXml(formatDuration(run.end - from))} of virtual time, UTC) · ${run.events} events</p>
 ${verdict}
 </header>
 <main>
 ${charts.join('\n')}
 <section><h2>Metrics</h2>${metricsTable(fleet)}</section>
-<section><h2>Timeline</h2><details><summary>${run.timeline.length} lines: what the script did and what happened</summary><ol class="timeline">${timeline}</ol>${more}</details></section>
+<section><h2>Timeline</h2><details><summary>${run.timelineLength} lines: what the script did and what happened</summary><ol class="timeline">${timeline}</ol>${more}</details></section>
 </main>
 </body>
 </html>

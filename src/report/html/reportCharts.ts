@@ -34,8 +34,13 @@ export interface ChartBuckets {
 
 /** Buckets of `log` up to `until`, about 600 of them, each a whole number of seconds. */
 export function chartBuckets(log: Iterable<SimEvent>, from: number, until: number): ChartBuckets {
-  const step = Math.max(1_000, Math.ceil((until - from) / SAMPLES / 1_000) * 1_000);
+  const step = chartStep(from, until);
   return { buckets: timeBucketsOf(log, { every: step, until }), per: formatDuration(step) };
+}
+
+/** The length of one bucket of the time charts of `[from, until]`, ms: a whole number of seconds. */
+export function chartStep(from: number, until: number): number {
+  return Math.max(1_000, Math.ceil((until - from) / SAMPLES / 1_000) * 1_000);
 }
 
 /** The lanes of `lanes` with the legend under them (or a line saying there are none). */

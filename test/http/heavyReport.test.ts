@@ -1,0 +1,67 @@
+/**
+ * The dashboard's heavy reads of a long run are built off the request path (issue 36, item 2):
+ * while `GET /_sim/report` or `GET /_sim/view` is being made, a request sent after it is answered
+ * first, and the answer is the same as the one-go renderers' (`servedRunReport`, `runProjections`)
+ * of the same log. Orders of completion only, no clocks.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { dashboardView, runProjections } from '../../src/dashboard/dashboardView.js';
+import { servedRunReport } from '../../src/dashboard/servedRunReport.js';
+import { KEY, serveOver } from '../support/transports.js';
+
+const headers = { authorization: `Bearer ${KEY}` };
+
+describe('heavy reads of a long served run', () => {
+  let served: Awaited<ReturnType<typeof serveOver>>;
+  beforeEach(async () => {
+    served = await serveOver('socket');
+    for (let i = 0; i < 200; i++)
+      await served.call('POST', '/projects', { project: { name: `p${i}` } });
+    // Over 600,000 events: each read takes many slices to build.
+    await served.call('POST', '/_sim/advance', { by: '3000d' });
+    expect(served.server.sim.log.length).toBeGreaterThan(600_000);
+  }, 30_000);
+
+  /** `path`'s body, and the order in which it and a small request sent once it is under way ended. */
+  async function readBeside(path: string) {
+    const finished: string[] = [];
+    const response = await fetch(`${served.base}${path}`, { headers });
+    // Its headers are here, so it is under way: now a small request.
+    const small = fetch(`${served.base}/projects?limit=1`, { headers }).then(async (r) => {
+      await r.text();
+      finished.push('projects');
+      return r.status;
+    });
+    const body = await response.text();
+    finished.push(path);
+    expect(await small).toBe(200);
+    return { response, body, finished };
+  }
+
+  it('answers a later request while the report is built, and it is the same report', async () => {
+    const { sim, dashboard } = served.server;
+    const expected = servedRunReport(sim, dashboard.feed.requests);
+    const { response, body, finished } = await readBeside('/_sim/report');
+    expect(finished).toEqual(['projects', '/_sim/report']);
+    expect(response.headers.get('content-disposition')).toMatch(/attachment/);
+    expect(body).toBe(expected);
+  }, 30_000);
+
+  it('answers a later request while the view is projected, and it is the same view', async () => {
+    const sim = served.server.sim;
+    const path = '/_sim/view?first=3&count=5';
+    await readBeside(path);
+    // The clock moves, so the view is projected again, not taken from before.
+    await served.call('POST', '/_sim/advance', { by: '1s' });
+    const { body, finished } = await readBeside(path);
+    expect(finished).toEqual(['projects', path]);
+    // Worked out after the read (the clock is manual: nothing moved since), so the test's own
+    // projecting does not hold up the server meanwhile.
+    const expected = dashboardView(runProjections(sim.log, sim.now()), sim.state, {
+      first: 3,
+      count: 5,
+    });
+    expect(JSON.parse(body)).toEqual({ ...expected, mode: 'manual' });
+    expect(expected.events).toBe(sim.log.length);
+  }, 30_000);
+});
