@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { compareFork, officeHours, Simulation } from '../../src/index.js';
 import { forkReport } from '../../src/report/html/forkReport.js';
-import { labelWidth } from '../../src/report/html/timeAxis.js';
+import { labelWidth } from '../../src/report/html/tickLabelWidth.js';
 import { openReport, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';
 
 describeInBrowser('the fork report in chromium', () => {

@@ -6,13 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineScenario, runScenario } from '../../src/index.js';
 import { htmlReport } from '../../src/report/html/htmlReport.js';
-import {
-  labelWidth,
-  tickLabel,
-  tickLabels,
-  timeScale,
-  timeTicks,
-} from '../../src/report/html/timeAxis.js';
+import { labelWidth } from '../../src/report/html/tickLabelWidth.js';
+import { tickLabel, tickLabels, timeScale, timeTicks } from '../../src/report/html/timeAxis.js';
 import { CHART_LEFT, CHART_WIDTH, laneChart } from '../../src/report/html/laneChart.js';
 import type { ComputeLane } from '../../src/projection/computeLanes.js';
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { chartLegend } from '../../src/report/html/chartLegend.js';
 import { lineChart } from '../../src/report/html/lineChart.js';
-import { labelWidth, timeAxis } from '../../src/report/html/timeAxis.js';
+import { labelWidth } from '../../src/report/html/tickLabelWidth.js';
+import { timeAxis } from '../../src/report/html/timeAxis.js';
 import { categoryAxis, numberAxis } from '../../src/report/html/xAxis.js';
 
 const count = (svg: string, pattern: RegExp) => (svg.match(pattern) ?? []).length;

@@ -1,7 +1,7 @@
 /**
  * The report's stylesheet, inlined into each file so it works offline and from anywhere.
  */
-import { TICK_FONT_PX } from './timeAxis.js';
+import { TICK_FONT_PX } from './tickLabelWidth.js';
 
 /** CSS of the HTML report. */
 export const REPORT_CSS = `

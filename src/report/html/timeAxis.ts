@@ -6,6 +6,7 @@
  * that none overlaps another or runs off the plot.
  */
 import { escapeXml } from './escapeXml.js';
+import { labelWidth } from './tickLabelWidth.js';
 import { AXIS_DEPTH, type XAxisOf } from './xAxis.js';
 
 const STEPS = [
@@ -15,13 +16,6 @@ const STEPS = [
 ];
 const DAY = 86_400_000;
 
-/** Font size of tick labels, px (the stylesheet's `.tick` uses it). */
-export const TICK_FONT_PX = 11;
-/**
- * Width of one label character, in ems: an upper bound for the digits and punctuation of a clock
- * time in common sans-serif fonts (DejaVu Sans's digits, the widest, are 0.636 em).
- */
-const CHAR_EM = 0.65;
 /** Least space between two labels, px. */
 const LABEL_GAP_PX = 8;
 
@@ -78,11 +72,6 @@ export function tickLabel(at: number, scale: TimeScale): string {
   const clock = at % 60_000 === 0 ? iso.slice(11, 16) : iso.slice(11, 19);
   const crossesDays = Math.floor(scale.from / DAY) !== Math.floor(scale.until / DAY);
   return crossesDays ? `${iso.slice(5, 10)} ${clock}` : clock;
-}
-
-/** The estimated width of a tick label, px: a generous bound, so estimates err towards room. */
-export function labelWidth(text: string): number {
-  return text.length * CHAR_EM * TICK_FONT_PX;
 }
 
 /**

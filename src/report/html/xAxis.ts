@@ -4,6 +4,7 @@
  * axis once it knows its width, then places points with `x` and draws the axis under its plot.
  */
 import { escapeXml } from './escapeXml.js';
+import { labelWidth } from './tickLabelWidth.js';
 import { formatTick, roundStep } from './valueAxis.js';
 
 /** An x axis fitted to a chart. */
@@ -23,8 +24,6 @@ export type XAxisOf = (left: number, right: number) => XAxis;
 
 /** Height of an axis with level labels: ticks, labels and its title, px. */
 export const AXIS_DEPTH = 40;
-/** Rough width of one character of a tick label (11 px system font), px. */
-const CHAR_PX = 6.2;
 /** Longest category label drawn whole; longer ones are cut (the tooltip has all of it). */
 const MAX_LABEL = 28;
 
@@ -53,7 +52,7 @@ export function categoryAxis(labels: readonly string[], title: string): XAxisOf 
   const shown = labels.map((label) =>
     label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label,
   );
-  const widest = Math.max(0, ...shown.map((label) => label.length * CHAR_PX));
+  const widest = Math.max(0, ...shown.map((label) => labelWidth(label)));
   return (left, right) => {
     const slot = (right - left) / Math.max(1, labels.length);
     const x = (index: number) => left + (index + 0.5) * slot;
@@ -75,7 +74,7 @@ export function categoryAxis(labels: readonly string[], title: string): XAxisOf 
  */
 function tickSvg(x: number, label: string, left: number, right: number, full?: string): string {
   const at = x.toFixed(1);
-  const half = (label.length * CHAR_PX) / 2;
+  const half = labelWidth(label) / 2;
   const anchor = x + half > right + 12 ? 'end' : x - half < left - 40 ? 'start' : 'middle';
   const tooltip = full === undefined || full === label ? '' : `<title>${escapeXml(full)}</title>`;
   return `<line x1="${at}" x2="${at}" y1="0" y2="5" class="axis"/><text x="${at}" y="18" text-anchor="${anchor}" class="tick">${escapeXml(label)}${tooltip}</text>`;
