@@ -39,20 +39,23 @@ async function served(transport: Transport = 'socket') {
       seen = await now();
     }
   };
-  return { path, server, base, send, call, now, movedPast };
+  /** Starts a fifty-year advance whose request `signal` can abort (its client going away). */
+  const advanceFiftyYears = (signal: AbortSignal) =>
+    send(`${base}/_sim/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ by: '18250d' }),
+      signal,
+    });
+  return { path, server, call, now, movedPast, advanceFiftyYears };
 }
 
 describe('a long clock move', () => {
   it('stops when its client goes away, durable, and the clock takes the next advance', async () => {
-    const { path, server, base, send, call, now, movedPast } = await served();
+    const { path, server, call, now, movedPast, advanceFiftyYears } = await served();
     const start = await now();
     const client = new AbortController();
-    const advance = send(`${base}/_sim/advance`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ by: '18250d' }),
-      signal: client.signal,
-    }).catch((error: unknown) => error);
+    const advance = advanceFiftyYears(client.signal).catch((error: unknown) => error);
     await movedPast(start);
     client.abort();
     await advance;
@@ -70,15 +73,10 @@ describe('a long clock move', () => {
   });
 
   it('stops when the signal of its Request (in process) aborts, and says so if still heard', async () => {
-    const { path, server, base, send, call, now, movedPast } = await served('fetch');
+    const { path, server, call, now, movedPast, advanceFiftyYears } = await served('fetch');
     const start = await now();
     const client = new AbortController();
-    const advance = send(`${base}/_sim/advance`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ by: '18250d' }),
-      signal: client.signal,
-    });
+    const advance = advanceFiftyYears(client.signal);
     await movedPast(start);
     client.abort();
     // In process the answer is still there to read: the move stopped, and where.
