@@ -109,7 +109,7 @@ export class StateFile {
     if (file.scan.dropped !== undefined) truncateSync(path, file.scan.keptBytes);
     if (file.scan.missingNewline === true) {
       appendFileSync(path, '\n');
-      return { simulation, did: { addedNewline: true } };
+      return { simulation, did: { ...dropped, addedNewline: true } };
     }
     return { simulation, did: dropped };
   }
