@@ -112,7 +112,10 @@ export class BucketProjection {
     };
   }
 
-  /** The buckets of the events fed, up to `until` (default: just past the last event). */
+  /**
+   * The buckets of the events fed, up to `until` (default: just past the last event). It closes
+   * the last bucket: call it once, when every event is fed.
+   */
   buckets(until?: number): TimeBucket[] {
     this.#accrue(until ?? this.#last + 1);
     const start = this.#start;

@@ -62,6 +62,5 @@ describe('heavy reads of a long served run', () => {
       count: 5,
     });
     expect(JSON.parse(body)).toEqual({ ...expected, mode: 'manual' });
-    expect(expected.events).toBe(sim.log.length);
   }, 30_000);
 });
