@@ -10,6 +10,7 @@
 import { unzigzag, zigzag, type ByteReader, type ByteWriter } from './byteStream.js';
 import { frozenJson } from './frozenJson.js';
 import { shapeDecoder, type DecodeTables, type ShapeDecoder } from './shapeDecoder.js';
+import { packUuid } from '../core/uuidWords.js';
 import { UuidTexts } from './uuidTexts.js';
 
 const STR = 0;
@@ -504,45 +505,4 @@ function sameShape(
   for (let i = 1; i < fields; i++)
     if (last.keys[i] !== keys[i] || last.kinds[i] !== kinds[i]) return false;
   return true;
-}
-
-/** Packs a lower-case canonical UUID into four words; false for any other string. */
-function packUuid(text: string, out: Uint32Array): boolean {
-  if (
-    text.length !== 36 ||
-    text.charCodeAt(8) !== 45 ||
-    text.charCodeAt(13) !== 45 ||
-    text.charCodeAt(18) !== 45 ||
-    text.charCodeAt(23) !== 45
-  )
-    return false;
-  const a = hexWord(text, 0, 8);
-  const b1 = hexWord(text, 9, 4);
-  const b2 = hexWord(text, 14, 4);
-  const c1 = hexWord(text, 19, 4);
-  const c2 = hexWord(text, 24, 4);
-  const d = hexWord(text, 28, 8);
-  if (a < 0 || b1 < 0 || b2 < 0 || c1 < 0 || c2 < 0 || d < 0) return false;
-  out[0] = a;
-  out[1] = b1 * 0x10000 + b2;
-  out[2] = c1 * 0x10000 + c2;
-  out[3] = d;
-  return true;
-}
-
-/** Nibble of each char code below 128 (lower-case hex digits), -1 for any other. */
-const NIBBLES = Int8Array.from({ length: 128 }, (_, code) =>
-  code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87 : -1,
-);
-
-/** The value of `count` (≤ 8) hex digits of `text` from `from`; -1 when one is not lower-case hex. */
-function hexWord(text: string, from: number, count: number): number {
-  let word = 0;
-  for (let i = from; i < from + count; i++) {
-    const code = text.charCodeAt(i);
-    const nibble = code < 128 ? (NIBBLES[code] as number) : -1;
-    if (nibble < 0) return -1;
-    word = word * 16 + nibble;
-  }
-  return word;
 }

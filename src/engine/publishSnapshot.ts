@@ -5,6 +5,7 @@
  * cannot afford).
  */
 import type { DirtyNode } from './dirtyPaths.js';
+import { publishedViewOf } from './publishedView.js';
 
 type Node = Record<string, unknown>;
 
@@ -13,7 +14,8 @@ type Node = Record<string, unknown>;
  * whose dirty children are refreshed in turn, whose children absent from `published` are copied, and
  * whose other children are the previous snapshot's. Where a dirty path ends, the whole subtree is
  * copied anew, so anything below it may have changed or been replaced. Frozen working objects are
- * shared as they are; everything new is frozen.
+ * shared as they are; everything new is frozen. A working object's `PublishedView` defines the
+ * fields it supplies on each of its copies.
  */
 export function publishSnapshot<S>(published: S, working: S, dirty: DirtyNode): S {
   return shallowRefresh(published, working, dirty) as S;
@@ -27,6 +29,7 @@ function refresh(published: unknown, working: unknown, dirty: DirtyNode): unknow
 function shallowRefresh(published: unknown, working: unknown, dirty: DirtyNode): unknown {
   if (!isObject(working) || Object.isFrozen(working)) return working;
   if (!isObject(published) || Array.isArray(working)) return frozenCopy(working);
+  const view = publishedViewOf(working);
   const out: Node = {};
   for (const key in working) {
     const value = (working as Node)[key];
@@ -34,11 +37,16 @@ function shallowRefresh(published: unknown, working: unknown, dirty: DirtyNode):
       out[key] = value;
       continue;
     }
+    if (view?.keys.has(key) === true) {
+      out[key] = frozenCopy(value);
+      continue;
+    }
     const dirtyChild = dirty.get(key);
     const previous = (published as Node)[key];
     if (dirtyChild !== undefined) out[key] = refresh(previous, value, dirtyChild);
     else out[key] = previous === undefined ? frozenCopy(value) : previous;
   }
+  view?.define(out);
   return Object.freeze(out);
 }
 
@@ -48,6 +56,7 @@ export function frozenCopy<T>(value: T): T {
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const out: Node = {};
   for (const key in value) out[key] = frozenCopy((value as Node)[key]);
+  publishedViewOf(value)?.define(out);
   return Object.freeze(out) as T;
 }
 

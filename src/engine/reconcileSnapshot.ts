@@ -5,6 +5,9 @@
  * every event.
  */
 
+import { frozenCopy } from './publishSnapshot.js';
+import { publishedViewOf, type PublishedView } from './publishedView.js';
+
 type Node = Record<string, unknown>;
 
 /** Counts the entries a walk visited: what the publish cost, in the unit the engine spaces them by. */
@@ -29,6 +32,8 @@ function reconcile(published: unknown, working: unknown, walked: WalkTally): unk
   if (typeof working !== 'object' || working === null || Object.isFrozen(working)) return working;
   if (Array.isArray(working)) return reconcileArray(published, working as unknown[], walked);
   const previous = typeof published === 'object' && published !== null ? published : undefined;
+  const view = publishedViewOf(working);
+  if (view !== undefined) return reconcileViewed(previous as Node, working as Node, view, walked);
   if (previous === undefined || Array.isArray(previous))
     return reconcileObject(undefined, working as Node, walked);
   return reconcileObject(previous as Node, working as Node, walked);
@@ -62,6 +67,31 @@ function reconcileObject(previous: Node | undefined, working: Node, walked: Walk
   keyStack.length = base;
   if (result !== undefined) return result === out ? Object.freeze(out) : result;
   return Object.freeze(copyOf(previous as Node, working));
+}
+
+/**
+ * `previous` when the view still shows what it showed there and every field reconciles to the one
+ * it held (a view's field compared by the plain value beneath it, never by building what it shows);
+ * else a fresh copy.
+ */
+function reconcileViewed(
+  previous: Node | undefined,
+  working: Node,
+  view: PublishedView,
+  walked: WalkTally,
+): Node {
+  if (previous === undefined || Array.isArray(previous) || !view.current(previous))
+    return frozenCopy(working);
+  let count = 0;
+  for (const key in working) {
+    walked.entries++;
+    count++;
+    const before = view.keys.has(key) ? view.underlying(previous, key) : previous[key];
+    if (reconcile(before, working[key], walked) !== before) return frozenCopy(working);
+  }
+  let previousCount = 0;
+  for (const _key in previous) previousCount++;
+  return previousCount === count ? previous : frozenCopy(working);
 }
 
 /** A new object with the first `count` keys walked (on the stack from `base`) and their values in `previous`. */

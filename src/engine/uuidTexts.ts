@@ -5,6 +5,8 @@
  * monitors) need not flatten and hash a new string for every event.
  */
 
+import { uuidText } from '../core/uuidWords.js';
+
 /** Slots of the cache: a UUID goes to the slot of its first word's low bits (its bits are random). */
 const SLOT_BITS = 8;
 const SLOT_MASK = (1 << SLOT_BITS) - 1;
@@ -36,22 +38,4 @@ export class UuidTexts {
     this.#texts[slot] = text;
     return text;
   }
-}
-
-/** The text of a UUID's four words (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`). */
-export function uuidText(a: number, b: number, c: number, d: number): string {
-  return `${hex8(a)}-${hex4(b >>> 16)}-${hex4(b & 0xffff)}-${hex4(c >>> 16)}-${hex4(c & 0xffff)}${hex8(d)}`;
-}
-
-/** `00` to `ff`: a word is written a byte at a time, not a digit at a time. */
-const HEX_BYTES: readonly string[] = Array.from({ length: 256 }, (_, n) =>
-  n.toString(16).padStart(2, '0'),
-);
-
-function hex8(word: number): string {
-  return hex4(word >>> 16) + hex4(word & 0xffff);
-}
-
-function hex4(half: number): string {
-  return (HEX_BYTES[half >>> 8] as string) + (HEX_BYTES[half & 0xff] as string);
 }

@@ -16,6 +16,7 @@ import type { Arm } from '../engine/decider.js';
 import type { DomainEvent, SettingsChanged } from './events.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
+import { operationIn } from './operationStore.js';
 
 /** Arms the timers `event` sets. */
 export function armTimers(
@@ -48,13 +49,15 @@ export function armTimers(
     case 'OperationErrored':
     case 'OperationCancelled': {
       // A suspend is skipped while operations lock the compute; re-check once one settles.
-      const endpointId = state.projects[event.projectId]?.operations[event.operationId]?.endpointId;
+      const project = state.projects[event.projectId];
+      const ended = project === undefined ? undefined : operationIn(project, event.operationId);
+      const endpointId = ended?.endpointId;
       if (endpointId !== undefined)
         armSuspend(state, event.projectId, endpointId, event.at, profile, arm);
       // A detach is skipped while operations are unfinished; re-check once the last one settles
       // (not after a detach itself, which would retry a failing detach at once, forever).
-      const action = state.projects[event.projectId]?.operations[event.operationId]?.action;
-      const pending = state.projects[event.projectId]?.pendingOperations;
+      const action = ended?.action;
+      const pending = project?.pendingOperations;
       const settled = pending === undefined || isEmpty(pending);
       if (settled && (action === undefined || !operationKind(action).detachesStorage)) {
         armDetach(state, event.projectId, event.at, profile, arm);

@@ -39,7 +39,8 @@ import { setDefaultBranch } from './handlers/setDefaultBranch.js';
 import { restoreBranch } from './handlers/restoreBranch.js';
 import { createRole, deleteRole, resetRolePassword } from './handlers/roles.js';
 import { createDatabase, deleteDatabase, updateDatabase } from './handlers/databases.js';
-import { emptyState, type SimState } from './state.js';
+import type { SimState } from './state.js';
+import { workingState } from './operationStore.js';
 import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
 
@@ -122,7 +123,7 @@ export function createControlPlane(profile: Profile): ControlPlane {
     return modelContext;
   };
   return {
-    initialState: emptyState,
+    initialState: workingState,
     decide(state, command, context) {
       const handler = HANDLERS[command.type] as Handler<Command>;
       inForce = state.profile ?? profile;

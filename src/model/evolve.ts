@@ -11,6 +11,8 @@ import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
 import { operationRecord } from './operationRecord.js';
+import { ENDED_EFFECTS } from './endedOperations.js';
+import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
 import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
@@ -54,6 +56,7 @@ const HANDLERS: EventHandlers = {
       operations: {},
       pendingOperations: {},
     };
+    linkArchive(draft, draft.projects[e.projectId] as ProjectState);
   },
 
   ProjectDeleted(draft, e) {
@@ -66,11 +69,12 @@ const HANDLERS: EventHandlers = {
     if (e.recoverableUntil !== undefined) {
       draft.deletedProjects ??= {};
       draft.deletedProjects[e.projectId] = {
-        project: keptProject(plain(project), e.at) as Draft<ProjectState>,
+        project: keptProject(withEveryOperation(project), e.at) as Draft<ProjectState>,
         deletedAt: e.at,
         recoverableUntil: e.recoverableUntil,
       };
     }
+    archiveOf(draft)?.forget(e.projectId);
     delete draft.projects[e.projectId];
   },
 
@@ -79,6 +83,7 @@ const HANDLERS: EventHandlers = {
     if (kept === undefined) throw new Error(`no deleted project ${e.projectId}`);
     const project = { ...kept.project, lastUsedAt: e.at, recoveredAt: e.at };
     draft.projects[e.projectId] = project;
+    linkArchive(draft, project as ProjectState);
     for (const endpointId of Object.keys(project.endpoints))
       draft.endpointOwners[endpointId] = e.projectId;
     delete draft.deletedProjects?.[e.projectId];
@@ -367,6 +372,7 @@ const HANDLERS: EventHandlers = {
   OperationsPruned(draft, e) {
     const project = draft.projects[e.projectId];
     if (project === undefined) return;
+    archiveOf(draft)?.prune(e.projectId, e.before);
     const operations = project.operations;
     // Operations are in creation order, and one created at `before` or later was updated no earlier:
     // the scan stops there, so a daily pruning that finds nothing old costs one look, not one per
@@ -721,11 +727,26 @@ function settle(
   ended.updatedAt = at;
   ended.totalDurationMs = at - ended.createdAt;
   if (ended.retryAt !== undefined) delete ended.retryAt;
+  ended.effects = ENDED_EFFECTS as Draft<OperationState['effects']>;
   delete project.pendingOperations[operationId];
   // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.
   if (isDraft(ended)) return current(ended) as OperationState;
   if (ended.nextIds !== undefined) Object.freeze(ended.nextIds);
-  return Object.freeze(ended) as OperationState;
+  const frozen = Object.freeze(ended) as OperationState;
+  const archive = archiveOf(draft);
+  if (archive !== undefined) {
+    archive.add(frozen);
+    delete project.operations[operationId];
+  }
+  return frozen;
+}
+
+/** A project as a plain value with every operation it keeps, ended ones included. */
+function withEveryOperation(project: Draft<ProjectState>): ProjectState {
+  const whole = plain(project);
+  return archiveOf(whole) === undefined
+    ? whole
+    : { ...whole, operations: recordOf(operationsOf(whole)) };
 }
 
 /** A project as a plain value (the engine applies events to drafts and to plain copies alike). */

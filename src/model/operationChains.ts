@@ -12,6 +12,7 @@ import { openWaiting, refuseWaiting, waitingConnections } from './connectionEven
 import type { OperationEffect } from './operationEffect.js';
 import { carryOut, wake } from './operationPlanner.js';
 import type { OperationState, ProjectState } from './state.js';
+import { operationIn } from './operationStore.js';
 
 const NONE_LEAVING: ReadonlySet<string> = new Set();
 
@@ -28,7 +29,7 @@ export function runnableAfter(
   // Most operations have no followers: no set, list or iterator for them.
   if (operation.nextIds === undefined) return runnable;
   for (const id of operation.nextIds) {
-    const next = project.operations[id];
+    const next = operationIn(project, id);
     if (next === undefined) continue;
     if (leaving.has(id) || next.status === 'cancelled')
       runnable.push(...runnableAfter(project, next, leaving));
@@ -134,7 +135,7 @@ export function giveUp(
 /** The direct followers of an operation. */
 function followers(project: ProjectState, operation: OperationState): OperationState[] {
   return (operation.nextIds ?? [])
-    .map((id) => project.operations[id])
+    .map((id) => operationIn(project, id))
     .filter((f): f is OperationState => f !== undefined);
 }
 

@@ -3,6 +3,7 @@
  */
 import { formatInstant } from '../core/instant.js';
 import type { SimState } from '../model/state.js';
+import { operationsOf } from '../model/operationStore.js';
 
 /** Lines describing `state`, one block per project. */
 export function summarizeState(state: SimState): string[] {
@@ -23,7 +24,7 @@ export function summarizeState(state: SimState): string[] {
       );
     }
     const counts = new Map<string, number>();
-    for (const operation of Object.values(project.operations)) {
+    for (const operation of operationsOf(project)) {
       counts.set(operation.status, (counts.get(operation.status) ?? 0) + 1);
     }
     lines.push(

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, FlatBytes } from '../../src/engine/byteStream.js';
 import { EventCodec } from '../../src/engine/eventCodec.js';
 import { shapeDecoder } from '../../src/engine/shapeDecoder.js';
-import { uuidText, UuidTexts } from '../../src/engine/uuidTexts.js';
+import { uuidText } from '../../src/core/uuidWords.js';
+import { UuidTexts } from '../../src/engine/uuidTexts.js';
 
 const valueArb = fc.oneof(
   fc.string(),

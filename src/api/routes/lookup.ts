@@ -2,11 +2,11 @@
  * Finding the objects a path names (`{project_id}`, `{branch_id}`, …), with the 404 a client gets when
  * one does not exist: the model's lookups, fed from path parameters.
  */
-import { own } from '../../core/own.js';
 import { err, ok, type Result } from '../../core/result.js';
 import { notFound, type Rejection } from '../../domain/rejection.js';
 import * as model from '../../model/lookups.js';
 import { databaseNamed, roleNamed } from '../../model/branchConfig.js';
+import { operationIn } from '../../model/operationStore.js';
 import type {
   BranchState,
   DatabaseState,
@@ -58,7 +58,7 @@ export function findOperation(
   const project = findProject(target, params);
   if (!project.ok) return project;
   const id = params['operation_id'] ?? '';
-  const operation = own(project.value.operations, id);
+  const operation = operationIn(project.value, id);
   return operation === undefined ? err(notFound('operation', id)) : ok(operation);
 }
 

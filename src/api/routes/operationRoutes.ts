@@ -8,6 +8,7 @@ import { formatCursor, parseCursor } from '../operationCursor.js';
 import type { Route } from '../route.js';
 import { findOperation, findProject } from './lookup.js';
 import { reject } from '../../domain/rejection.js';
+import { latestOperations } from '../../model/operationStore.js';
 
 /** Page size when a listing gives no `limit`. */
 export const DEFAULT_OPERATIONS_LIMIT = 10;
@@ -42,12 +43,7 @@ export const listOperationsRoute: Route = {
       if (!cursor.ok) return errorResponse(cursor.error);
       before = cursor.value;
     }
-    const all = Object.values(project.value.operations);
-    const page = [];
-    for (let i = all.length - 1; i >= 0 && page.length < limit; i--) {
-      const operation = all[i] as (typeof all)[number];
-      if (operation.sortKey < before) page.push(operation);
-    }
+    const page = latestOperations(project.value, before, limit);
     const last = page[page.length - 1];
     const cursor = last === undefined ? cursorText : formatCursor(last.sortKey);
     return {

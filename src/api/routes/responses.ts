@@ -5,6 +5,7 @@ import type { Result } from '../../core/result.js';
 import type { Rejection } from '../../domain/rejection.js';
 import type { DomainEvent } from '../../model/events.js';
 import type { ProjectState } from '../../model/state.js';
+import { operationIn } from '../../model/operationStore.js';
 import { errorResponse, type ApiResponse } from '../apiResponse.js';
 import { operationDto } from '../dto.js';
 import type { RequestTarget } from '../requestTarget.js';
@@ -20,7 +21,7 @@ export function recordedOperations(
   if (project === undefined) return recorded;
   for (const event of events) {
     if (event.type !== 'OperationCreated' || event.projectId !== projectId) continue;
-    const operation = project.operations[event.operationId];
+    const operation = operationIn(project, event.operationId);
     if (operation !== undefined) recorded.push(operationDto(operation));
   }
   return recorded;
