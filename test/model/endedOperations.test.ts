@@ -98,6 +98,62 @@ describe('the archive of ended operations', () => {
   });
 });
 
+describe('compaction of the archive', () => {
+  /** Operation `i` of project `p-<i % 3>`, ended at `i` ms. */
+  const ended = (i: number): OperationState =>
+    Object.freeze({
+      id: `${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
+      projectId: `p-${i % 3}`,
+      branchId: 'br-a',
+      action: 'start_compute',
+      status: 'finished',
+      failuresCount: 0,
+      createdAt: i,
+      updatedAt: i,
+      sortKey: i * 1000,
+      effects: ENDED_EFFECTS,
+    }) as unknown as OperationState;
+
+  it('frees pruned rows once most are gone, and changes nothing anyone can see', () => {
+    const archive = new EndedOperations();
+    const count = 30_000;
+    for (let i = 0; i < count; i++) archive.add(ended(i));
+    const before = archive.window('p-1');
+    const shownBefore = JSON.stringify(before === undefined ? [] : archive.operations(before));
+    for (const project of ['p-0', 'p-1', 'p-2']) archive.prune(project, count - 300);
+    expect(archive.rows).toBeLessThan(count / 2);
+    expect(JSON.stringify(before === undefined ? [] : archive.operations(before))).toBe(
+      shownBefore,
+    );
+    for (const i of [0, count - 301, count - 300, count - 1]) {
+      const found = archive.find(`p-${i % 3}`, ended(i).id);
+      expect(found === undefined ? undefined : JSON.stringify(found)).toBe(
+        i >= count - 300 ? JSON.stringify(ended(i)) : undefined,
+      );
+    }
+    const now = archive.window('p-2');
+    expect(now === undefined ? 0 : archive.operations(now).length).toBe(100);
+    archive.add(ended(count));
+    expect(archive.find('p-0', ended(count).id)).toBeDefined();
+  });
+
+  it('prunes a month of cron operations down to the retention, and replays to the same state', () => {
+    const sim = new Simulation({ seed: 3, profile: { operationRetentionMs: 86_400_000 } });
+    const created = sim.request('POST', '/projects', { project: {} }).body;
+    sim.addWorkload({
+      kind: 'cron',
+      endpointId: created.endpoints[0].id,
+      every: '15m',
+      session: { duration: '30s' },
+    });
+    sim.advance('30d');
+    const kept = Object.keys(sim.state.projects[created.project.id]!.operations).length;
+    const logged = [...sim.log].filter((e) => e.type === 'OperationCreated').length;
+    expect(kept).toBeLessThan(logged / 10);
+    expect(Simulation.replay(sim.log).state).toEqual(sim.state);
+  });
+});
+
 describe('ended operations in a simulation', () => {
   function givenProject(options: ConstructorParameters<typeof Simulation>[0] = {}) {
     const sim = new Simulation({ seed: 7, ...options });

@@ -1,0 +1,217 @@
+/**
+ * One generation of archived operation rows: each field of an ended operation in a typed-array
+ * column (numbers as they are, strings as interned codes, the id as four words), its key order as a
+ * shape code, and whatever fits no column kept aside. A row is read back as the very record it was.
+ */
+import type { StringCodes } from '../core/stringCodes.js';
+import { packUuid, uuidText } from '../core/uuidWords.js';
+import type { OperationState } from './state.js';
+
+/** What an ended operation holds in place of the effects it no longer carries out. */
+export const ENDED_EFFECTS: OperationState['effects'] = Object.freeze({
+  running: Object.freeze([]),
+  finished: Object.freeze([]),
+});
+
+/** Fields kept as numbers. */
+const NUMBER_KEYS = [
+  'createdAt',
+  'updatedAt',
+  'sortKey',
+  'durationMs',
+  'startedAt',
+  'totalDurationMs',
+  'failuresCount',
+] as const;
+/** Fields kept as codes of strings. */
+const STRING_KEYS = [
+  'projectId',
+  'branchId',
+  'endpointId',
+  'action',
+  'status',
+  'latency',
+  'error',
+] as const;
+const NUMBERS = NUMBER_KEYS.length;
+const STRINGS = STRING_KEYS.length;
+const NUMBER_COLUMN = new Map<string, number>(NUMBER_KEYS.map((key, i) => [key, i]));
+const STRING_COLUMN = new Map<string, number>(STRING_KEYS.map((key, i) => [key, i]));
+const UPDATED_AT = NUMBER_COLUMN.get('updatedAt') as number;
+const SORT_KEY = NUMBER_COLUMN.get('sortKey') as number;
+
+/** A key order of operation records, as a trie node: the shape of the keys seen so far. */
+interface ShapeNode {
+  readonly next: Map<string, ShapeNode>;
+  readonly keys: readonly string[];
+  id: number;
+}
+
+/** The tables every generation shares: string codes and key orders only ever grow. */
+export class ColumnTables {
+  readonly #root: ShapeNode = { next: new Map(), keys: [], id: -1 };
+  readonly #shapes: (readonly string[])[] = [];
+
+  constructor(readonly codes: StringCodes) {}
+
+  /** The trie node of `key` after `node` (the root: `undefined`). */
+  next(node: ShapeNode | undefined, key: string): ShapeNode {
+    const from = node ?? this.#root;
+    let next = from.next.get(key);
+    if (next === undefined) {
+      next = { next: new Map(), keys: [...from.keys, key], id: -1 };
+      from.next.set(key, next);
+    }
+    return next;
+  }
+
+  /** The code of the key order a trie node stands for. */
+  shapeId(node: ShapeNode | undefined): number {
+    const at = node ?? this.#root;
+    if (at.id < 0) {
+      at.id = this.#shapes.length;
+      this.#shapes.push(at.keys);
+    }
+    return at.id;
+  }
+
+  /** The keys of a key order, in order. */
+  keys(shape: number): readonly string[] {
+    return this.#shapes[shape] as readonly string[];
+  }
+}
+
+/** Rows of ended operations, appended and never changed. */
+export class OperationColumns {
+  rows = 0;
+  #capacity = 0;
+  #words = new Uint32Array(0);
+  #numbers = new Float64Array(0);
+  #strings = new Int32Array(0);
+  #shapes = new Uint16Array(0);
+  /** Ids that are not canonical UUIDs, by row. */
+  readonly #texts = new Map<number, string>();
+  /** Fields kept as they were: any not in the columns (`nextIds`, say), by row. */
+  readonly #extras = new Map<number, Record<string, unknown>>();
+  readonly #word = new Uint32Array(4);
+
+  constructor(readonly tables: ColumnTables) {}
+
+  /** Appends a row for `operation`; returns its number. */
+  add(operation: OperationState): number {
+    const row = this.#nextRow();
+    const codes = this.tables.codes;
+    let shape: ShapeNode | undefined;
+    let extra: Record<string, unknown> | undefined;
+    for (const key in operation) {
+      shape = this.tables.next(shape, key);
+      const value = (operation as unknown as Record<string, unknown>)[key];
+      if (key === 'id' && typeof value === 'string') {
+        if (packUuid(value, this.#word)) this.#words.set(this.#word, row * 4);
+        else this.#texts.set(row, value);
+        continue;
+      }
+      if (key === 'effects' && value === ENDED_EFFECTS) continue;
+      const number = NUMBER_COLUMN.get(key);
+      const string = STRING_COLUMN.get(key);
+      if (number !== undefined && typeof value === 'number')
+        this.#numbers[row * NUMBERS + number] = value;
+      else if (string !== undefined && typeof value === 'string')
+        this.#strings[row * STRINGS + string] = codes.codeOf(value);
+      else (extra ??= {})[key] = value;
+    }
+    if (extra !== undefined) this.#extras.set(row, extra);
+    this.#shapes[row] = this.tables.shapeId(shape);
+    return row;
+  }
+
+  /** Appends a copy of a row of another generation; returns its number here. */
+  copy(from: OperationColumns, row: number): number {
+    const to = this.#nextRow();
+    this.#words.set(from.#words.subarray(row * 4, row * 4 + 4), to * 4);
+    this.#numbers.set(from.#numbers.subarray(row * NUMBERS, (row + 1) * NUMBERS), to * NUMBERS);
+    this.#strings.set(from.#strings.subarray(row * STRINGS, (row + 1) * STRINGS), to * STRINGS);
+    this.#shapes[to] = from.#shapes[row] as number;
+    const text = from.#texts.get(row);
+    if (text !== undefined) this.#texts.set(to, text);
+    const extra = from.#extras.get(row);
+    if (extra !== undefined) this.#extras.set(to, extra);
+    return to;
+  }
+
+  /** The record a row was made from. */
+  operation(row: number): OperationState {
+    const out: Record<string, unknown> = {};
+    const extra = this.#extras.get(row);
+    const codes = this.tables.codes;
+    for (const key of this.tables.keys(this.#shapes[row] as number)) {
+      const number = NUMBER_COLUMN.get(key);
+      const string = STRING_COLUMN.get(key);
+      if (extra !== undefined && key in extra) out[key] = extra[key];
+      else if (key === 'id') out[key] = this.idOf(row);
+      else if (key === 'effects') out[key] = ENDED_EFFECTS;
+      else if (number !== undefined) out[key] = this.#numbers[row * NUMBERS + number];
+      else out[key] = codes.text(this.#strings[row * STRINGS + (string as number)] as number);
+    }
+    return Object.freeze(out) as unknown as OperationState;
+  }
+
+  /** A row's id. */
+  idOf(row: number): string {
+    const text = this.#texts.get(row);
+    if (text !== undefined) return text;
+    const w = this.#words;
+    const at = row * 4;
+    return uuidText(w[at] as number, w[at + 1] as number, w[at + 2] as number, w[at + 3] as number);
+  }
+
+  /** Whether a row's id is the UUID packed in `word`. */
+  hasId(row: number, word: Uint32Array): boolean {
+    const w = this.#words;
+    const at = row * 4;
+    return (
+      !this.#texts.has(row) &&
+      w[at] === word[0] &&
+      w[at + 1] === word[1] &&
+      w[at + 2] === word[2] &&
+      w[at + 3] === word[3]
+    );
+  }
+
+  /** The first word of a row's packed id (a hash: its bits are random), or -1 for a text id. */
+  hashOf(row: number): number {
+    return this.#texts.has(row) ? -1 : (this.#words[row * 4] as number);
+  }
+
+  /** A row's `updatedAt`. */
+  updatedAt(row: number): number {
+    return this.#numbers[row * NUMBERS + UPDATED_AT] as number;
+  }
+
+  /** A row's `sortKey`. */
+  sortKey(row: number): number {
+    return this.#numbers[row * NUMBERS + SORT_KEY] as number;
+  }
+
+  #nextRow(): number {
+    const row = this.rows++;
+    if (row === this.#capacity) {
+      const capacity = Math.max(32, this.#capacity * 2);
+      this.#words = grown(this.#words, capacity * 4);
+      this.#numbers = grown(this.#numbers, capacity * NUMBERS);
+      this.#strings = grown(this.#strings, capacity * STRINGS);
+      this.#shapes = grown(this.#shapes, capacity);
+      this.#capacity = capacity;
+    }
+    return row;
+  }
+}
+
+function grown<A extends Uint32Array | Float64Array | Int32Array | Uint16Array>(
+  array: A,
+  length: number,
+): A {
+  const out = new (array.constructor as new (length: number) => A)(length);
+  out.set(array);
+  return out;
+}
