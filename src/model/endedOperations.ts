@@ -52,10 +52,16 @@ export class EndedOperations {
   #byProject = new Map<string, ProjectRows>();
   /** Position of each row in its project's list (to tell whether a found row is still kept). */
   #positions = new Int32Array(32);
-  /** Row + 1 per slot of an open-addressing table keyed by the id's first word (0: empty). */
+  /**
+   * Row + 1 per slot of an open-addressing table keyed by the id's first word (0: empty). Built
+   * when an id is first looked up, and kept up to date from then on: a run nobody asks about an
+   * ended operation (a fleet's month) never pays for it.
+   */
   #slots = new Int32Array(64);
   /** Rows whose ids are not canonical UUIDs, by id. */
   #textRows = new Map<string, number>();
+  /** Rows of the current generation in the table (those past it are put there at the next lookup). */
+  #indexed = 0;
   /** Rows not pruned or forgotten. */
   #kept = 0;
   readonly #word = new Uint32Array(4);
@@ -159,6 +165,7 @@ export class EndedOperations {
     this.#positions = new Int32Array(Math.max(32, this.#kept));
     this.#slots = new Int32Array(64);
     this.#textRows = new Map();
+    this.#indexed = 0;
     this.#kept = 0;
     const lists = this.#byProject;
     this.#byProject = new Map();
@@ -172,7 +179,7 @@ export class EndedOperations {
     }
   }
 
-  /** Records a new row's position in its project's list and puts its id in the table. */
+  /** Records a new row's position in its project's list. */
   #place(row: number, position: number): void {
     if (row >= this.#positions.length) {
       const grown = new Int32Array(this.#positions.length * 2);
@@ -181,6 +188,14 @@ export class EndedOperations {
     }
     this.#positions[row] = position;
     this.#kept++;
+  }
+
+  /** Puts the rows added since the last lookup in the id table. */
+  #indexNewRows(): void {
+    for (; this.#indexed < this.#columns.rows; this.#indexed++) this.#index(this.#indexed);
+  }
+
+  #index(row: number): void {
     const hash = this.#columns.hashOf(row);
     if (hash < 0) {
       this.#textRows.set(this.#columns.idOf(row), row);
@@ -203,6 +218,7 @@ export class EndedOperations {
   }
 
   #rowOf(id: string): number | undefined {
+    this.#indexNewRows();
     const word = this.#word;
     if (!packUuid(id, word)) return this.#textRows.get(id);
     const slots = this.#slots;

@@ -40,16 +40,47 @@ const STRING_COLUMN = new Map<string, number>(STRING_KEYS.map((key, i) => [key, 
 const UPDATED_AT = NUMBER_COLUMN.get('updatedAt') as number;
 const SORT_KEY = NUMBER_COLUMN.get('sortKey') as number;
 
-/** A key order of operation records, as a trie node: the shape of the keys seen so far. */
+/** Where a field goes: the id, the effects, a number column, a string column, or aside. */
+const ID = 0;
+const EFFECTS = 1;
+const NUMBER = 2;
+const STRING = 3;
+const ASIDE = 4;
+
+/**
+ * A key order of operation records, as a trie node: the shape of the keys up to `key`, and where
+ * that key's value goes (worked out once per node, not per row).
+ */
 interface ShapeNode {
+  readonly key: string;
+  readonly place: number;
+  readonly column: number;
   readonly next: Map<string, ShapeNode>;
+  /** The child followed last: records of one shape follow one path, found without a lookup. */
+  recent: ShapeNode | undefined;
   readonly keys: readonly string[];
   id: number;
 }
 
+function shapeNode(key: string, keys: readonly string[]): ShapeNode {
+  const number = NUMBER_COLUMN.get(key);
+  const string = STRING_COLUMN.get(key);
+  const [place, column] =
+    key === 'id'
+      ? [ID, 0]
+      : key === 'effects'
+        ? [EFFECTS, 0]
+        : number !== undefined
+          ? [NUMBER, number]
+          : string !== undefined
+            ? [STRING, string]
+            : [ASIDE, 0];
+  return { key, place, column, next: new Map(), recent: undefined, keys, id: -1 };
+}
+
 /** The tables every generation shares: string codes and key orders only ever grow. */
 export class ColumnTables {
-  readonly #root: ShapeNode = { next: new Map(), keys: [], id: -1 };
+  readonly #root: ShapeNode = shapeNode('', []);
   readonly #shapes: (readonly string[])[] = [];
 
   constructor(readonly codes: StringCodes) {}
@@ -57,11 +88,14 @@ export class ColumnTables {
   /** The trie node of `key` after `node` (the root: `undefined`). */
   next(node: ShapeNode | undefined, key: string): ShapeNode {
     const from = node ?? this.#root;
+    const recent = from.recent;
+    if (recent !== undefined && recent.key === key) return recent;
     let next = from.next.get(key);
     if (next === undefined) {
-      next = { next: new Map(), keys: [...from.keys, key], id: -1 };
+      next = shapeNode(key, [...from.keys, key]);
       from.next.set(key, next);
     }
+    from.recent = next;
     return next;
   }
 
@@ -106,19 +140,15 @@ export class OperationColumns {
     for (const key in operation) {
       shape = this.tables.next(shape, key);
       const value = (operation as unknown as Record<string, unknown>)[key];
-      if (key === 'id' && typeof value === 'string') {
+      const place = shape.place;
+      if (place === NUMBER && typeof value === 'number')
+        this.#numbers[row * NUMBERS + shape.column] = value;
+      else if (place === STRING && typeof value === 'string')
+        this.#strings[row * STRINGS + shape.column] = codes.codeOf(value);
+      else if (place === ID && typeof value === 'string') {
         if (packUuid(value, this.#word)) this.#words.set(this.#word, row * 4);
         else this.#texts.set(row, value);
-        continue;
-      }
-      if (key === 'effects' && value === ENDED_EFFECTS) continue;
-      const number = NUMBER_COLUMN.get(key);
-      const string = STRING_COLUMN.get(key);
-      if (number !== undefined && typeof value === 'number')
-        this.#numbers[row * NUMBERS + number] = value;
-      else if (string !== undefined && typeof value === 'string')
-        this.#strings[row * STRINGS + string] = codes.codeOf(value);
-      else (extra ??= {})[key] = value;
+      } else if (place !== EFFECTS || value !== ENDED_EFFECTS) (extra ??= {})[key] = value;
     }
     if (extra !== undefined) this.#extras.set(row, extra);
     this.#shapes[row] = this.tables.shapeId(shape);
