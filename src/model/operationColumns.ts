@@ -115,14 +115,34 @@ export class ColumnTables {
   }
 }
 
+/** Rows a page holds (the first page grows to it; later ones are made whole). */
+const PAGE_BITS = 13;
+const PAGE_ROWS = 1 << PAGE_BITS;
+const ROW_MASK = PAGE_ROWS - 1;
+
+/** The columns of up to `PAGE_ROWS` rows: a run adds pages, and never copies a full one. */
+interface Page {
+  words: Uint32Array;
+  numbers: Float64Array;
+  strings: Int32Array;
+  shapes: Uint16Array;
+}
+
+function page(rows: number): Page {
+  return {
+    words: new Uint32Array(rows * 4),
+    numbers: new Float64Array(rows * NUMBERS),
+    strings: new Int32Array(rows * STRINGS),
+    shapes: new Uint16Array(rows),
+  };
+}
+
 /** Rows of ended operations, appended and never changed. */
 export class OperationColumns {
   rows = 0;
-  #capacity = 0;
-  #words = new Uint32Array(0);
-  #numbers = new Float64Array(0);
-  #strings = new Int32Array(0);
-  #shapes = new Uint16Array(0);
+  readonly #pages: Page[] = [];
+  /** Rows the first page has room for, while it is still growing. */
+  #firstCapacity = 0;
   /** Ids that are not canonical UUIDs, by row. */
   readonly #texts = new Map<number, string>();
   /** Fields kept as they were: any not in the columns (`nextIds`, say), by row. */
@@ -134,6 +154,8 @@ export class OperationColumns {
   /** Appends a row for `operation`; returns its number. */
   add(operation: OperationState): number {
     const row = this.#nextRow();
+    const { words, numbers, strings, shapes } = this.#pageOf(row);
+    const at = row & ROW_MASK;
     const codes = this.tables.codes;
     let shape: ShapeNode | undefined;
     let extra: Record<string, unknown> | undefined;
@@ -142,26 +164,30 @@ export class OperationColumns {
       const value = (operation as unknown as Record<string, unknown>)[key];
       const place = shape.place;
       if (place === NUMBER && typeof value === 'number')
-        this.#numbers[row * NUMBERS + shape.column] = value;
+        numbers[at * NUMBERS + shape.column] = value;
       else if (place === STRING && typeof value === 'string')
-        this.#strings[row * STRINGS + shape.column] = codes.codeOf(value);
+        strings[at * STRINGS + shape.column] = codes.codeOf(value);
       else if (place === ID && typeof value === 'string') {
-        if (packUuid(value, this.#word)) this.#words.set(this.#word, row * 4);
+        if (packUuid(value, this.#word)) words.set(this.#word, at * 4);
         else this.#texts.set(row, value);
       } else if (place !== EFFECTS || value !== ENDED_EFFECTS) (extra ??= {})[key] = value;
     }
     if (extra !== undefined) this.#extras.set(row, extra);
-    this.#shapes[row] = this.tables.shapeId(shape);
+    shapes[at] = this.tables.shapeId(shape);
     return row;
   }
 
   /** Appends a copy of a row of another generation; returns its number here. */
   copy(from: OperationColumns, row: number): number {
     const to = this.#nextRow();
-    this.#words.set(from.#words.subarray(row * 4, row * 4 + 4), to * 4);
-    this.#numbers.set(from.#numbers.subarray(row * NUMBERS, (row + 1) * NUMBERS), to * NUMBERS);
-    this.#strings.set(from.#strings.subarray(row * STRINGS, (row + 1) * STRINGS), to * STRINGS);
-    this.#shapes[to] = from.#shapes[row] as number;
+    const source = from.#pageOf(row);
+    const target = this.#pageOf(to);
+    const a = row & ROW_MASK;
+    const b = to & ROW_MASK;
+    target.words.set(source.words.subarray(a * 4, a * 4 + 4), b * 4);
+    target.numbers.set(source.numbers.subarray(a * NUMBERS, (a + 1) * NUMBERS), b * NUMBERS);
+    target.strings.set(source.strings.subarray(a * STRINGS, (a + 1) * STRINGS), b * STRINGS);
+    target.shapes[b] = source.shapes[a] as number;
     const text = from.#texts.get(row);
     if (text !== undefined) this.#texts.set(to, text);
     const extra = from.#extras.get(row);
@@ -174,14 +200,16 @@ export class OperationColumns {
     const out: Record<string, unknown> = {};
     const extra = this.#extras.get(row);
     const codes = this.tables.codes;
-    for (const key of this.tables.keys(this.#shapes[row] as number)) {
+    const { numbers, strings, shapes } = this.#pageOf(row);
+    const at = row & ROW_MASK;
+    for (const key of this.tables.keys(shapes[at] as number)) {
       const number = NUMBER_COLUMN.get(key);
       const string = STRING_COLUMN.get(key);
       if (extra !== undefined && key in extra) out[key] = extra[key];
       else if (key === 'id') out[key] = this.idOf(row);
       else if (key === 'effects') out[key] = ENDED_EFFECTS;
-      else if (number !== undefined) out[key] = this.#numbers[row * NUMBERS + number];
-      else out[key] = codes.text(this.#strings[row * STRINGS + (string as number)] as number);
+      else if (number !== undefined) out[key] = numbers[at * NUMBERS + number];
+      else out[key] = codes.text(strings[at * STRINGS + (string as number)] as number);
     }
     return Object.freeze(out) as unknown as OperationState;
   }
@@ -190,15 +218,15 @@ export class OperationColumns {
   idOf(row: number): string {
     const text = this.#texts.get(row);
     if (text !== undefined) return text;
-    const w = this.#words;
-    const at = row * 4;
+    const w = this.#pageOf(row).words;
+    const at = (row & ROW_MASK) * 4;
     return uuidText(w[at] as number, w[at + 1] as number, w[at + 2] as number, w[at + 3] as number);
   }
 
   /** Whether a row's id is the UUID packed in `word`. */
   hasId(row: number, word: Uint32Array): boolean {
-    const w = this.#words;
-    const at = row * 4;
+    const w = this.#pageOf(row).words;
+    const at = (row & ROW_MASK) * 4;
     return (
       !this.#texts.has(row) &&
       w[at] === word[0] &&
@@ -210,38 +238,40 @@ export class OperationColumns {
 
   /** The first word of a row's packed id (a hash: its bits are random), or -1 for a text id. */
   hashOf(row: number): number {
-    return this.#texts.has(row) ? -1 : (this.#words[row * 4] as number);
+    if (this.#texts.has(row)) return -1;
+    return this.#pageOf(row).words[(row & ROW_MASK) * 4] as number;
   }
 
   /** A row's `updatedAt`. */
   updatedAt(row: number): number {
-    return this.#numbers[row * NUMBERS + UPDATED_AT] as number;
+    return this.#pageOf(row).numbers[(row & ROW_MASK) * NUMBERS + UPDATED_AT] as number;
   }
 
   /** A row's `sortKey`. */
   sortKey(row: number): number {
-    return this.#numbers[row * NUMBERS + SORT_KEY] as number;
+    return this.#pageOf(row).numbers[(row & ROW_MASK) * NUMBERS + SORT_KEY] as number;
+  }
+
+  #pageOf(row: number): Page {
+    return this.#pages[row >>> PAGE_BITS] as Page;
   }
 
   #nextRow(): number {
     const row = this.rows++;
-    if (row === this.#capacity) {
-      const capacity = Math.max(32, this.#capacity * 2);
-      this.#words = grown(this.#words, capacity * 4);
-      this.#numbers = grown(this.#numbers, capacity * NUMBERS);
-      this.#strings = grown(this.#strings, capacity * STRINGS);
-      this.#shapes = grown(this.#shapes, capacity);
-      this.#capacity = capacity;
+    if ((row & ROW_MASK) === 0 && row > 0) this.#pages.push(page(PAGE_ROWS));
+    else if (row === this.#firstCapacity) {
+      const capacity = Math.max(32, this.#firstCapacity * 2);
+      const first = page(capacity);
+      const old = this.#pages[0];
+      if (old !== undefined) {
+        first.words.set(old.words);
+        first.numbers.set(old.numbers);
+        first.strings.set(old.strings);
+        first.shapes.set(old.shapes);
+      }
+      this.#pages[0] = first;
+      this.#firstCapacity = capacity;
     }
     return row;
   }
-}
-
-function grown<A extends Uint32Array | Float64Array | Int32Array | Uint16Array>(
-  array: A,
-  length: number,
-): A {
-  const out = new (array.constructor as new (length: number) => A)(length);
-  out.set(array);
-  return out;
 }
