@@ -37,12 +37,9 @@ function shallowRefresh(published: unknown, working: unknown, dirty: DirtyNode):
       out[key] = value;
       continue;
     }
-    if (view?.keys.has(key) === true) {
-      out[key] = frozenCopy(value);
-      continue;
-    }
     const dirtyChild = dirty.get(key);
-    const previous = (published as Node)[key];
+    const previous =
+      view?.keys.has(key) === true ? view.underlying(published, key) : (published as Node)[key];
     if (dirtyChild !== undefined) out[key] = refresh(previous, value, dirtyChild);
     else out[key] = previous === undefined ? frozenCopy(value) : previous;
   }

@@ -11,9 +11,9 @@ export const PUBLISHED_VIEW: unique symbol = Symbol('computesim.publishedView');
 /** What a working object adds to its published copies. */
 export interface PublishedView {
   /**
-   * Fields the view supplies. Publishing copies their working values afresh into the new copy (it
-   * never reads them from an earlier snapshot, where reading may build a large record) before
-   * `define` replaces them.
+   * Fields the view supplies. Publishing puts their plain published values in the new copy (an
+   * earlier copy's, through `underlying`, where nothing changed: it never reads an earlier copy's
+   * field itself, where reading may build a large record) before `define` replaces them.
    */
   readonly keys: ReadonlySet<string>;
   /** Defines the view's fields on `published`, a fresh copy not yet frozen. */
@@ -23,7 +23,7 @@ export interface PublishedView {
    * plain values under its fields (which the walk compares itself, through `underlying`).
    */
   current(published: object): boolean;
-  /** The plain working value a copy this view defined held under `key` before `define` ran. */
+  /** The plain published value a copy this view defined held under `key` before `define` ran. */
   underlying(published: object, key: string): unknown;
 }
 

@@ -5,7 +5,6 @@
  * every event.
  */
 
-import { frozenCopy } from './publishSnapshot.js';
 import { publishedViewOf, type PublishedView } from './publishedView.js';
 
 type Node = Record<string, unknown>;
@@ -71,8 +70,8 @@ function reconcileObject(previous: Node | undefined, working: Node, walked: Walk
 
 /**
  * `previous` when the view still shows what it showed there and every field reconciles to the one
- * it held (a view's field compared by the plain value beneath it, never by building what it shows);
- * else a fresh copy.
+ * it held; else a new copy that shares every field that did not change. A view's field is compared
+ * by the plain value beneath it, never by building what it shows.
  */
 function reconcileViewed(
   previous: Node | undefined,
@@ -80,18 +79,32 @@ function reconcileViewed(
   view: PublishedView,
   walked: WalkTally,
 ): Node {
-  if (previous === undefined || Array.isArray(previous) || !view.current(previous))
-    return frozenCopy(working);
+  const earlier = previous === undefined || Array.isArray(previous) ? undefined : previous;
+  let same = earlier !== undefined && view.current(earlier);
+  const out: Node = {};
   let count = 0;
   for (const key in working) {
     walked.entries++;
     count++;
-    const before = view.keys.has(key) ? view.underlying(previous, key) : previous[key];
-    if (reconcile(before, working[key], walked) !== before) return frozenCopy(working);
+    const before =
+      earlier === undefined
+        ? undefined
+        : view.keys.has(key)
+          ? view.underlying(earlier, key)
+          : earlier[key];
+    const value = reconcile(before, working[key], walked);
+    if (value !== before) same = false;
+    out[key] = value;
   }
-  let previousCount = 0;
-  for (const _key in previous) previousCount++;
-  return previousCount === count ? previous : frozenCopy(working);
+  if (same && keyCount(earlier as Node) === count) return earlier as Node;
+  view.define(out);
+  return Object.freeze(out);
+}
+
+function keyCount(node: Node): number {
+  let count = 0;
+  for (const _key in node) count++;
+  return count;
 }
 
 /** A new object with the first `count` keys walked (on the stack from `base`) and their values in `previous`. */

@@ -54,7 +54,7 @@ interface Compiled {
  * decoder holds no state, and each simulation's log would otherwise compile the same few dozen).
  * Every log looks up each of its shapes once, right after a run has filled the caches with other
  * things: comparing a few short arrays of interned keys touches less memory than a map lookup per
- * key or building and hashing a text key (measured: ~1 µs a shape either way, against a few tenths).
+ * key or building and hashing a text key.
  * Bounded per type, so a process that reads logs of ever new shapes does not grow it without end:
  * past it, new shapes decode generically. Kept per `readOf`, the reads the decoders were compiled
  * with: a decoder found for one set of reads is never handed to a caller with another.

@@ -87,10 +87,9 @@ export function recordOperations(
 
 /**
  * The `OperationCreated` event of one planned step. The usual one (on a compute, first of its chain,
- * running or scheduling at once) is one literal; the others spread their optional fields in. The
- * literal is worth its repetition: built by the spreads, a fleet allocates 21 B more per event (of
- * ~1 KB), and a 500-compute fleet ran 168-174 k events per CPU-second instead of 208-227 k (measured
- * 2026-11-24; most likely because the events then come in more layouts, which every reader pays for).
+ * running or scheduling at once) is one literal; the others spread their optional fields in. Built
+ * by spreads, the usual event is larger and comes in more layouts, which every reader pays for
+ * (docs/performance.md has the figure).
  */
 function createdEvent(
   projectId: string,

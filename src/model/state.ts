@@ -99,7 +99,10 @@ export interface OperationState {
    * its chain, or, for a `tenant_reattach`, the first of every chain recorded while it was unfinished.
    */
   readonly nextIds?: readonly string[];
-  /** What this operation does when it starts running and when it finishes. */
+  /**
+   * What this operation does when it starts running and when it finishes; empty lists once it has
+   * ended (nothing is left to carry out, and a fleet's month keeps millions of ended operations).
+   */
   readonly effects: {
     readonly running: readonly OperationEffect[];
     readonly finished: readonly OperationEffect[];

@@ -15,9 +15,9 @@ const MARKER = '\u00a7\u00a7u';
  * Parses `text` as `js-yaml`'s `load` does. Why: a text with one character past U+00FF is a
  * two-byte string, every key the parser slices from it is one too, and V8 interns it for every equal
  * literal of the program, so each JSON body naming one of the schema's properties (`region_id`, …)
- * was built two-byte, then measured and written to the socket through node's slow UTF-8 paths (about
- * 48,000 instructions more per served create or delete). The wide characters are parsed as markers
- * and put back in the strings that held them.
+ * was built two-byte, then measured and written to the socket through node's slow UTF-8 paths
+ * (docs/performance.md has the cost). The wide characters are parsed as markers and put back in the
+ * strings that held them.
  */
 export function loadOneByteYaml(text: string): unknown {
   if (!WIDE.test(text) || text.includes(MARKER)) return load(text);

@@ -90,4 +90,24 @@ describe('published snapshots', () => {
     expect(sim.state.projects).not.toBe(before.projects);
     expect(sim.state.workloads).toBe(before.workloads);
   });
+
+  it.each([
+    ['declared paths', undefined],
+    ['a walk of the whole state', 0],
+  ])('share what did not change inside a changed project, publishing by %s', (_, tracked) => {
+    const sim = simulate([{ kind: 'createProject' }, { kind: 'runUntilIdle' }], {
+      ...(tracked === undefined ? {} : { trackedEvents: tracked }),
+    });
+    const before = sim.state;
+    const [id] = Object.keys(before.projects) as [string];
+    const endpointId = Object.keys(before.projects[id]!.endpoints)[0] as string;
+    sim.request('POST', `/projects/${id}/endpoints/${endpointId}/restart`);
+    const after = sim.state.projects[id]!;
+    expect(after).not.toBe(before.projects[id]);
+    expect(after.branches).toBe(before.projects[id]!.branches);
+    expect(Object.keys(after.operations).length).toBeGreaterThan(
+      Object.keys(before.projects[id]!.operations).length,
+    );
+    expect(sim.state).toEqual(immerFold(sim.log));
+  });
 });
