@@ -4,7 +4,7 @@
  * REST surface as an `ApiContract`: its operations, and request bodies checked against it.
  */
 import { createRequire } from 'node:module';
-import { loadOneByteYaml } from './oneByteYaml.js';
+import { load } from 'js-yaml';
 import { cachedYaml } from './yamlCache.js';
 import type { ApiContract, ContractOperation } from '../api/apiContract.js';
 import { BodyValidators } from './bodyValidators.js';
@@ -25,7 +25,7 @@ let contract: PublicContract | undefined;
 export function publicSchemaDocument(): OpenApiDocument {
   if (document === undefined) {
     const file = createRequire(import.meta.url).resolve(PUBLIC_SCHEMA_FILE);
-    document = cachedYaml(file, loadOneByteYaml) as OpenApiDocument;
+    document = cachedYaml(file, (text) => load(text)) as OpenApiDocument;
   }
   return document;
 }

@@ -4,8 +4,7 @@
  * For the public schema this saves each thread about a tenth of a second of parsing and about a
  * quarter of a second of V8 optimising the parser. The JSON is kept only when it gives back exactly
  * the parsed document (YAML can hold what JSON cannot, dates for one), and written as ASCII, so its
- * strings load one-byte, as `loadOneByteYaml` makes them. Any failure to read or write it just
- * means parsing the YAML.
+ * strings load one-byte. Any failure to read or write it just means parsing the YAML.
  */
 import {
   mkdirSync,
