@@ -110,21 +110,13 @@ export class EndedOperations {
    * a page of a listing, read from the sort key column without building the others.
    */
   newestBefore(window: EndedWindow, before: number, limit: number): OperationState[] {
-    const keys: number[] = [];
     const rows: number[] = [];
     for (let i = window.start; i < window.end; i++) {
       const row = window.list.rows[i] as number;
-      const key = window.columns.sortKey(row);
-      if (key >= before || (keys.length === limit && key <= (keys[limit - 1] as number))) continue;
-      let at = keys.length === limit ? limit - 1 : keys.length;
-      while (at > 0 && (keys[at - 1] as number) < key) {
-        keys[at] = keys[at - 1] as number;
-        rows[at] = rows[at - 1] as number;
-        at--;
-      }
-      keys[at] = key;
-      rows[at] = row;
+      if (window.columns.sortKey(row) < before) rows.push(row);
     }
+    rows.sort((a, b) => window.columns.sortKey(b) - window.columns.sortKey(a));
+    if (rows.length > limit) rows.length = limit;
     return rows.map((row) => window.columns.operation(row));
   }
 
