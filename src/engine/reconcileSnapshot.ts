@@ -82,10 +82,8 @@ function reconcileViewed(
   const earlier = previous === undefined || Array.isArray(previous) ? undefined : previous;
   let same = earlier !== undefined && view.current(earlier);
   const out: Node = {};
-  let count = 0;
   for (const key in working) {
     walked.entries++;
-    count++;
     const before =
       earlier === undefined
         ? undefined
@@ -96,15 +94,17 @@ function reconcileViewed(
     if (value !== before) same = false;
     out[key] = value;
   }
-  if (same && keyCount(earlier as Node) === count) return earlier as Node;
+  if (same && sameKeyOrder(earlier as Node, out)) return earlier as Node;
   view.define(out);
   return Object.freeze(out);
 }
 
-function keyCount(node: Node): number {
-  let count = 0;
-  for (const _key in node) count++;
-  return count;
+/** Whether two objects have the same keys in the same order (read without touching values). */
+function sameKeyOrder(a: Node, b: Node): boolean {
+  const keys = Object.keys(b);
+  let i = 0;
+  for (const key in a) if (keys[i++] !== key) return false;
+  return i === keys.length;
 }
 
 /** A new object with the first `count` keys walked (on the stack from `base`) and their values in `previous`. */

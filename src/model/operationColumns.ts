@@ -58,11 +58,12 @@ interface ShapeNode {
   readonly next: Map<string, ShapeNode>;
   /** The child followed last: records of one shape follow one path, found without a lookup. */
   recent: ShapeNode | undefined;
-  readonly keys: readonly string[];
+  /** The nodes from the first key to this one: the fields of the shape, in order. */
+  readonly path: readonly ShapeNode[];
   id: number;
 }
 
-function shapeNode(key: string, keys: readonly string[]): ShapeNode {
+function shapeNode(key: string, parent: readonly ShapeNode[]): ShapeNode {
   const number = NUMBER_COLUMN.get(key);
   const string = STRING_COLUMN.get(key);
   const [place, column] =
@@ -75,13 +76,24 @@ function shapeNode(key: string, keys: readonly string[]): ShapeNode {
           : string !== undefined
             ? [STRING, string]
             : [ASIDE, 0];
-  return { key, place, column, next: new Map(), recent: undefined, keys, id: -1 };
+  const path = [...parent];
+  const node: ShapeNode = { key, place, column, next: new Map(), recent: undefined, path, id: -1 };
+  path.push(node);
+  return node;
 }
 
 /** The tables every generation shares: string codes and key orders only ever grow. */
 export class ColumnTables {
-  readonly #root: ShapeNode = shapeNode('', []);
-  readonly #shapes: (readonly string[])[] = [];
+  readonly #root: ShapeNode = {
+    key: '',
+    place: ASIDE,
+    column: 0,
+    next: new Map(),
+    recent: undefined,
+    path: [],
+    id: -1,
+  };
+  readonly #shapes: (readonly ShapeNode[])[] = [];
 
   constructor(readonly codes: StringCodes) {}
 
@@ -92,7 +104,7 @@ export class ColumnTables {
     if (recent !== undefined && recent.key === key) return recent;
     let next = from.next.get(key);
     if (next === undefined) {
-      next = shapeNode(key, [...from.keys, key]);
+      next = shapeNode(key, from.path);
       from.next.set(key, next);
     }
     from.recent = next;
@@ -104,14 +116,14 @@ export class ColumnTables {
     const at = node ?? this.#root;
     if (at.id < 0) {
       at.id = this.#shapes.length;
-      this.#shapes.push(at.keys);
+      this.#shapes.push(at.path);
     }
     return at.id;
   }
 
-  /** The keys of a key order, in order. */
-  keys(shape: number): readonly string[] {
-    return this.#shapes[shape] as readonly string[];
+  /** The fields of a key order, in order, each with where its value goes. */
+  fields(shape: number): readonly ShapeNode[] {
+    return this.#shapes[shape] as readonly ShapeNode[];
   }
 }
 
@@ -202,14 +214,12 @@ export class OperationColumns {
     const codes = this.tables.codes;
     const { numbers, strings, shapes } = this.#pageOf(row);
     const at = row & ROW_MASK;
-    for (const key of this.tables.keys(shapes[at] as number)) {
-      const number = NUMBER_COLUMN.get(key);
-      const string = STRING_COLUMN.get(key);
+    for (const { key, place, column } of this.tables.fields(shapes[at] as number)) {
       if (extra !== undefined && key in extra) out[key] = extra[key];
-      else if (key === 'id') out[key] = this.idOf(row);
-      else if (key === 'effects') out[key] = ENDED_EFFECTS;
-      else if (number !== undefined) out[key] = numbers[at * NUMBERS + number];
-      else out[key] = codes.text(strings[at * STRINGS + (string as number)] as number);
+      else if (place === ID) out[key] = this.idOf(row);
+      else if (place === EFFECTS) out[key] = ENDED_EFFECTS;
+      else if (place === NUMBER) out[key] = numbers[at * NUMBERS + column];
+      else out[key] = codes.text(strings[at * STRINGS + column] as number);
     }
     return Object.freeze(out) as unknown as OperationState;
   }

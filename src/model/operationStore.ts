@@ -99,8 +99,8 @@ export function linkArchive(state: SimState, project: ProjectState): void {
         shown.window.end === now.end
       );
     },
-    underlying(published, key) {
-      return (published as { [SHOWN]?: Shown })[SHOWN]?.held ?? (published as never)[key];
+    underlying(published) {
+      return (published as { [SHOWN]?: Shown })[SHOWN]?.held;
     },
   };
   attachPublishedView(project, view);

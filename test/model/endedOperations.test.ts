@@ -76,6 +76,22 @@ describe('the archive of ended operations', () => {
     );
   });
 
+  it('does not find the operation archived last once its project is pruned past it or forgotten', () => {
+    fc.assert(
+      fc.property(endedOperation, (operation) => {
+        const pruned = new EndedOperations();
+        pruned.add(operation);
+        expect(pruned.find(operation.projectId, operation.id)).toBe(operation);
+        pruned.prune(operation.projectId, operation.updatedAt + 1);
+        expect(pruned.find(operation.projectId, operation.id)).toBeUndefined();
+        const forgotten = new EndedOperations();
+        forgotten.add(operation);
+        forgotten.forget(operation.projectId);
+        expect(forgotten.find(operation.projectId, operation.id)).toBeUndefined();
+      }),
+    );
+  });
+
   it('pages a project by sort key as a sorted listing would', () => {
     fc.assert(
       fc.property(
