@@ -1,8 +1,8 @@
 /**
  * The report of the run so far of `serve`, built an event at a time: the report's figures
- * (`FigureProjection`) and its narrated timeline are fed as the events come, and only the first timeline lines are kept (the report
- * lists no more), so the server can build it in slices between other requests and the page is the
- * same as `servedRunReport`'s, made in one go.
+ * (`FigureProjection`) and its narrated timeline are fed as the events come, and only the first
+ * timeline lines are kept (the report lists no more), so the server can build it in slices between
+ * other requests. The page is the one `computesim run --html` renders for the same run.
  */
 import { createNarrator, type Narrator } from '../projection/narrator.js';
 import {
@@ -13,7 +13,12 @@ import {
 import { FigureProjection } from '../report/html/figureProjection.js';
 import type { SimEvent } from '../model/events.js';
 import type { TimelineEntry } from '../scenario/timelineEntry.js';
-import type { PlacedRequest } from './servedRunReport.js';
+import type { RequestRecord } from './feedItem.js';
+
+/** A request with where it falls in the log: after the first `position` events. */
+export interface PlacedRequest extends RequestRecord {
+  readonly position: number;
+}
 
 /** What the report is of: fixed when it is asked for, so later events do not change it. */
 export interface ReportScope {

@@ -10,7 +10,7 @@
 import type { Subscription } from 'rxjs';
 import { FeedNarrator } from '../dashboard/feedNarrator.js';
 import { eventItem, requestItem, type FeedItem } from '../dashboard/feedItem.js';
-import type { PlacedRequest } from '../dashboard/servedRunReport.js';
+import type { PlacedRequest } from '../dashboard/runReportBuilder.js';
 import { SSE_HEARTBEAT, sseMessage } from '../dashboard/sseMessage.js';
 import { formatCursor, parseCursor, type StreamCursor } from '../dashboard/streamCursor.js';
 import type { AnsweredRequest, HttpCore } from '../service/httpCore.js';

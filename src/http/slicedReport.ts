@@ -6,8 +6,7 @@
  * requests as they were when it was asked for.
  */
 import { RunProjector, type RunProjections } from '../dashboard/dashboardView.js';
-import { RunReportBuilder } from '../dashboard/runReportBuilder.js';
-import type { PlacedRequest } from '../dashboard/servedRunReport.js';
+import { RunReportBuilder, type PlacedRequest } from '../dashboard/runReportBuilder.js';
 import { runSliced } from '../service/slicedRun.js';
 import type { Simulation } from '../simulation/simulation.js';
 

@@ -1,15 +1,57 @@
 /**
  * The dashboard's heavy reads of a long run are built off the request path (issue 36, item 2):
  * while `GET /_sim/report` or `GET /_sim/view` is being made, a request sent after it is answered
- * first, and the answer is the same as the one-go renderers' (`servedRunReport`, `runProjections`)
- * of the same log. Orders of completion only, no clocks.
+ * first, and the answer is the same as the one-go renderers' (`run --html`'s report, and
+ * `runProjections`) of the same log. Orders of completion only, no clocks.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dashboardView, runProjections } from '../../src/dashboard/dashboardView.js';
-import { servedRunReport } from '../../src/dashboard/servedRunReport.js';
+import type { PlacedRequest } from '../../src/dashboard/runReportBuilder.js';
+import { createNarrator } from '../../src/projection/narrator.js';
+import { htmlReport } from '../../src/report/html/htmlReport.js';
+import type { TimelineEntry } from '../../src/scenario/timelineEntry.js';
+import type { Simulation } from '../../src/simulation/simulation.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 const headers = { authorization: `Bearer ${KEY}` };
+
+/**
+ * The oracle: the report `computesim run --html` renders for the run, its timeline the narrated log
+ * with the requests in their places, made by that renderer in one go (not by the server's builder).
+ */
+function oneGoReport(sim: Simulation, requests: readonly PlacedRequest[]): string {
+  const narrate = createNarrator();
+  const timeline: TimelineEntry[] = [];
+  let next = 0;
+  const placeUpTo = (position: number) => {
+    for (; next < requests.length && requests[next]!.position <= position; next++) {
+      const r = requests[next]!;
+      timeline.push({ at: r.at, kind: 'request', text: `${r.method} ${r.path}` });
+      timeline.push({ at: r.at, kind: 'response', text: `→ ${r.status}`, status: r.status });
+    }
+  };
+  for (const event of sim.log) {
+    placeUpTo(event.seq);
+    const text = narrate(event);
+    if (text !== undefined) timeline.push({ at: event.at, kind: 'event', text });
+  }
+  placeUpTo(Infinity);
+  return htmlReport(
+    {
+      name: 'computesim serve: the run so far',
+      description:
+        'What the served simulation did, from its first event to the moment of download.',
+      seed: sim.seed,
+      start: sim.log.get(0)?.at ?? sim.now(),
+      end: sim.now(),
+      passed: true,
+      checks: 0,
+      timeline,
+      sim,
+    },
+    { verdict: false },
+  );
+}
 
 describe('heavy reads of a long served run', () => {
   let served: Awaited<ReturnType<typeof serveOver>>;
@@ -40,7 +82,7 @@ describe('heavy reads of a long served run', () => {
 
   it('answers a later request while the report is built, and it is the same report', async () => {
     const { sim, dashboard } = served.server;
-    const expected = servedRunReport(sim, dashboard.feed.requests);
+    const expected = oneGoReport(sim, dashboard.feed.requests);
     const { response, body, finished } = await readBeside('/_sim/report');
     expect(finished).toEqual(['projects', '/_sim/report']);
     expect(response.headers.get('content-disposition')).toMatch(/attachment/);
