@@ -1,5 +1,6 @@
 /**
- * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k`, which runs only when named),
+ * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k` and the fifty-year `serve-50y`,
+ * which run only when named),
  * or those named on the command line (`npm run bench -- scheduler`).
  * Exits 1 when a target was missed and `--strict` is given.
  */
@@ -9,6 +10,7 @@ import { runHttpBenchmark } from './http.js';
 import { runPgBenchmark } from './pg.js';
 import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
+import { runServe50yBenchmark } from './serve50y.js';
 import { runSweepBenchmark } from './sweep.js';
 import { runTestingBenchmark } from './testing.js';
 
@@ -21,6 +23,7 @@ const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
   testing: runTestingBenchmark,
   pg: runPgBenchmark,
   sweep: runSweepBenchmark,
+  'serve-50y': runServe50yBenchmark,
 };
 
 const args = process.argv.slice(2);
@@ -34,8 +37,8 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 let allMet = true;
-/** Long enough (a region-sized month) to run only when named. */
-const ON_REQUEST = new Set(['fleet-30d-10k']);
+/** Long enough (a region-sized month, fifty years twice) to run only when named. */
+const ON_REQUEST = new Set(['fleet-30d-10k', 'serve-50y']);
 for (const name of names.length > 0
   ? names
   : Object.keys(BENCHMARKS).filter((n) => !ON_REQUEST.has(n))) {
