@@ -170,6 +170,11 @@ export class SimServer {
       },
       options,
     );
+    // The template database is made before anyone connects, and the wall time it takes is not
+    // simulated time: computes do not age while the server gets ready.
+    this.core.skipWallTime();
+    await front.prepare();
+    this.core.skipWallTime();
     const address = await front.listen(port, host);
     this.#postgres = { front, address };
     this.sim.servePostgresAt(address);

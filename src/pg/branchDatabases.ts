@@ -1,17 +1,19 @@
 /**
  * The data behind the Postgres front: one embedded Postgres (PGlite, Postgres in WASM) per branch
- * database, each in its own data directory under a root folder. Instances open lazily when a client
- * needs one and close when none does (the data stays on disk), with a cap on live instances (the
- * least recently used idle one closes first). A new database starts as a copy of a template data
- * directory made once (initdb takes seconds; a copy well under one). Every operation on a database
- * takes its lock in turn, so copies for new branches and restores fall in order with clients.
+ * database, each in its own data directory under a root folder and its own worker thread. An
+ * instance opens when a client of its branch connects and stays open while the branch's computes
+ * are active (the front closes it when they suspend; the data stays on disk), with a cap on live
+ * instances (the least recently used idle one closes first; a held one never does). A new database
+ * starts as a copy of a template data directory made once (initdb takes seconds; a copy well under
+ * one). Every operation on a database takes its lock in turn, so copies for new branches and
+ * restores fall in order with clients.
  */
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { DatabaseThread, type ReplyWriter } from './databaseThread.js';
 import { ExclusiveLock, type Release } from './exclusiveLock.js';
 
 /** How to keep the databases. */
@@ -35,24 +37,30 @@ export interface BranchRef {
 
 /** A database held by one client until it releases it: nobody else runs statements meanwhile. */
 export interface HeldDatabase {
-  /** Runs raw protocol messages and returns the backend's reply. */
-  exec(message: Uint8Array): Promise<Uint8Array>;
+  /** Runs raw protocol messages; the backend's reply goes to `write` chunk by chunk. */
+  exec(message: Uint8Array, write: ReplyWriter): Promise<void>;
   /** Makes new transactions read-only (a read replica) or read-write. */
   setReadOnly(readOnly: boolean): Promise<void>;
   /** Rolls back whatever transaction the holder left open, then lets the next one in. */
   release(options?: { readonly rollback?: boolean }): Promise<void>;
+  /**
+   * Stops the instance at once, mid-statement if one runs (a cancel, a client gone), and lets the
+   * next one in: the next holder reopens it, and Postgres recovers the data as after a crash.
+   */
+  stop(): Promise<void>;
 }
 
 interface Slot {
   readonly key: string;
   readonly dir: string;
   readonly lock: ExclusiveLock;
-  db: PGlite | undefined;
+  db: DatabaseThread | undefined;
   readOnly: boolean;
   lastUsed: number;
 }
 
 const ROLLBACK = queryMessage('ROLLBACK');
+const CHECKPOINT = queryMessage('CHECKPOINT');
 
 /** The branch databases of a served simulation. */
 export class BranchDatabases {
@@ -76,6 +84,20 @@ export class BranchDatabases {
     let open = 0;
     for (const slot of this.#slots.values()) if (slot.db !== undefined) open += 1;
     return open;
+  }
+
+  /**
+   * Makes the template data directory now (once per machine and PGlite version), so that the first
+   * client does not wait for initdb.
+   */
+  async prepare(): Promise<void> {
+    await this.#ensureTemplate();
+  }
+
+  /** Opens `branch`'s database `databaseName` if it is not open, and lets it go again. */
+  async open(branch: BranchRef, databaseName: string): Promise<void> {
+    const held = await this.hold(branch, databaseName);
+    await held.release();
   }
 
   /** Waits for `branch`'s database `databaseName`, opens it if needed, and holds it. */
@@ -110,7 +132,7 @@ export class BranchDatabases {
           await this.#closeSlot(target);
           await rm(target.dir, { recursive: true, force: true });
           if (!(await exists(source.dir))) return;
-          if (source.db !== undefined) await source.db.exec('CHECKPOINT');
+          if (source.db !== undefined) await source.db.reply(CHECKPOINT);
           await mkdir(join(target.dir, '..'), { recursive: true });
           await cp(source.dir, target.dir, { recursive: true });
         } finally {
@@ -148,16 +170,25 @@ export class BranchDatabases {
     }
   }
 
-  /** Closes a database's instance once nobody holds it (its data stays on disk). */
-  async closeIdle(branch: BranchRef, databaseName: string): Promise<void> {
-    const slot = this.#slots.get(keyOf(branch, databaseName));
-    if (slot?.db === undefined) return;
-    const release = await slot.lock.acquire();
-    try {
-      await this.#closeSlot(slot);
-    } finally {
-      release();
-    }
+  /**
+   * Closes the instances of `branch`'s databases (its computes have suspended), each once nobody
+   * holds it; their data stays on disk.
+   */
+  async closeBranch(branch: BranchRef): Promise<void> {
+    const prefix = `${keyOf(branch, '')}`;
+    const open = [...this.#slots.values()].filter(
+      (slot) => slot.db !== undefined && slot.key.startsWith(prefix),
+    );
+    await Promise.all(
+      open.map(async (slot) => {
+        const release = await slot.lock.acquire();
+        try {
+          await this.#closeSlot(slot);
+        } finally {
+          release();
+        }
+      }),
+    );
   }
 
   /** Closes every instance (waiting for holders to release); nothing opens afterwards. */
@@ -192,9 +223,10 @@ export class BranchDatabases {
     return slot;
   }
 
-  async #open(slot: Slot): Promise<PGlite> {
+  async #open(slot: Slot): Promise<DatabaseThread> {
     if (this.#closed) throw new Error('the databases are closed');
     slot.lastUsed = ++this.#uses;
+    if (slot.db?.gone === true) slot.db = undefined;
     if (slot.db !== undefined) return slot.db;
     await this.#makeRoom();
     if (!(await exists(slot.dir))) {
@@ -202,7 +234,7 @@ export class BranchDatabases {
       await mkdir(join(slot.dir, '..'), { recursive: true });
       await cp(template, slot.dir, { recursive: true });
     }
-    slot.db = await PGlite.create(slot.dir);
+    slot.db = await DatabaseThread.open(slot.dir);
     slot.readOnly = false;
     return slot.db;
   }
@@ -230,23 +262,35 @@ export class BranchDatabases {
     await db.close();
   }
 
-  #held(slot: Slot, db: PGlite, release: Release): HeldDatabase {
+  #held(slot: Slot, db: DatabaseThread, release: Release): HeldDatabase {
     let released = false;
     return {
-      exec: (message) => {
+      exec: (message, write) => {
         slot.lastUsed = ++this.#uses;
-        return db.execProtocolRaw(message);
+        return db.exec(message, write);
       },
       setReadOnly: async (readOnly) => {
         if (slot.readOnly === readOnly) return;
-        await db.exec(`SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`);
+        await db.reply(
+          queryMessage(`SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`),
+        );
         slot.readOnly = readOnly;
       },
       release: async (options = {}) => {
         if (released) return;
         released = true;
         try {
-          if (options.rollback === true && slot.db === db) await db.execProtocolRaw(ROLLBACK);
+          if (options.rollback === true && slot.db === db && !db.gone) await db.reply(ROLLBACK);
+        } finally {
+          release();
+        }
+      },
+      stop: async () => {
+        if (released) return;
+        released = true;
+        if (slot.db === db) slot.db = undefined;
+        try {
+          await db.stop();
         } finally {
           release();
         }
@@ -260,7 +304,8 @@ export class BranchDatabases {
       const dir = this.#templateDir;
       if (await exists(join(dir, 'PG_VERSION'))) return dir;
       const building = `${dir}.${process.pid}.${Date.now()}`;
-      const db = await PGlite.create(building);
+      // initdb runs in the database's own thread: the server goes on meanwhile.
+      const db = await DatabaseThread.open(building);
       await db.close();
       try {
         await rename(building, dir);

@@ -2,8 +2,10 @@
  * One Postgres client on the front, from its startup message to its last byte. The wire protocol is
  * pg-gateway's; this file decides what the real service would: which compute the client named, its
  * role's password, its database; then it opens a simulated connection (waking an idle compute, the
- * client waiting out the simulated start), runs the client's messages on the branch database's
- * embedded Postgres, keeps the compute active while a statement or transaction runs, and ends the
+ * client waiting out the simulated start, then the real open of the branch database), runs the
+ * client's messages on that database's embedded Postgres with the reply streamed back as it comes,
+ * keeps the compute active from the moment a statement arrives until the transaction it is in has
+ * ended (so wall time spent serving it never passes as idle time, at any clock speed), and ends the
  * client with the simulated connection's SQLSTATE when the control plane drops it.
  */
 import type { Socket } from 'node:net';
@@ -14,13 +16,20 @@ import type { ServedConnection } from '../service/servedSimulation.js';
 import type { BranchRef, HeldDatabase } from './branchDatabases.js';
 import { endpointFromOptions, splitPassword, type NamedEndpoint } from './endpointRouting.js';
 import type { FrontedSimulation, FrontHost } from './frontHost.js';
-import { lastTransactionStatus } from './transactionStatus.js';
+import { ReplyFrames } from './replyFrames.js';
 import { PG_ERRORS } from './pgErrors.js';
+import { backendKeyData, cancelTarget, type BackendKey } from './cancelKeys.js';
 
 /** What a session needs from its front. */
 export interface SessionContext {
   readonly host: FrontHost;
   hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase>;
+  /** Opens a branch database (if it is not open) without holding it. */
+  open(branch: BranchRef, databaseName: string): Promise<void>;
+  /** This session's key for cancel requests. */
+  readonly key: BackendKey;
+  /** A CancelRequest arrived for the session with `key`. */
+  cancel(key: BackendKey): void;
   /** Resolves at the next change of the served simulation (or a pacing tick). */
   changed(): Promise<void>;
   /** A session begins or stops waiting for its compute (the front paces the clock meanwhile). */
@@ -53,6 +62,12 @@ export class ClientSession {
   #held: HeldDatabase | undefined;
   #drops: Subscription | undefined;
   #ended = false;
+  /** Whether the client has work under way (a statement, a transaction): its compute is active. */
+  #working = false;
+  /** Whether a statement runs on the held database now. */
+  #executing = false;
+  /** Whether the running statement was cancelled (its instance stopped). */
+  #cancelled = false;
   /** Extended-protocol messages waiting for their Sync or Flush. */
   #pending: Uint8Array[] = [];
 
@@ -108,15 +123,29 @@ export class ClientSession {
     }
     const held = this.#held;
     this.#held = undefined;
-    await held?.release({ rollback: true }).catch(() => undefined);
+    // A statement still running for a client that has gone is stopped, not waited for.
+    if (this.#executing) await held?.stop().catch(() => undefined);
+    else await held?.release({ rollback: true }).catch(() => undefined);
     if (!this.#socket.destroyed) this.#socket.end();
     this.#context.ended(this);
   }
 
+  /**
+   * Cancels the statement running now, if one is: its instance is stopped (an embedded Postgres
+   * cannot be interrupted otherwise), so the client reads 57014 and its transaction is gone.
+   */
+  cancel(): void {
+    if (!this.#executing || this.#ended) return;
+    this.#cancelled = true;
+    void this.#held?.stop();
+  }
+
   async #beforeAuthentication(data: Uint8Array): Promise<boolean> {
-    if (isCancelRequest(data)) {
-      // A running statement cannot be cut short in the embedded Postgres: like a server that finds
-      // nothing to cancel, close the request's connection without a reply.
+    const cancel = cancelTarget(data);
+    if (cancel !== undefined) {
+      // As a server does: the statement of the session with that key (if any) is cancelled, and the
+      // request's own connection is closed without a reply.
+      this.#context.cancel(cancel);
       this.#ended = true;
       this.#gateway.detach();
       this.#socket.end();
@@ -191,6 +220,26 @@ export class ClientSession {
     if (connection.state !== 'open')
       return connection.error ?? PG_ERRORS.unavailable('the connection was not opened');
     this.#watchDrops(this.#context.host.sim, connection.id);
+    return this.#openDatabase(connection);
+  }
+
+  /**
+   * Opens the branch database before the client is told it is in (the compute has work meanwhile):
+   * a cold start is felt as the simulated start plus the real open, a warm connect as neither.
+   */
+  async #openDatabase(connection: ServedConnection): Promise<SqlError | undefined> {
+    const target = this.#target;
+    if (target === undefined) return undefined;
+    const began = this.#context.host.act(() => connection.begin());
+    if (!began.ok) return began.error;
+    try {
+      await this.#context.open(target, target.databaseName);
+    } catch (error) {
+      return PG_ERRORS.unavailable(error);
+    } finally {
+      if (!this.#ended && connection.state === 'open')
+        this.#context.host.act(() => connection.commit());
+    }
     return undefined;
   }
 
@@ -204,6 +253,7 @@ export class ClientSession {
   /** What a real server says after authentication besides the version pg-gateway sends. */
   #announce(): void {
     for (const [name, value] of SESSION_PARAMETERS) this.#gateway.sendParameterStatus(name, value);
+    this.#gateway.sendData(backendKeyData(this.#context.key));
   }
 
   /** Runs a client message on the branch database, holding it until the transaction ends. */
@@ -225,6 +275,13 @@ export class ClientSession {
     this.#pending = [];
     try {
       if (this.#held === undefined) {
+        // From the statement's arrival, the compute has work: waiting for the database is not idle.
+        const began = this.#context.host.act(() => connection.begin());
+        if (!began.ok) {
+          this.terminate(began.error);
+          return true;
+        }
+        this.#working = true;
         const held = await this.#context.hold(target, target.databaseName);
         if (this.#ended) {
           await held.release({ rollback: true });
@@ -232,24 +289,64 @@ export class ClientSession {
         }
         this.#held = held;
         await held.setReadOnly(target.readOnly);
-        this.#context.host.act(() => connection.begin());
       }
-      const reply = await this.#held.exec(message);
+      const frames = new ReplyFrames();
+      this.#executing = true;
+      try {
+        await this.#held.exec(message, (chunk) => {
+          const messages = frames.take(chunk);
+          // The compute's work ends as the client is told its transaction is over, not after: the
+          // client may act on the answer (move the clock, say) before the backend has finished.
+          if (frames.status === 'I') this.#rest(connection);
+          return this.#send(messages);
+        });
+      } finally {
+        this.#executing = false;
+      }
       if (this.#ended) return true;
-      this.#gateway.sendData(reply);
-      if (lastTransactionStatus(reply) === 'I') await this.#idle(connection);
+      if (frames.status === 'I') await this.#releaseDatabase();
     } catch (error) {
-      this.#fatal(PG_ERRORS.unavailable(error));
-      void this.end();
+      if (this.#cancelled && !this.#ended) this.#afterCancel(connection);
+      else {
+        this.#fatal(PG_ERRORS.unavailable(error));
+        void this.end();
+      }
     }
     return true;
   }
 
-  /** The transaction ended: the database goes to the next client, the compute's idle clock starts. */
-  async #idle(connection: ServedConnection): Promise<void> {
+  /** Writes whole messages to the client; resolves once they are out (or the client is gone). */
+  #send(messages: Uint8Array): Promise<void> | undefined {
+    const socket = this.#socket;
+    if (messages.length === 0 || this.#ended || socket.destroyed || socket.writableEnded)
+      return undefined;
+    return new Promise((resolve) => socket.write(messages, () => resolve()));
+  }
+
+  /** A cancelled statement: the client reads 57014, and its transaction is gone with the instance. */
+  #afterCancel(connection: ServedConnection): void {
+    this.#cancelled = false;
+    this.#held = undefined;
+    this.#rest(connection);
+    this.#gateway.sendError({
+      severity: 'ERROR',
+      code: PG_ERRORS.cancelled.sqlstate,
+      message: PG_ERRORS.cancelled.message,
+    });
+    this.#gateway.sendReadyForQuery('idle');
+  }
+
+  /** The transaction ended: the database goes to the next client. */
+  async #releaseDatabase(): Promise<void> {
     const held = this.#held;
     this.#held = undefined;
     await held?.release();
+  }
+
+  /** The client's work is over for now: the compute's idle clock may run. */
+  #rest(connection: ServedConnection): void {
+    if (!this.#working) return;
+    this.#working = false;
     if (connection.state === 'open') this.#context.host.act(() => connection.commit());
   }
 
@@ -271,15 +368,6 @@ const SESSION_PARAMETERS: ReadonlyArray<readonly [string, string]> = [
   ['IntervalStyle', 'postgres'],
   ['is_superuser', 'off'],
 ];
-
-/** A CancelRequest: length 16, then the code 80877102, the backend's process id and secret key. */
-function isCancelRequest(data: Uint8Array): boolean {
-  if (data.length !== 16) return false;
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return view.getInt32(0) === 16 && view.getInt32(4) === CANCEL_REQUEST_CODE;
-}
-
-const CANCEL_REQUEST_CODE = 80_877_102;
 
 function isLive(state: string): boolean {
   return state === 'open' || state === 'connecting';

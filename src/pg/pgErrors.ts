@@ -23,6 +23,8 @@ export const PG_ERRORS = {
     sqlstate: '3D000',
     message: `database "${name}" does not exist`,
   }),
+  /** A statement cancelled by the client's CancelRequest (its session's instance was stopped). */
+  cancelled: { sqlstate: '57014', message: 'canceling statement due to user request' },
   /** The front could not serve the client (the store refused a write, a database failed to open). */
   unavailable: (cause: unknown): SqlError => ({
     sqlstate: '08006',

@@ -10,7 +10,8 @@ import type { Subscription } from 'rxjs';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { SQL_STATES } from '../domain/sqlState.js';
 import type { SimEvent } from '../model/events.js';
-import { BranchDatabases, type BranchDatabasesOptions } from './branchDatabases.js';
+import { BranchDatabases, type BranchDatabasesOptions, type BranchRef } from './branchDatabases.js';
+import { CancelKeys, type BackendKey } from './cancelKeys.js';
 import { ClientSession } from './clientSession.js';
 import type { FrontHost } from './frontHost.js';
 
@@ -32,6 +33,9 @@ export class PostgresFront {
   readonly #options: PostgresFrontOptions;
   readonly #server: Server;
   readonly #sessions = new Set<ClientSession>();
+  /** Sessions by the process id of their cancel key, with the key. */
+  readonly #byProcess = new Map<number, { key: BackendKey; session: ClientSession }>();
+  readonly #keys = new CancelKeys();
   readonly #sockets = new Set<Socket>();
   readonly #unsubscribeReplaced: () => void;
   #events: Subscription | undefined;
@@ -51,6 +55,14 @@ export class PostgresFront {
       for (const session of [...this.#sessions]) session.terminate(SQL_STATES.terminated);
       this.#watch();
     });
+  }
+
+  /**
+   * Makes what the first client would otherwise wait for (the template database, once per machine)
+   * before anyone connects.
+   */
+  prepare(): Promise<void> {
+    return this.databases.prepare();
   }
 
   /** Listens on `host:port` (0: any free port); resolves to the address clients connect to. */
@@ -90,28 +102,48 @@ export class PostgresFront {
     socket.setNoDelay(true);
     this.#sockets.add(socket);
     socket.once('close', () => this.#sockets.delete(socket));
+    const key = this.#keys.issue();
     const session = new ClientSession(socket, {
       host: this.#host,
       hold: (branch, databaseName) => this.databases.hold(branch, databaseName),
+      open: (branch, databaseName) => this.databases.open(branch, databaseName),
+      key,
+      cancel: (target) => this.#cancel(target),
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),
       waiting: (delta) => this.#setWaiting(delta),
       ended: (ended) => this.#ended(ended),
       serverVersion: SERVER_VERSION,
     });
     this.#sessions.add(session);
+    this.#byProcess.set(key.processId, { key, session });
   }
 
-  /** A session ended: close its database once no other session uses it (the data stays on disk). */
+  /** A session ended (its database stays open while its branch's computes are active). */
   #ended(session: ClientSession): void {
     this.#sessions.delete(session);
-    const key = session.databaseKey;
-    if (key === undefined) return;
-    const inUse = [...this.#sessions].some(
-      (other) =>
-        other.databaseKey?.branchId === key.branchId &&
-        other.databaseKey.databaseName === key.databaseName,
+    for (const [processId, entry] of this.#byProcess)
+      if (entry.session === session) this.#byProcess.delete(processId);
+  }
+
+  /** A CancelRequest: the session it names cancels its statement, if the secret matches. */
+  #cancel(target: BackendKey): void {
+    const entry = this.#byProcess.get(target.processId);
+    if (entry !== undefined && entry.key.secret === target.secret) entry.session.cancel();
+  }
+
+  /**
+   * Closes the branch's database instances once none of its computes is active or on its way
+   * (suspended, deleted): the next client's connect opens them again, as a cold start.
+   */
+  #closeWhenAsleep(branch: BranchRef, asleepId?: string): void {
+    const project = this.#host.sim.state.projects[branch.projectId];
+    const awake = Object.values(project?.endpoints ?? {}).some(
+      (endpoint) =>
+        endpoint.branchId === branch.branchId &&
+        endpoint.id !== asleepId &&
+        (endpoint.currentState !== 'idle' || endpoint.pendingState !== undefined),
     );
-    if (!inUse) this.#job(this.databases.closeIdle(key, key.databaseName));
+    if (!awake) this.#job(this.databases.closeBranch(branch));
   }
 
   /** Follows the served simulation's events: wakes waiting sessions, keeps branch data in step. */
@@ -136,6 +168,19 @@ export class PostgresFront {
         ),
       );
     switch (event.type) {
+      case 'ComputeStateChanged': {
+        const endpoint = this.#host.sim.state.projects[projectId]?.endpoints[event.endpointId];
+        if (event.currentState === 'idle' && event.pendingState === null && endpoint !== undefined)
+          this.#closeWhenAsleep(at(endpoint.branchId), endpoint.id);
+        break;
+      }
+      case 'EndpointDeleted':
+        // The event names no branch, and the compute is gone from the state: look at them all.
+        for (const branchId of Object.keys(
+          this.#host.sim.state.projects[projectId]?.branches ?? {},
+        ))
+          this.#closeWhenAsleep(at(branchId));
+        break;
       case 'BranchCreated':
         if (event.parentId !== undefined) copy(event.parentId, event.branchId, event.databases);
         break;

@@ -229,6 +229,16 @@ export class HttpCore {
   }
 
   /**
+   * Lets the wall time since the clock last followed it go by without moving virtual time: a paced
+   * clock goes on from where it is now. For a server's own preparation (a front making its template
+   * database), which is not time the simulated service spent.
+   */
+  skipWallTime(): void {
+    this.#sync();
+    this.#driver = this.#newDriver();
+  }
+
+  /**
    * Calls `listener` each time the served simulation is replaced by another (`_sim/reset`, or a
    * roll back after the store refused a write), so fronts can drop what they hold of the old one.
    * Returns the unsubscribe function.

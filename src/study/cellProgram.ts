@@ -12,8 +12,8 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileModule, CompileError } from './compileProgram.js';
-import { keepProgram, programFolder } from './programFiles.js';
+import { compileModule, CompileError } from '../files/compileProgram.js';
+import { keepProgram, programFolder } from '../files/programFiles.js';
 
 /** The sources the program is made of, found next to this file's own source. */
 const CELL_WORKER = new URL('./cellWorker.ts', import.meta.url);

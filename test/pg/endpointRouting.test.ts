@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { endpointFromOptions, splitPassword } from '../../src/pg/endpointRouting.js';
-import { lastTransactionStatus } from '../../src/pg/transactionStatus.js';
+import { lastTransactionStatus } from '../../src/pg/replyFrames.js';
 
 describe('naming the compute', () => {
   it.each([

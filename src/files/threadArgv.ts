@@ -5,7 +5,7 @@
  * its program is compiled JavaScript. The threads start without them; one that meets a TypeScript
  * file all the same registers tsx then (`loadDefinition`).
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** Options that preload a module, each followed by the module (or joined to it by `=`). */
 const PRELOADS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
@@ -42,15 +42,15 @@ function isTsx(module: string): boolean {
 let accepted: readonly string[] | undefined;
 
 /**
- * Starts a worker on `program` with this process's options but tsx's. Node refuses in a worker the
+ * Starts a worker on `program` (with `options`) and this process's Node options but tsx's. Node refuses in a worker the
  * options it inherits silently (V8's, like `--expose-gc`, and process-wide ones, like `--title`,
  * which hold for the whole process anyway): those it names are left out too. Should Node still
  * refuse, the worker inherits every option, tsx's included, as it would by default.
  */
-export function startThread(program: URL): Worker {
+export function startThread(program: URL, options: Omit<WorkerOptions, 'execArgv'> = {}): Worker {
   const wanted = accepted ?? threadExecArgv(process.execArgv);
   try {
-    const thread = new Worker(program, { execArgv: [...wanted] });
+    const thread = new Worker(program, { ...options, execArgv: [...wanted] });
     accepted = wanted;
     return thread;
   } catch (error) {
@@ -58,12 +58,12 @@ export function startThread(program: URL): Worker {
     const refused = new Set((error as Error).message.replace(/^[^:]*:\s*/, '').split(', '));
     const rest = wanted.filter((option) => !refused.has(option));
     try {
-      const thread = new Worker(program, { execArgv: rest });
+      const thread = new Worker(program, { ...options, execArgv: rest });
       accepted = rest;
       return thread;
     } catch {
       accepted = undefined;
-      return new Worker(program);
+      return new Worker(program, options);
     }
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * The program of a database thread: one embedded Postgres (PGlite) on one data directory, run off
+ * the server's main thread so that a long statement holds up only the clients of its database. It
+ * opens the directory and says so, then takes requests one at a time: raw protocol messages, whose
+ * reply goes back in chunks as the backend writes them (the thread waits while more than its bound
+ * of bytes is still unsent to the client), and close.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+/** What the thread is started with. */
+export interface DatabaseThreadData {
+  /** The data directory. */
+  readonly dir: string;
+  /** One 32-bit counter: reply bytes sent to the main thread and not yet written to the client. */
+  readonly unsent: SharedArrayBuffer;
+  /** Above this many unsent bytes the backend waits (a client reading slowly holds it back). */
+  readonly maxUnsent: number;
+}
+
+/** A request to the thread. */
+export type DatabaseRequest =
+  { readonly kind: 'exec'; readonly message: Uint8Array } | { readonly kind: 'close' };
+
+/** What the thread says: it is open, a chunk of a reply, a request done, or a failure. */
+export type DatabaseReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'chunk'; readonly data: Uint8Array }
+  | { readonly kind: 'done' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/** How long one wait for the client to catch up lasts before the counter is read again. */
+const WAIT_MS = 100;
+
+async function serve(): Promise<void> {
+  const port = parentPort;
+  if (port === null) throw new Error('databaseWorker runs as a worker thread');
+  const data = workerData as DatabaseThreadData;
+  const unsent = new Int32Array(data.unsent);
+  const say = (reply: DatabaseReply, transfer: ArrayBuffer[] = []) =>
+    port.postMessage(reply, transfer);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(data.dir);
+  } catch (error) {
+    say({ kind: 'failed', message: messageOf(error) });
+    return;
+  }
+  const send = (chunk: Uint8Array) => {
+    // The backend reuses its buffer: the chunk is copied before it goes.
+    const copy = chunk.slice();
+    Atomics.add(unsent, 0, copy.byteLength);
+    say({ kind: 'chunk', data: copy }, [copy.buffer as ArrayBuffer]);
+    for (let now = Atomics.load(unsent, 0); now > data.maxUnsent; now = Atomics.load(unsent, 0))
+      Atomics.wait(unsent, 0, now, WAIT_MS);
+  };
+  let queue = Promise.resolve();
+  port.on('message', (request: DatabaseRequest) => {
+    queue = queue.then(async () => {
+      try {
+        if (request.kind === 'close') {
+          await db.close();
+          say({ kind: 'done' });
+          port.close();
+          return;
+        }
+        await db.execProtocolRawStream(request.message, { onRawData: send });
+        say({ kind: 'done' });
+      } catch (error) {
+        say({ kind: 'failed', message: messageOf(error) });
+      }
+    });
+  });
+  say({ kind: 'ready' });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+await serve();
