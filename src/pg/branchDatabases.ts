@@ -70,6 +70,7 @@ export class BranchDatabases {
   readonly #slots = new Map<string, Slot>();
   #template: Promise<string> | undefined;
   #uses = 0;
+  #opens = 0;
   #closed = false;
 
   constructor(options: BranchDatabasesOptions) {
@@ -98,6 +99,11 @@ export class BranchDatabases {
   async open(branch: BranchRef, databaseName: string): Promise<void> {
     const held = await this.hold(branch, databaseName);
     await held.release();
+  }
+
+  /** Instances opened so far (a connect to an active compute opens none). */
+  get opens(): number {
+    return this.#opens;
   }
 
   /** Waits for `branch`'s database `databaseName`, opens it if needed, and holds it. */
@@ -235,6 +241,7 @@ export class BranchDatabases {
       await cp(template, slot.dir, { recursive: true });
     }
     slot.db = await DatabaseThread.open(slot.dir);
+    this.#opens += 1;
     slot.readOnly = false;
     return slot.db;
   }

@@ -32,8 +32,6 @@ export interface SessionContext {
   cancel(key: BackendKey): void;
   /** Resolves at the next change of the served simulation (or a pacing tick). */
   changed(): Promise<void>;
-  /** A session begins or stops waiting for its compute (the front paces the clock meanwhile). */
-  waiting(delta: 1 | -1): void;
   /** The session ended; it held `databaseKey` (if it got that far). */
   ended(session: ClientSession): void;
   /** The Postgres version the front announces. */
@@ -210,12 +208,7 @@ export class ClientSession {
       return PG_ERRORS.unavailable(error);
     }
     this.#connection = connection;
-    this.#context.waiting(1);
-    try {
-      while (connection.state === 'connecting' && !this.#ended) await this.#context.changed();
-    } finally {
-      this.#context.waiting(-1);
-    }
+    while (connection.state === 'connecting' && !this.#ended) await this.#context.changed();
     if (this.#ended) return undefined;
     if (connection.state !== 'open')
       return connection.error ?? PG_ERRORS.unavailable('the connection was not opened');

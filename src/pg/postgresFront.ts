@@ -17,7 +17,11 @@ import type { FrontHost } from './frontHost.js';
 
 /** How to run the front. */
 export interface PostgresFrontOptions extends BranchDatabasesOptions {
-  /** Wall milliseconds between clock catch-ups while clients wait for a compute (paced clocks). */
+  /**
+   * Wall milliseconds between clock catch-ups while clients are connected (paced clocks): what the
+   * control plane does to them (a suspend, a restart) happens on time even when no API request
+   * comes in to move the clock. Default 10.
+   */
   readonly paceEveryMs?: number;
   /** Told of errors the front could not hand to a client (a failed copy of branch data). */
   readonly onError?: (error: unknown) => void;
@@ -40,7 +44,6 @@ export class PostgresFront {
   readonly #unsubscribeReplaced: () => void;
   #events: Subscription | undefined;
   #wake: Array<() => void> = [];
-  #waiting = 0;
   #pacer: ReturnType<typeof setInterval> | undefined;
   /** Data jobs (copies and deletions) under way, so `close` can wait for them. */
   readonly #jobs = new Set<Promise<void>>();
@@ -110,17 +113,18 @@ export class PostgresFront {
       key,
       cancel: (target) => this.#cancel(target),
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),
-      waiting: (delta) => this.#setWaiting(delta),
       ended: (ended) => this.#ended(ended),
       serverVersion: SERVER_VERSION,
     });
     this.#sessions.add(session);
     this.#byProcess.set(key.processId, { key, session });
+    this.#pace();
   }
 
   /** A session ended (its database stays open while its branch's computes are active). */
   #ended(session: ClientSession): void {
     this.#sessions.delete(session);
+    this.#pace();
     for (const [processId, entry] of this.#byProcess)
       if (entry.session === session) this.#byProcess.delete(processId);
   }
@@ -229,19 +233,19 @@ export class PostgresFront {
     for (const resolve of wake) resolve();
   }
 
-  #setWaiting(delta: 1 | -1): void {
-    this.#waiting += delta;
-    if (this.#waiting > 0 && this.#host.paced && this.#pacer === undefined) {
+  /** Keeps a paced clock following the wall while any client is connected, and only then. */
+  #pace(): void {
+    if (this.#sessions.size > 0 && this.#host.paced && this.#pacer === undefined) {
       this.#pacer = setInterval(() => {
         try {
           this.#host.act(() => undefined);
         } catch {
-          // The store refuses writes for now: waiting clients wait on.
+          // The store refuses writes for now: connected clients wait on.
         }
         this.#notify();
-      }, this.#options.paceEveryMs ?? 5);
+      }, this.#options.paceEveryMs ?? 10);
     }
-    if (this.#waiting === 0) this.#stopPacing();
+    if (this.#sessions.size === 0) this.#stopPacing();
   }
 
   #stopPacing(): void {

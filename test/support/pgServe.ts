@@ -34,7 +34,13 @@ export interface PgServe {
 
 /** Starts a server (clock `manual` unless told) with the front on a free port. */
 export async function startPgServe(
-  options: { readonly clock?: string; readonly maxOpen?: number; readonly root?: string } = {},
+  options: {
+    readonly clock?: string;
+    readonly maxOpen?: number;
+    readonly root?: string;
+    /** Where the template database is made (default: the machine's, made once). */
+    readonly templateDir?: string;
+  } = {},
 ): Promise<PgServe> {
   const clock = parseClockMode(options.clock ?? 'manual');
   if (!clock.ok) throw new Error(clock.error);
@@ -47,6 +53,7 @@ export async function startPgServe(
   const postgres = await server.listenPostgres(0, '127.0.0.1', {
     root,
     ...(options.maxOpen === undefined ? {} : { maxOpen: options.maxOpen }),
+    ...(options.templateDir === undefined ? {} : { templateDir: options.templateDir }),
   });
   const call = async (method: string, path: string, body?: unknown) => {
     const answer = await callJson(fetch, base, KEY, method, path, body);
