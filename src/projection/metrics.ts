@@ -46,7 +46,10 @@ export interface ComputeMetrics {
   readonly starts: number;
   readonly suspends: number;
   readonly resizes: number;
-  /** Workload sessions that connected (opened, at once or after a wait). */
+  /**
+   * Sessions that connected (opened, at once or after a wait): workload sessions, and clients'
+   * connections (`sim.connect`, Postgres clients of `serve`).
+   */
   readonly sessions: number;
   /** Sessions that had to wait for the compute to start. */
   readonly coldStarts: number;
@@ -218,8 +221,7 @@ export class MetricsProjection {
         this.#computes.set(event.endpointId, { sessions: 0, coldStarts: 0, lockedRequests: 0 });
         break;
       case 'ConnectionRequested':
-        if (event.holdMs !== undefined)
-          this.#waiting.set(event.connectionId, { at: event.at, endpointId: event.endpointId });
+        this.#waiting.set(event.connectionId, { at: event.at, endpointId: event.endpointId });
         break;
       case 'ConnectionOpened':
         this.#opened(event);
@@ -302,7 +304,7 @@ export class MetricsProjection {
         tally.sessions++;
         tally.coldStarts++;
       }
-    } else if (event.holdMs !== undefined && tally !== undefined) tally.sessions++;
+    } else if (tally !== undefined) tally.sessions++;
   }
 
   /** An operation reached a terminal outcome: counted, and forgotten. */

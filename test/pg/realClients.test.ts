@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsOf } from '../../src/projection/metrics.js';
 import { startPgServe, type PgServe } from '../support/pgServe.js';
 
 /** Connects while moving the manual clock on, as a client would wait out a cold start. */
@@ -73,6 +74,21 @@ describe('real clients on a manual clock', () => {
     expect(await computeState(serve, project.id, project.endpointId)).toBe('active');
     expect((await client.query('select 1 + 1 as two')).rows).toEqual([{ two: 2 }]);
     await client.end();
+  });
+
+  it('counts each client as a session, and a cold start it waited out as felt', async () => {
+    const before = metricsOf(serve.server.sim.log).fleet;
+    const warm = new pg.Client(project.uri);
+    await connectWaking(serve, warm); // the compute is active: no wait
+    await warm.end();
+    await serve.advance('6m');
+    const cold = new pg.Client(project.uri);
+    await connectWaking(serve, cold);
+    await cold.end();
+    const after = metricsOf(serve.server.sim.log).fleet;
+    expect(after.sessions - before.sessions).toBe(2);
+    expect(after.coldStarts - before.coldStarts).toBe(1);
+    expect(after.coldStartWaitMs.count).toBeGreaterThan(before.coldStartWaitMs.count);
   });
 
   it('keeps the data across scale to zero: rows written, compute suspended, rows read back', async () => {
