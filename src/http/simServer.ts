@@ -168,7 +168,7 @@ export class SimServer {
           return core.clock.rate > 0;
         },
       },
-      options,
+      { hostDomain: this.sim.profile.hostDomain, ...options },
     );
     // The template database is made before anyone connects, and the wall time it takes is not
     // simulated time: computes do not age while the server gets ready.

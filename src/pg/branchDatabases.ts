@@ -95,10 +95,18 @@ export class BranchDatabases {
     await this.#ensureTemplate();
   }
 
-  /** Opens `branch`'s database `databaseName` if it is not open, and lets it go again. */
-  async open(branch: BranchRef, databaseName: string): Promise<void> {
-    const held = await this.hold(branch, databaseName);
-    await held.release();
+  /**
+   * Opens `branch`'s database `databaseName` if it is not open, and lets it go again; resolves to
+   * the parameters its engine reports to clients.
+   */
+  async open(branch: BranchRef, databaseName: string): Promise<Readonly<Record<string, string>>> {
+    const slot = this.#slot(branch, databaseName);
+    const release = await slot.lock.acquire();
+    try {
+      return (await this.#open(slot)).parameters;
+    } finally {
+      release();
+    }
   }
 
   /** Instances opened so far (a connect to an active compute opens none). */

@@ -1,7 +1,7 @@
 /**
- * One Postgres client on the front, from its startup message to its last byte. The wire protocol is
- * pg-gateway's; this file decides what the real service would: which compute the client named, its
- * role's password, its database; then it opens a simulated connection (waking an idle compute, the
+ * One Postgres client on the front, from its startup message to its last byte. Its start (TLS, the
+ * compute it names, its password) is `handshake`'s; this file decides the rest as the real service
+ * would: its database; then it opens a simulated connection (waking an idle compute, the
  * client waiting out the simulated start, then the real open of the branch database), runs the
  * client's messages on that database's embedded Postgres with the reply streamed back as it comes,
  * keeps the compute active from the moment a statement arrives until the transaction it is in has
@@ -9,33 +9,41 @@
  * client with the simulated connection's SQLSTATE when the control plane drops it.
  */
 import type { Socket } from 'node:net';
-import { PostgresConnection } from 'pg-gateway';
 import type { Subscription } from 'rxjs';
 import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { ServedConnection } from '../service/servedSimulation.js';
 import type { BranchRef, HeldDatabase } from './branchDatabases.js';
-import { endpointFromOptions, splitPassword, type NamedEndpoint } from './endpointRouting.js';
+import type { NamedEndpoint } from './endpointRouting.js';
 import type { FrontedSimulation, FrontHost } from './frontHost.js';
 import { ReplyFrames } from './replyFrames.js';
 import { PG_ERRORS } from './pgErrors.js';
-import { backendKeyData, cancelTarget, type BackendKey } from './cancelKeys.js';
+import { backendKeyData, type BackendKey } from './cancelKeys.js';
+import {
+  authenticationOk,
+  errorResponse,
+  parameterStatus,
+  readyForQuery,
+} from './backendMessages.js';
+import type { ClientMessages } from './clientMessages.js';
+import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
 
 /** What a session needs from its front. */
 export interface SessionContext {
   readonly host: FrontHost;
   hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase>;
-  /** Opens a branch database (if it is not open) without holding it. */
-  open(branch: BranchRef, databaseName: string): Promise<void>;
+  /**
+   * Opens a branch database (if it is not open) without holding it; resolves to the parameters its
+   * engine reports to clients.
+   */
+  open(branch: BranchRef, databaseName: string): Promise<Readonly<Record<string, string>>>;
   /** This session's key for cancel requests. */
   readonly key: BackendKey;
-  /** A CancelRequest arrived for the session with `key`. */
-  cancel(key: BackendKey): void;
+  /** The start of the client: TLS, the compute's password, cancel requests, the log. */
+  readonly handshake: HandshakeContext;
   /** Resolves at the next change of the served simulation (or a pacing tick). */
   changed(): Promise<void>;
   /** The session ended; it held `databaseKey` (if it got that far). */
   ended(session: ClientSession): void;
-  /** The Postgres version the front announces. */
-  readonly serverVersion: string;
 }
 
 /** Where an authenticated client is. */
@@ -44,17 +52,18 @@ interface Target extends BranchRef {
   readonly readOnly: boolean;
 }
 
-const PASSWORD_MESSAGE = 0x70; // 'p'
 /** Parse, Bind, Describe, Execute, Close: messages whose replies may wait for a Sync or Flush. */
 const DEFERRED: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 const TERMINATE = 0x58; // 'X'
 
+/** A client let in, with what to announce to it; or why it is not. */
+type Admission =
+  { readonly parameters: Readonly<Record<string, string>> } | { readonly refusal: SqlError };
+
 /** A client of the front. */
 export class ClientSession {
-  readonly #socket: Socket;
+  #socket: Socket;
   readonly #context: SessionContext;
-  readonly #gateway: PostgresConnection;
-  #named: NamedEndpoint | undefined;
   #target: Target | undefined;
   #connection: ServedConnection | undefined;
   #held: HeldDatabase | undefined;
@@ -74,24 +83,63 @@ export class ClientSession {
     this.#context = context;
     // Writes after the end (a client gone mid-reply) must not become uncaught errors.
     socket.on('error', () => undefined);
+    void this.#start();
+  }
+
+  /** The start: the handshake, then the compute, the database, and the client's messages. */
+  async #start(): Promise<void> {
+    const started = await handshake(this.#socket, this.#context.handshake);
+    if (started === undefined) {
+      this.#ended = true;
+      this.#context.ended(this);
+      return;
+    }
+    this.#socket = started.socket;
+    this.#socket.on('error', () => undefined);
     // The client hung up (its FIN, or the socket gone): nothing more is said to it.
-    socket.on('end', () => void this.end());
-    socket.on('close', () => void this.end());
-    this.#gateway = new PostgresConnection(socket, {
-      serverVersion: context.serverVersion,
-      auth: {
-        method: 'password',
-        // The password was checked when its message came in (see #authenticate).
-        getClearTextPassword: () => '',
-        validateCredentials: () => true,
-      },
-      onStartup: (state) => {
-        this.#named = endpointFromOptions(state.clientInfo?.parameters['options']);
-      },
-      onAuthenticated: () => this.#announce(),
-      onMessage: (data, state) =>
-        state.isAuthenticated ? this.#forward(data) : this.#beforeAuthentication(data),
+    this.#socket.on('end', () => void this.end());
+    this.#socket.on('close', () => void this.end());
+    if (this.#socket.destroyed) {
+      void this.end();
+      return;
+    }
+    const admission = await this.#authenticate(started);
+    if (this.#ended) return;
+    if ('refusal' in admission) {
+      this.terminate(admission.refusal);
+      return;
+    }
+    this.#announce(admission.parameters);
+    this.#read(started.messages, started.early);
+  }
+
+  /** Reads the client's messages one at a time, the socket paused while one is served. */
+  #read(messages: ClientMessages, early: readonly Uint8Array[]): void {
+    const queue = [...early];
+    let serving = false;
+    const serve = async () => {
+      if (serving) return;
+      serving = true;
+      this.#socket.pause();
+      try {
+        for (let next = queue.shift(); next !== undefined && !this.#ended; next = queue.shift())
+          await this.#forward(next);
+      } finally {
+        serving = false;
+        if (!this.#ended) this.#socket.resume();
+      }
+    };
+    this.#socket.on('data', (chunk: Buffer) => {
+      const read = messages.read(chunk);
+      queue.push(...read.messages);
+      if (read.violation !== undefined) {
+        this.#context.handshake.log(`a client broke the protocol: ${read.violation}`);
+        this.terminate({ sqlstate: '08P01', message: read.violation });
+        return;
+      }
+      void serve();
     });
+    void serve();
   }
 
   /** The database this session works on, once authenticated. */
@@ -138,43 +186,13 @@ export class ClientSession {
     void this.#held?.stop();
   }
 
-  async #beforeAuthentication(data: Uint8Array): Promise<boolean> {
-    const cancel = cancelTarget(data);
-    if (cancel !== undefined) {
-      // As a server does: the statement of the session with that key (if any) is cancelled, and the
-      // request's own connection is closed without a reply.
-      this.#context.cancel(cancel);
-      this.#ended = true;
-      this.#gateway.detach();
-      this.#socket.end();
-      this.#context.ended(this);
-      return true;
-    }
-    if (data[0] !== PASSWORD_MESSAGE || this.#gateway.clientInfo === undefined) return false;
-    const parameters = this.#gateway.clientInfo.parameters;
-    const sent = readCString(data, 5);
-    const { endpoint, password } = splitPassword(sent);
-    const refusal = await this.#authenticate(
-      this.#named ?? endpoint,
-      parameters.user,
-      parameters['database'] ?? parameters.user,
-      password,
-    );
-    if (refusal === undefined) return false; // pg-gateway completes the authentication
-    this.#fatal(refusal);
-    void this.end();
-    return true;
-  }
-
-  /** Checks what the client asked for, then connects it (waiting for the compute); a refusal or nothing. */
-  async #authenticate(
-    named: NamedEndpoint | undefined,
-    user: string,
-    databaseName: string,
-    password: string,
-  ): Promise<SqlError | undefined> {
-    if (named === undefined) return PG_ERRORS.endpointNotSpecified;
+  /**
+   * Checks the database the client asked for, then connects it (waiting for the compute) and
+   * opens its database; the parameters to announce, or a refusal.
+   */
+  async #authenticate(started: StartedClient): Promise<Admission> {
     const sim = this.#context.host.sim;
+    const named = started.endpoint;
     const projectId = sim.state.endpointOwners[named.endpointId];
     const endpoint =
       projectId === undefined
@@ -184,34 +202,35 @@ export class ClientSession {
       endpoint === undefined
         ? undefined
         : sim.state.projects[endpoint.projectId]?.branches[endpoint.branchId];
-    if (endpoint === undefined || branch === undefined) return SQL_STATES.endpointNotFound;
-    const role = branch.roles.find((r) => r.name === user);
-    if (role === undefined || role.password !== password) return PG_ERRORS.passwordFailed(user);
-    if (!branch.databases.some((d) => d.name === databaseName))
-      return PG_ERRORS.unknownDatabase(databaseName);
+    if (endpoint === undefined || branch === undefined)
+      return { refusal: SQL_STATES.endpointNotFound };
+    if (!branch.databases.some((d) => d.name === started.database))
+      return { refusal: PG_ERRORS.unknownDatabase(started.database) };
     this.#target = {
       projectId: branch.projectId,
       branchId: branch.id,
-      databaseName,
+      databaseName: started.database,
       readOnly: endpoint.type === 'read_only',
     };
     return this.#connect(named);
   }
 
-  async #connect(named: NamedEndpoint): Promise<SqlError | undefined> {
+  async #connect(named: NamedEndpoint): Promise<Admission> {
     let connection: ServedConnection;
     try {
       connection = this.#context.host.act((sim) =>
         sim.connect(named.endpointId, { pooled: named.pooled }),
       );
     } catch (error) {
-      return PG_ERRORS.unavailable(error);
+      return { refusal: PG_ERRORS.unavailable(error) };
     }
     this.#connection = connection;
     while (connection.state === 'connecting' && !this.#ended) await this.#context.changed();
-    if (this.#ended) return undefined;
+    if (this.#ended) return { parameters: {} };
     if (connection.state !== 'open')
-      return connection.error ?? PG_ERRORS.unavailable('the connection was not opened');
+      return {
+        refusal: connection.error ?? PG_ERRORS.unavailable('the connection was not opened'),
+      };
     this.#watchDrops(this.#context.host.sim, connection.id);
     return this.#openDatabase(connection);
   }
@@ -220,20 +239,19 @@ export class ClientSession {
    * Opens the branch database before the client is told it is in (the compute has work meanwhile):
    * a cold start is felt as the simulated start plus the real open, a warm connect as neither.
    */
-  async #openDatabase(connection: ServedConnection): Promise<SqlError | undefined> {
+  async #openDatabase(connection: ServedConnection): Promise<Admission> {
     const target = this.#target;
-    if (target === undefined) return undefined;
+    if (target === undefined) return { parameters: {} };
     const began = this.#context.host.act(() => connection.begin());
-    if (!began.ok) return began.error;
+    if (!began.ok) return { refusal: began.error };
     try {
-      await this.#context.open(target, target.databaseName);
+      return { parameters: await this.#context.open(target, target.databaseName) };
     } catch (error) {
-      return PG_ERRORS.unavailable(error);
+      return { refusal: PG_ERRORS.unavailable(error) };
     } finally {
       if (!this.#ended && connection.state === 'open')
         this.#context.host.act(() => connection.commit());
     }
-    return undefined;
   }
 
   #watchDrops(sim: FrontedSimulation, connectionId: string): void {
@@ -243,26 +261,34 @@ export class ClientSession {
     });
   }
 
-  /** What a real server says after authentication besides the version pg-gateway sends. */
-  #announce(): void {
-    for (const [name, value] of SESSION_PARAMETERS) this.#gateway.sendParameterStatus(name, value);
-    this.#gateway.sendData(backendKeyData(this.#context.key));
+  /**
+   * What a server says once a client is in: authentication done, the parameters its engine
+   * reports, the cancel key, ready.
+   */
+  #announce(parameters: Readonly<Record<string, string>>): void {
+    const said = [
+      authenticationOk(),
+      ...Object.entries(parameters).map(([name, value]) => parameterStatus(name, value)),
+      backendKeyData(this.#context.key),
+      readyForQuery('I'),
+    ];
+    this.#socket.write(Buffer.concat(said));
   }
 
   /** Runs a client message on the branch database, holding it until the transaction ends. */
-  async #forward(data: Uint8Array): Promise<boolean> {
+  async #forward(data: Uint8Array): Promise<void> {
     if (data[0] === TERMINATE) {
       await this.end();
-      return true;
+      return;
     }
     const target = this.#target;
     const connection = this.#connection;
-    if (target === undefined || connection === undefined || this.#ended) return true;
+    if (target === undefined || connection === undefined || this.#ended) return;
     // Parse, Bind, Describe, Execute and Close wait for the Sync (or Flush) that follows them, as a
     // backend may hold their replies: the embedded Postgres then runs the batch in one call.
     if (DEFERRED.has(data[0] as number)) {
       this.#pending.push(data);
-      return true;
+      return;
     }
     const message = this.#pending.length === 0 ? data : Buffer.concat([...this.#pending, data]);
     this.#pending = [];
@@ -272,13 +298,13 @@ export class ClientSession {
         const began = this.#context.host.act(() => connection.begin());
         if (!began.ok) {
           this.terminate(began.error);
-          return true;
+          return;
         }
         this.#working = true;
         const held = await this.#context.hold(target, target.databaseName);
         if (this.#ended) {
           await held.release({ rollback: true });
-          return true;
+          return;
         }
         this.#held = held;
         await held.setReadOnly(target.readOnly);
@@ -296,7 +322,7 @@ export class ClientSession {
       } finally {
         this.#executing = false;
       }
-      if (this.#ended) return true;
+      if (this.#ended) return;
       if (frames.status === 'I') await this.#releaseDatabase();
     } catch (error) {
       if (this.#cancelled && !this.#ended) this.#afterCancel(connection);
@@ -305,7 +331,6 @@ export class ClientSession {
         void this.end();
       }
     }
-    return true;
   }
 
   /** Writes whole messages to the client; resolves once they are out (or the client is gone). */
@@ -321,12 +346,13 @@ export class ClientSession {
     this.#cancelled = false;
     this.#held = undefined;
     this.#rest(connection);
-    this.#gateway.sendError({
-      severity: 'ERROR',
-      code: PG_ERRORS.cancelled.sqlstate,
-      message: PG_ERRORS.cancelled.message,
-    });
-    this.#gateway.sendReadyForQuery('idle');
+    const { sqlstate, message } = PG_ERRORS.cancelled;
+    void this.#send(
+      Buffer.concat([
+        errorResponse({ severity: 'ERROR', code: sqlstate, message }),
+        readyForQuery('I'),
+      ]),
+    );
   }
 
   /** The transaction ended: the database goes to the next client. */
@@ -346,27 +372,12 @@ export class ClientSession {
   #fatal(error: SqlError): void {
     const socket = this.#socket;
     if (socket.destroyed || socket.writableEnded || socket.readableEnded) return;
-    this.#gateway.sendError({ severity: 'FATAL', code: error.sqlstate, message: error.message });
+    socket.write(
+      errorResponse({ severity: 'FATAL', code: error.sqlstate, message: error.message }),
+    );
   }
 }
 
-/** Parameters a Postgres server reports at connection start, which drivers read. */
-const SESSION_PARAMETERS: ReadonlyArray<readonly [string, string]> = [
-  ['server_encoding', 'UTF8'],
-  ['client_encoding', 'UTF8'],
-  ['DateStyle', 'ISO, MDY'],
-  ['integer_datetimes', 'on'],
-  ['standard_conforming_strings', 'on'],
-  ['TimeZone', 'UTC'],
-  ['IntervalStyle', 'postgres'],
-  ['is_superuser', 'off'],
-];
-
 function isLive(state: string): boolean {
   return state === 'open' || state === 'connecting';
-}
-
-function readCString(data: Uint8Array, offset: number): string {
-  const end = data.indexOf(0, offset);
-  return Buffer.from(data.subarray(offset, end === -1 ? data.length : end)).toString('utf8');
 }

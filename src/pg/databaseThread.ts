@@ -24,13 +24,20 @@ interface Pending {
 
 /** An embedded Postgres running in a worker thread. */
 export class DatabaseThread {
+  /** The parameters the engine reports to a client at its start (`server_version`, …). */
+  readonly parameters: Readonly<Record<string, string>>;
   readonly #thread: Worker;
   readonly #unsent: Int32Array;
   readonly #pending: Pending[] = [];
   #gone: Error | undefined;
 
-  private constructor(thread: Worker, unsent: Int32Array) {
+  private constructor(
+    thread: Worker,
+    unsent: Int32Array,
+    parameters: Readonly<Record<string, string>>,
+  ) {
     this.#thread = thread;
+    this.parameters = parameters;
     this.#unsent = unsent;
     thread.on('message', (reply: DatabaseReply) => this.#hear(reply));
     thread.on('error', (error) => this.#lose(error));
@@ -44,11 +51,11 @@ export class DatabaseThread {
     const thread = startThread(await threadProgram('./databaseWorker', import.meta.url), {
       workerData: data,
     });
-    await new Promise<void>((resolve, reject) => {
+    const parameters = await new Promise<Readonly<Record<string, string>>>((resolve, reject) => {
       const heard = (reply: DatabaseReply) => {
         thread.off('message', heard);
         thread.off('error', reject);
-        if (reply.kind === 'ready') resolve();
+        if (reply.kind === 'ready') resolve(reply.parameters);
         else {
           void thread.terminate();
           reject(new Error(reply.kind === 'failed' ? reply.message : 'the database did not open'));
@@ -57,7 +64,7 @@ export class DatabaseThread {
       thread.on('message', heard);
       thread.once('error', reject);
     });
-    return new DatabaseThread(thread, new Int32Array(unsent));
+    return new DatabaseThread(thread, new Int32Array(unsent), parameters);
   }
 
   /** Whether the thread is gone (closed, stopped or failed). */

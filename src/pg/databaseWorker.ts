@@ -24,7 +24,7 @@ export type DatabaseRequest =
 
 /** What the thread says: it is open, a chunk of a reply, a request done, or a failure. */
 export type DatabaseReply =
-  | { readonly kind: 'ready' }
+  | { readonly kind: 'ready'; readonly parameters: Readonly<Record<string, string>> }
   | { readonly kind: 'chunk'; readonly data: Uint8Array }
   | { readonly kind: 'done' }
   | { readonly kind: 'failed'; readonly message: string };
@@ -71,7 +71,28 @@ async function serve(): Promise<void> {
       }
     });
   });
-  say({ kind: 'ready' });
+  say({ kind: 'ready', parameters: await reported(db) });
+}
+
+/** The parameters a Postgres server reports to each client at its start, as this engine has them. */
+const REPORTED = [
+  'server_version',
+  'server_encoding',
+  'client_encoding',
+  'DateStyle',
+  'IntervalStyle',
+  'TimeZone',
+  'integer_datetimes',
+  'standard_conforming_strings',
+  'is_superuser',
+];
+
+async function reported(db: PGlite): Promise<Record<string, string>> {
+  const names = REPORTED.map((name) => `'${name}'`).join(', ');
+  const result = await db.query<{ name: string; value: string }>(
+    `select name, current_setting(name) as value from unnest(array[${names}]) as name`,
+  );
+  return Object.fromEntries(result.rows.map((row) => [row.name, row.value]));
 }
 
 function messageOf(error: unknown): string {

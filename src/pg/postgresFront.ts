@@ -8,11 +8,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Subscription } from 'rxjs';
 import type { PostgresAddress } from '../domain/connectionUri.js';
-import { SQL_STATES } from '../domain/sqlState.js';
+import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { SimEvent } from '../model/events.js';
 import { BranchDatabases, type BranchDatabasesOptions, type BranchRef } from './branchDatabases.js';
 import { CancelKeys, type BackendKey } from './cancelKeys.js';
 import { ClientSession } from './clientSession.js';
+import type { NamedEndpoint } from './endpointRouting.js';
+import type { HandshakeContext } from './handshake.js';
+import { tlsIdentity, type TlsFiles, type TlsIdentity } from './tlsIdentity.js';
 import type { FrontHost } from './frontHost.js';
 
 /** How to run the front. */
@@ -25,10 +28,16 @@ export interface PostgresFrontOptions extends BranchDatabasesOptions {
   readonly paceEveryMs?: number;
   /** Told of errors the front could not hand to a client (a failed copy of branch data). */
   readonly onError?: (error: unknown) => void;
+  /** Told, in one line, of a client that broke the protocol (its bytes are not served). */
+  readonly onLog?: (line: string) => void;
+  /**
+   * TLS for clients that ask for it (`sslmode=require`): a certificate from files, or (the
+   * default) a self-signed one made at start for the endpoint hosts' domain; `false` declines TLS.
+   */
+  readonly tls?: TlsFiles | false;
+  /** The domain of endpoint hosts, for the self-signed certificate (`computesim.local`). */
+  readonly hostDomain?: string;
 }
-
-/** The Postgres version PGlite runs, as the front announces it. */
-const SERVER_VERSION = '17.5';
 
 /** The Postgres front of a served simulation. */
 export class PostgresFront {
@@ -40,6 +49,7 @@ export class PostgresFront {
   /** Sessions by the process id of their cancel key, with the key. */
   readonly #byProcess = new Map<number, { key: BackendKey; session: ClientSession }>();
   readonly #keys = new CancelKeys();
+  #tls: TlsIdentity | undefined;
   readonly #sockets = new Set<Socket>();
   readonly #unsubscribeReplaced: () => void;
   #events: Subscription | undefined;
@@ -64,8 +74,13 @@ export class PostgresFront {
    * Makes what the first client would otherwise wait for (the template database, once per machine)
    * before anyone connects.
    */
-  prepare(): Promise<void> {
-    return this.databases.prepare();
+  async prepare(): Promise<void> {
+    const tls = this.#options.tls;
+    const [identity] = await Promise.all([
+      tls === false ? undefined : tlsIdentity(this.#options.hostDomain ?? 'localhost', tls),
+      this.databases.prepare(),
+    ]);
+    this.#tls = identity;
   }
 
   /** Listens on `host:port` (0: any free port); resolves to the address clients connect to. */
@@ -111,10 +126,9 @@ export class PostgresFront {
       hold: (branch, databaseName) => this.databases.hold(branch, databaseName),
       open: (branch, databaseName) => this.databases.open(branch, databaseName),
       key,
-      cancel: (target) => this.#cancel(target),
+      handshake: this.#handshakeContext(),
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),
       ended: (ended) => this.#ended(ended),
-      serverVersion: SERVER_VERSION,
     });
     this.#sessions.add(session);
     this.#byProcess.set(key.processId, { key, session });
@@ -127,6 +141,26 @@ export class PostgresFront {
     this.#pace();
     for (const [processId, entry] of this.#byProcess)
       if (entry.session === session) this.#byProcess.delete(processId);
+  }
+
+  #handshakeContext(): HandshakeContext {
+    return {
+      tls: this.#tls,
+      passwordOf: (endpoint, user) => this.#passwordOf(endpoint, user),
+      cancel: (target) => this.#cancel(target),
+      log: (line) => this.#options.onLog?.(line),
+    };
+  }
+
+  /** The password of `user` on the compute named, `undefined` for no such role, or a refusal. */
+  #passwordOf(named: NamedEndpoint, user: string): string | undefined | SqlError {
+    const state = this.#host.sim.state;
+    const projectId = state.endpointOwners[named.endpointId];
+    const project = projectId === undefined ? undefined : state.projects[projectId];
+    const endpoint = project?.endpoints[named.endpointId];
+    const branch = endpoint === undefined ? undefined : project?.branches[endpoint.branchId];
+    if (branch === undefined) return SQL_STATES.endpointNotFound;
+    return branch.roles.find((role) => role.name === user)?.password;
   }
 
   /** A CancelRequest: the session it names cancels its statement, if the secret matches. */

@@ -5,6 +5,7 @@
  * holds back its own backend rather than filling the server's memory; a client that goes away
  * mid-result has its statement stopped.
  */
+import type { Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgServe, type PgServe } from '../support/pgServe.js';
@@ -19,9 +20,8 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
 }
 
 /** The socket under a node-postgres client (to pause it, or cut it). */
-function socketOf(client: pg.Client): import('node:net').Socket {
-  return (client as unknown as { connection: { stream: import('node:net').Socket } }).connection
-    .stream;
+function socketOf(client: pg.Client): Socket {
+  return (client as unknown as { connection: { stream: Socket } }).connection.stream;
 }
 
 describe('statements off the main thread', () => {

@@ -1,7 +1,8 @@
 /**
  * `computesim serve --pg-port` as a user runs it: the line it prints names the Postgres address and
- * the data folder, `psql` connects through the URI the API gives, and SIGTERM stops it cleanly with
- * the branch data kept beside the state file.
+ * the data folder, `psql` connects through the URI the API gives, and through the one the official
+ * CLI builds (TLS, the compute named by SNI, SCRAM with channel binding), and SIGTERM stops it
+ * cleanly with the branch data kept beside the state file.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -9,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
-import { killAllServeProcesses, startServe } from '../support/serveProcess.js';
+import { fileURLToPath } from 'node:url';
+import { killAllServeProcesses, SERVE_KEY, startServe } from '../support/serveProcess.js';
 import { describeWith } from '../support/systemPrograms.js';
 
 afterEach(killAllServeProcesses);
@@ -32,5 +34,33 @@ describeWith('psql', 'psql against computesim serve --pg-port', () => {
     expect(await serve.stop()).toBe(0);
     expect(existsSync(`${state}.pgdata`)).toBe(true);
     expect(readdirSync(`${state}.pgdata`)).toHaveLength(1); // the one project
+  });
+
+  it("serves psql through the official CLI's connection string, unchanged", async () => {
+    const serve = await startServe(['--clock', '60x', '--pg-port', '0']);
+    const port = Number(/postgres [^:]+:(\d+)/.exec(serve.stdout())?.[1]);
+    const created = await serve.call('POST', '/projects', { project: { name: 'cli-uri' } });
+    const projectId = created.body?.['project'].id as string;
+    const cli = fileURLToPath(new URL('../../node_modules/neonctl/bin/cli.js', import.meta.url));
+    const configDir = mkdtempSync(join(tmpdir(), 'computesim-neonctl-'));
+    const { stdout: uri } = await promisify(execFile)(
+      process.execPath,
+      [
+        cli,
+        ...['--api-host', serve.base, '--api-key', SERVE_KEY, '--config-dir', configDir],
+        ...['--no-analytics', '--no-color', 'connection-string', '--project-id', projectId],
+      ],
+      { timeout: 60_000 },
+    );
+    expect(uri.trim()).toMatch(
+      /^postgresql:\/\/neondb_owner:.+@ep-[^/]+\/neondb\?sslmode=require&channel_binding=require$/,
+    );
+    const { stdout } = await promisify(execFile)(
+      'psql',
+      [uri.trim(), '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', 'select 40 + 2'],
+      { timeout: 30_000, env: { ...process.env, PGHOSTADDR: '127.0.0.1', PGPORT: String(port) } },
+    );
+    expect(stdout.trim()).toBe('42');
+    expect(await serve.stop()).toBe(0);
   });
 });

@@ -40,6 +40,8 @@ export async function startPgServe(
     readonly root?: string;
     /** Where the template database is made (default: the machine's, made once). */
     readonly templateDir?: string;
+    /** Told of clients that broke the protocol. */
+    readonly onLog?: (line: string) => void;
   } = {},
 ): Promise<PgServe> {
   const clock = parseClockMode(options.clock ?? 'manual');
@@ -54,6 +56,7 @@ export async function startPgServe(
     root,
     ...(options.maxOpen === undefined ? {} : { maxOpen: options.maxOpen }),
     ...(options.templateDir === undefined ? {} : { templateDir: options.templateDir }),
+    ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
   });
   const call = async (method: string, path: string, body?: unknown) => {
     const answer = await callJson(fetch, base, KEY, method, path, body);

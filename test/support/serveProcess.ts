@@ -20,6 +20,8 @@ export interface ServeProcess {
   readonly child: ChildProcess;
   /** The API's base URL (`http://127.0.0.1:PORT/api/v2`). */
   readonly base: string;
+  /** What it wrote on stdout so far. */
+  stdout(): string;
   /** What it wrote on stderr so far. */
   stderr(): string;
   /** One request with the key; the body parsed as JSON when there is one. */
@@ -82,6 +84,7 @@ export function startServe(args: readonly string[]): Promise<ServeProcess> {
       resolve({
         child,
         base,
+        stdout: () => out,
         stderr: () => err,
         call: async (method, path, body) => {
           const answer = await callJson(fetch, base, SERVE_KEY, method, path, body);

@@ -147,6 +147,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
         ...(pgMaxOpen === undefined ? {} : { maxOpen: pgMaxOpen }),
         onError: (error) =>
           io.err(`postgres front: ${error instanceof Error ? error.message : String(error)}`),
+        onLog: (line) => io.err(`postgres front: ${line}`),
       });
       postgres = ` · postgres ${address.host}:${address.port} (data in ${root})`;
     } catch (error) {

@@ -1,0 +1,367 @@
+/**
+ * A Postgres client's start, up to a proven password, as the real service's proxy runs it: an
+ * optional TLS upgrade (`SSLRequest`; a `GSSENCRequest` is declined), the startup message, then the
+ * compute it names: by SNI (the first label of the host the client asked TLS for), by the
+ * `options` parameter (`endpoint=<id>`), or else by the password (`endpoint=<id>;<password>`,
+ * asked for in clear as the proxy does when it cannot tell). A named compute's role proves its
+ * password by SCRAM-SHA-256, with channel binding (SCRAM-SHA-256-PLUS) offered over TLS. A
+ * CancelRequest is handed on and its connection closed. Bad bytes cost one line to the log and a
+ * FATAL 08P01 to the client, never a stack.
+ */
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import type { SqlError } from '../domain/sqlState.js';
+import {
+  cleartextPasswordRequest,
+  errorResponse,
+  saslContinue,
+  saslFinal,
+  saslRequest,
+} from './backendMessages.js';
+import { cancelTarget, type BackendKey } from './cancelKeys.js';
+import { ClientMessages } from './clientMessages.js';
+import { endpointFromOptions, splitPassword, type NamedEndpoint } from './endpointRouting.js';
+import { PG_ERRORS } from './pgErrors.js';
+import { isScramFailure, SCRAM_SHA_256, SCRAM_SHA_256_PLUS, ScramExchange } from './scram.js';
+import type { TlsIdentity } from './tlsIdentity.js';
+
+/** What a handshake needs from its front. */
+export interface HandshakeContext {
+  /** The front's certificate (no TLS without one: an SSLRequest is declined). */
+  readonly tls: TlsIdentity | undefined;
+  /**
+   * The password of role `user` on compute `endpoint`: `undefined` for an unknown role (its
+   * exchange fails as a wrong password would), or the refusal when the compute does not exist.
+   */
+  passwordOf(endpoint: NamedEndpoint, user: string): string | undefined | SqlError;
+  /** A CancelRequest arrived. */
+  cancel(key: BackendKey): void;
+  /** One line for the server's log (a client that broke the protocol). */
+  log(line: string): void;
+}
+
+/** A client whose password holds: where it is, what it asked for, and its messages from here on. */
+export interface StartedClient {
+  /** The connection from now on (a TLS socket after an upgrade). */
+  readonly socket: Socket;
+  readonly endpoint: NamedEndpoint;
+  readonly user: string;
+  readonly database: string;
+  /** The startup parameters as sent (`application_name`, `options`, …). */
+  readonly parameters: Readonly<Record<string, string>>;
+  /** The reader, switched to typed messages, with whatever the client sent after its password. */
+  readonly messages: ClientMessages;
+  /** Typed messages already read (a client that did not wait for the end of the start). */
+  readonly early: readonly Uint8Array[];
+}
+
+const SSL_REQUEST = 80_877_103;
+const GSSENC_REQUEST = 80_877_104;
+const PROTOCOL_3_0 = 196_608;
+const PASSWORD_MESSAGE = 0x70; // 'p': password, SASLInitialResponse and SASLResponse alike
+
+/**
+ * Runs the start of a client on `socket`; resolves to the started client, or `undefined` once the
+ * connection has been closed (a cancel request, a refusal, a protocol violation, a hang-up).
+ */
+export function handshake(
+  socket: Socket,
+  context: HandshakeContext,
+): Promise<StartedClient | undefined> {
+  return new Handshake(socket, context).run();
+}
+
+class Handshake {
+  #socket: Socket;
+  readonly #context: HandshakeContext;
+  readonly #messages = new ClientMessages();
+  readonly #queue: Uint8Array[] = [];
+  #wake: (() => void) | undefined;
+  #closed = false;
+  readonly #onData = (chunk: Buffer) => this.#take(chunk);
+  readonly #onGone = () => this.#close();
+
+  constructor(socket: Socket, context: HandshakeContext) {
+    this.#socket = socket;
+    this.#context = context;
+  }
+
+  async run(): Promise<StartedClient | undefined> {
+    this.#listen(this.#socket);
+    try {
+      return await this.#start();
+    } finally {
+      this.#unlisten(this.#socket);
+    }
+  }
+
+  async #start(): Promise<StartedClient | undefined> {
+    for (;;) {
+      const message = await this.#next();
+      if (message === undefined) return undefined;
+      const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+      const code = view.readInt32BE(4);
+      const cancel = cancelTarget(message);
+      if (cancel !== undefined) {
+        this.#context.cancel(cancel);
+        return this.#end();
+      }
+      if (code === SSL_REQUEST && message.length === 8) {
+        if (this.#context.tls === undefined || this.#socket instanceof TLSSocket) {
+          this.#socket.write('N');
+          continue;
+        }
+        if (!(await this.#upgrade(this.#context.tls))) return undefined;
+        continue;
+      }
+      if (code === GSSENC_REQUEST && message.length === 8) {
+        this.#socket.write('N');
+        continue;
+      }
+      if (code !== PROTOCOL_3_0) {
+        const major = code >>> 16;
+        const minor = code & 0xffff;
+        return this.#violation(`unsupported frontend protocol ${major}.${minor}`, {
+          code: '0A000',
+          message: `unsupported frontend protocol ${major}.${minor}: server supports 3.0 to 3.0`,
+        });
+      }
+      const parameters = startupParameters(view);
+      if (parameters === undefined)
+        return this.#violation('invalid startup packet layout', {
+          code: '08P01',
+          message: 'invalid startup packet layout: expected terminator as last byte',
+        });
+      return this.#authenticate(parameters);
+    }
+  }
+
+  async #authenticate(
+    parameters: Readonly<Record<string, string>>,
+  ): Promise<StartedClient | undefined> {
+    const user = parameters['user'];
+    if (user === undefined || user === '')
+      return this.#refuse({
+        sqlstate: '28000',
+        message: 'no PostgreSQL user name specified in startup packet',
+      });
+    const database = parameters['database'] ?? user;
+    const named = this.#sniEndpoint() ?? endpointFromOptions(parameters['options']);
+    this.#messages.startTyped();
+    if (named === undefined) return this.#cleartext(parameters, user, database);
+    const password = this.#context.passwordOf(named, user);
+    if (typeof password === 'object') return this.#refuse(password);
+    const proven = await this.#scram(password, user);
+    if (!proven) return undefined;
+    return this.#started(named, user, database, parameters);
+  }
+
+  /** No compute named before the password: ask for it in clear, `endpoint=<id>;<password>`. */
+  async #cleartext(
+    parameters: Readonly<Record<string, string>>,
+    user: string,
+    database: string,
+  ): Promise<StartedClient | undefined> {
+    this.#socket.write(cleartextPasswordRequest());
+    const message = await this.#next();
+    if (message === undefined) return undefined;
+    if (message[0] !== PASSWORD_MESSAGE)
+      return this.#violation('expected a password message', {
+        code: '08P01',
+        message: `expected password response, got message type ${message[0] ?? 0}`,
+      });
+    const sent = cstringAt(message, 5);
+    const { endpoint, password } = splitPassword(sent);
+    if (endpoint === undefined) return this.#refuse(PG_ERRORS.endpointNotSpecified);
+    const expected = this.#context.passwordOf(endpoint, user);
+    if (typeof expected === 'object') return this.#refuse(expected);
+    if (expected !== password) return this.#refuse(PG_ERRORS.passwordFailed(user));
+    return this.#started(endpoint, user, database, parameters);
+  }
+
+  /** The SCRAM exchange for a role whose password is `password` (none: the role is unknown). */
+  async #scram(password: string | undefined, user: string): Promise<boolean> {
+    const endPoint = this.#socket instanceof TLSSocket ? this.#context.tls?.endPoint : undefined;
+    const mechanisms =
+      endPoint === undefined ? [SCRAM_SHA_256] : [SCRAM_SHA_256_PLUS, SCRAM_SHA_256];
+    this.#socket.write(saslRequest(mechanisms));
+    // An unknown role goes through the same exchange and fails it, as Postgres does.
+    const exchange = new ScramExchange(password ?? `\0unknown role ${user}`, endPoint);
+    const initial = await this.#next();
+    if (initial === undefined) return false;
+    const start = initialResponse(initial);
+    if (start === undefined) return this.#badSasl('malformed SASLInitialResponse');
+    const serverFirst = exchange.first(start.mechanism, start.data);
+    if (isScramFailure(serverFirst)) return this.#badSasl(serverFirst.message);
+    this.#socket.write(saslContinue(serverFirst));
+    const response = await this.#next();
+    if (response === undefined) return false;
+    if (response[0] !== PASSWORD_MESSAGE) return this.#badSasl('expected a SASLResponse');
+    const serverFinal = exchange.final(Buffer.from(response.subarray(5)).toString('utf8'));
+    if (isScramFailure(serverFinal)) {
+      if (serverFinal.kind === 'password' || password === undefined)
+        this.#refuse(PG_ERRORS.passwordFailed(user));
+      else this.#badSasl(serverFinal.message);
+      return false;
+    }
+    this.#socket.write(saslFinal(serverFinal));
+    return true;
+  }
+
+  #started(
+    endpoint: NamedEndpoint,
+    user: string,
+    database: string,
+    parameters: Readonly<Record<string, string>>,
+  ): StartedClient {
+    return {
+      socket: this.#socket,
+      endpoint,
+      user,
+      database,
+      parameters,
+      messages: this.#messages,
+      early: this.#queue.splice(0),
+    };
+  }
+
+  /** The compute named by the host the client asked TLS for (its first label), if any. */
+  #sniEndpoint(): NamedEndpoint | undefined {
+    const socket = this.#socket;
+    if (!(socket instanceof TLSSocket)) return undefined;
+    const host = (socket as TLSSocket & { servername?: string | false }).servername;
+    if (typeof host !== 'string' || !host.includes('.')) return undefined;
+    return endpointFromOptions(`endpoint=${host.slice(0, host.indexOf('.'))}`);
+  }
+
+  async #upgrade(tls: TlsIdentity): Promise<boolean> {
+    const plain = this.#socket;
+    this.#unlisten(plain);
+    plain.write('S');
+    const secure = new TLSSocket(plain, { isServer: true, key: tls.key, cert: tls.cert });
+    const ready = await new Promise<boolean>((resolve) => {
+      secure.once('secure', () => resolve(true));
+      secure.once('error', () => resolve(false));
+      secure.once('close', () => resolve(false));
+    });
+    secure.on('error', () => undefined);
+    if (!ready) {
+      plain.destroy();
+      this.#closed = true;
+      return false;
+    }
+    this.#socket = secure;
+    this.#listen(secure);
+    return true;
+  }
+
+  #listen(socket: Socket): void {
+    socket.on('data', this.#onData);
+    socket.on('end', this.#onGone);
+    socket.on('close', this.#onGone);
+  }
+
+  #unlisten(socket: Socket): void {
+    socket.off('data', this.#onData);
+    socket.off('end', this.#onGone);
+    socket.off('close', this.#onGone);
+  }
+
+  #take(chunk: Buffer): void {
+    const read = this.#messages.read(chunk);
+    this.#queue.push(...read.messages);
+    if (read.violation !== undefined) {
+      this.#context.log(`a client broke the protocol: ${read.violation}`);
+      this.#write(errorResponse({ severity: 'FATAL', code: '08P01', message: read.violation }));
+      this.#end();
+    }
+    this.#wake?.();
+  }
+
+  /** The next message, or `undefined` once the connection is closed. */
+  async #next(): Promise<Uint8Array | undefined> {
+    for (;;) {
+      const message = this.#queue.shift();
+      if (message !== undefined) return message;
+      if (this.#closed) return undefined;
+      const buffered = this.#messages.readBuffered();
+      if (buffered.messages.length > 0) {
+        this.#queue.push(...buffered.messages);
+        continue;
+      }
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+      this.#wake = undefined;
+    }
+  }
+
+  #badSasl(reason: string): false {
+    this.#violation(reason, { code: '08P01', message: reason });
+    return false;
+  }
+
+  #violation(line: string, error: { code: string; message: string }): undefined {
+    this.#context.log(`a client broke the protocol: ${line}`);
+    this.#write(errorResponse({ severity: 'FATAL', ...error }));
+    return this.#end();
+  }
+
+  #refuse(error: SqlError): undefined {
+    this.#write(errorResponse({ severity: 'FATAL', code: error.sqlstate, message: error.message }));
+    return this.#end();
+  }
+
+  #write(message: Uint8Array): void {
+    const socket = this.#socket;
+    if (!socket.destroyed && !socket.writableEnded) socket.write(message);
+  }
+
+  #end(): undefined {
+    this.#closed = true;
+    if (!this.#socket.destroyed) this.#socket.end();
+    this.#wake?.();
+    return undefined;
+  }
+
+  #close(): void {
+    this.#closed = true;
+    this.#wake?.();
+  }
+}
+
+/** The parameters of a startup message (`length code (name value)* \0`), or `undefined` if malformed. */
+function startupParameters(view: Buffer): Record<string, string> | undefined {
+  if (view[view.length - 1] !== 0) return undefined;
+  const parameters: Record<string, string> = {};
+  let offset = 8;
+  while (offset < view.length - 1) {
+    const nameEnd = view.indexOf(0, offset);
+    const valueEnd = nameEnd < 0 ? -1 : view.indexOf(0, nameEnd + 1);
+    if (nameEnd < 0 || valueEnd < 0) return undefined;
+    parameters[view.toString('utf8', offset, nameEnd)] = view.toString(
+      'utf8',
+      nameEnd + 1,
+      valueEnd,
+    );
+    offset = valueEnd + 1;
+  }
+  return parameters;
+}
+
+/** A SASLInitialResponse: the mechanism, then the client-first message. */
+function initialResponse(
+  message: Uint8Array,
+): { readonly mechanism: string; readonly data: string } | undefined {
+  if (message[0] !== PASSWORD_MESSAGE) return undefined;
+  const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  const end = view.indexOf(0, 5);
+  if (end < 0 || end + 5 > view.length) return undefined;
+  const length = view.readInt32BE(end + 1);
+  const data = view.subarray(end + 5, length < 0 ? end + 5 : end + 5 + length);
+  return { mechanism: view.toString('utf8', 5, end), data: data.toString('utf8') };
+}
+
+function cstringAt(message: Uint8Array, offset: number): string {
+  const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  const end = view.indexOf(0, offset);
+  return view.toString('utf8', offset, end < 0 ? view.length : end);
+}

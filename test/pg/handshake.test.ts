@@ -1,0 +1,141 @@
+/**
+ * A client's start on the front, as the real proxy runs it: TLS on request with the compute named by
+ * SNI, SCRAM-SHA-256 by default and SCRAM-SHA-256-PLUS (channel binding) over TLS, the plain
+ * `options=endpoint%3D…` URI as before; the parameters announced are the engine's own; a GSS
+ * encryption request is declined; bytes that break the protocol cost one log line and a FATAL, and
+ * the front goes on serving.
+ */
+import type { EventEmitter } from 'node:events';
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPgServe, type PgServe } from '../support/pgServe.js';
+
+type Project = Awaited<ReturnType<PgServe['project']>>;
+
+/**
+ * Sends `bytes` on a new connection; resolves to what the front answered before it closed, or,
+ * with `firstOnly`, to its first answer (the connection is then closed by the test).
+ */
+function exchange(port: number, bytes: Buffer, firstOnly = false): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const received: Buffer[] = [];
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => {
+      received.push(chunk);
+      if (firstOnly) socket.end();
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(received)));
+  });
+}
+
+/** The SQLSTATE of the first ErrorResponse in `reply`, if any. */
+function errorCode(reply: Buffer): string | undefined {
+  if (reply[0] !== 0x45) return undefined;
+  const fields = reply.subarray(5).toString('utf8').split('\0');
+  return fields.find((field) => field.startsWith('C'))?.slice(1);
+}
+
+describe('the start of a client', () => {
+  let serve: PgServe;
+  let project: Project;
+  let host: string;
+  let password: string;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    serve = await startPgServe({ onLog: (line) => logged.push(line) });
+    project = await serve.project('handshake');
+    await serve.advance('10s');
+    const endpoint = await serve.call(
+      'GET',
+      `/projects/${project.id}/endpoints/${project.endpointId}`,
+    );
+    host = endpoint.body['endpoint'].host as string;
+    password = decodeURIComponent(new URL(project.uri).password);
+  });
+  afterAll(async () => {
+    await serve.stop();
+  });
+
+  it('takes the compute from SNI over TLS, and binds SCRAM to the channel', async () => {
+    expect(host).toMatch(/^ep-[a-z-]+-\d+\.[a-z0-9-]+\.aws\./);
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port: serve.postgres.port,
+      user: 'neondb_owner',
+      database: 'neondb',
+      password,
+      ssl: { rejectUnauthorized: false, servername: host },
+      enableChannelBinding: true,
+    } as pg.ClientConfig);
+    await client.connect();
+    const { rows } = await client.query('select 1 as one');
+    expect(rows).toEqual([{ one: 1 }]);
+    await client.end();
+  });
+
+  it('refuses a wrong password over SCRAM with 28P01, with TLS or without', async () => {
+    const overTls = new pg.Client({
+      host: '127.0.0.1',
+      port: serve.postgres.port,
+      user: 'neondb_owner',
+      database: 'neondb',
+      password: 'not-it',
+      ssl: { rejectUnauthorized: false, servername: host },
+    });
+    await expect(overTls.connect()).rejects.toMatchObject({ code: '28P01' });
+    const unknownRole = new pg.Client(project.uri.replace('neondb_owner', 'nobody'));
+    await expect(unknownRole.connect()).rejects.toMatchObject({
+      code: '28P01',
+      message: 'password authentication failed for user "nobody"',
+    });
+  });
+
+  it("announces the engine's own server_version and is_superuser", async () => {
+    const client = new pg.Client(project.uri);
+    const parameters: Record<string, string> = {};
+    const connection = (client as unknown as { connection: EventEmitter }).connection;
+    connection.on(
+      'parameterStatus',
+      (message: { parameterName: string; parameterValue: string }) => {
+        parameters[message.parameterName] = message.parameterValue;
+      },
+    );
+    await client.connect();
+    const shown = await client.query<{ v: string; s: string }>(
+      "select current_setting('server_version') as v, current_setting('is_superuser') as s",
+    );
+    await client.end();
+    expect(parameters['server_version']).toBe(shown.rows[0]?.v);
+    expect(parameters['is_superuser']).toBe(shown.rows[0]?.s);
+  });
+
+  it('declines GSS encryption', async () => {
+    const request = Buffer.alloc(8);
+    request.writeInt32BE(8, 0);
+    request.writeInt32BE(80_877_104, 4);
+    const reply = await exchange(serve.postgres.port, request, true);
+    expect(reply.toString('latin1')).toBe('N');
+  });
+
+  it('answers bytes that break the protocol with one log line and a FATAL 08P01, and goes on', async () => {
+    logged.length = 0;
+    const zeroLength = Buffer.alloc(8); // a startup packet that says it is 0 bytes long
+    expect(errorCode(await exchange(serve.postgres.port, zeroLength))).toBe('08P01');
+    const huge = Buffer.alloc(8);
+    huge.writeInt32BE(1_000_000, 0);
+    expect(errorCode(await exchange(serve.postgres.port, huge))).toBe('08P01');
+    const oldProtocol = Buffer.alloc(8);
+    oldProtocol.writeInt32BE(8, 0);
+    oldProtocol.writeInt32BE(0x00020000, 4);
+    expect(errorCode(await exchange(serve.postgres.port, oldProtocol))).toBe('0A000');
+    expect(logged).toHaveLength(3);
+    for (const line of logged) expect(line).not.toContain('\n');
+    const client = new pg.Client(project.uri);
+    await client.connect();
+    expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await client.end();
+  });
+});
