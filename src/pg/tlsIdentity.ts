@@ -24,11 +24,19 @@ export interface TlsFiles {
 /** The identity from `files`, or a self-signed one for `*.{domain}`, `localhost` and loopback. */
 export async function tlsIdentity(domain: string, files?: TlsFiles): Promise<TlsIdentity> {
   if (files !== undefined) {
+    const read = (path: string, what: string) =>
+      readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read the TLS ${what} ${path}: ${error.code ?? error.message}`);
+      });
     const [cert, key] = await Promise.all([
-      readFile(files.certFile, 'utf8'),
-      readFile(files.keyFile, 'utf8'),
+      read(files.certFile, 'certificate'),
+      read(files.keyFile, 'key'),
     ]);
-    return { cert, key, endPoint: endPointHash(cert) };
+    try {
+      return { cert, key, endPoint: endPointHash(cert) };
+    } catch {
+      throw new Error(`the TLS certificate ${files.certFile} is not a PEM certificate`);
+    }
   }
   // Loaded only when a front needs TLS: nothing else in computesim uses it.
   const { generate } = await import('selfsigned');

@@ -111,7 +111,29 @@ describe('computesim CLI', () => {
     [['serve', '--profile', 'yesterday'], 2, /--profile must be one of seed, current/],
     [['serve', '--pg-port', '70000'], 2, /--pg-port must be at most 65535, got 70000/],
     [['serve', '--pg-port', 'x'], 2, /--pg-port must be a whole number/],
-    [['serve', '--pg-data', '/tmp/x'], 2, /--pg-data and --pg-max-open go with --pg-port/],
+    [
+      ['serve', '--pg-data', '/tmp/x'],
+      2,
+      /--pg-data, --pg-max-open and --pg-tls-cert\/--pg-tls-key go with --pg-port/,
+    ],
+    [
+      ['serve', '--pg-port', '0', '--pg-tls-cert', '/tmp/c.pem'],
+      2,
+      /--pg-tls-cert and --pg-tls-key go together/,
+    ],
+    [
+      [
+        'serve',
+        '--pg-port',
+        '0',
+        '--pg-tls-cert',
+        '/nonexistent/c.pem',
+        '--pg-tls-key',
+        '/nonexistent/k.pem',
+      ],
+      1,
+      /cannot start the Postgres front: cannot read the TLS certificate \/nonexistent\/c\.pem: ENOENT/,
+    ],
     [['serve', '--pg-port', '0', '--pg-max-open', '0'], 2, /--pg-max-open must be/],
   ])('%j fails with exit %d and one line: %s', async (argv, code, message) => {
     const good = logFile(sim.toJSONL());

@@ -48,11 +48,15 @@ Options:
                        current (the real service today: max_connections, free plan limits)
   --pg-port N          also serve the computes over the Postgres wire protocol on N (0 picks a
                        free one): connection URIs from the API point there, naming the compute
-                       in options=endpoint%3D<id>; each branch database is an embedded Postgres
+                       in options=endpoint%3D<id>; each branch database is an embedded Postgres.
+                       TLS clients may name it by SNI instead (the compute's host, as neonctl's
+                       URIs do: PGHOSTADDR=127.0.0.1 PGPORT=N psql "$(neonctl connection-string)")
   --pg-data DIR        where the branch databases live (default: FILE.pgdata beside
                        --state-file, kept across restarts; else a temporary folder removed at exit)
   --pg-max-open N      embedded Postgres instances open at once, at most (default 4; each takes
                        a few hundred MB; least recently used idle ones close first)
+  --pg-tls-cert FILE   the front's TLS certificate (PEM; with --pg-tls-key); default: a
+  --pg-tls-key FILE    self-signed one made at start for the endpoint hosts' domain
 
 Examples:
   computesim serve --clock 60x --state-file sim.jsonl
@@ -76,6 +80,8 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       'pg-port': { type: 'string' },
       'pg-data': { type: 'string' },
       'pg-max-open': { type: 'string' },
+      'pg-tls-cert': { type: 'string' },
+      'pg-tls-key': { type: 'string' },
     },
     0,
     'no arguments',
@@ -107,8 +113,17 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     values['pg-max-open'] === undefined
       ? undefined
       : wholeNumber('--pg-max-open', values['pg-max-open'], 1);
-  if (pgPort === undefined && (values['pg-data'] !== undefined || pgMaxOpen !== undefined))
-    throw new UsageError('--pg-data and --pg-max-open go with --pg-port');
+  const certFile = values['pg-tls-cert'];
+  const keyFile = values['pg-tls-key'];
+  if (
+    pgPort === undefined &&
+    [values['pg-data'], pgMaxOpen, certFile, keyFile].some((value) => value !== undefined)
+  )
+    throw new UsageError(
+      '--pg-data, --pg-max-open and --pg-tls-cert/--pg-tls-key go with --pg-port',
+    );
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new UsageError('--pg-tls-cert and --pg-tls-key go together');
   const profile = values.profile;
   if (profile !== undefined && !(PROFILE_NAMES as readonly string[]).includes(profile))
     throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, got "${profile}"`);
@@ -145,6 +160,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       const address = await server.listenPostgres(pgPort, host, {
         root,
         ...(pgMaxOpen === undefined ? {} : { maxOpen: pgMaxOpen }),
+        ...(certFile === undefined || keyFile === undefined ? {} : { tls: { certFile, keyFile } }),
         onError: (error) =>
           io.err(`postgres front: ${error instanceof Error ? error.message : String(error)}`),
         onLog: (line) => io.err(`postgres front: ${line}`),
@@ -153,8 +169,11 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     } catch (error) {
       await server.close();
       stateFile?.close();
+      const failure = error as NodeJS.ErrnoException;
       throw new Error(
-        `cannot listen for Postgres on ${host}:${pgPort}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        failure.syscall === 'listen'
+          ? `cannot listen for Postgres on ${host}:${pgPort}: ${failure.code ?? String(error)}`
+          : `cannot start the Postgres front: ${failure.message ?? String(error)}`,
         { cause: error },
       );
     }
