@@ -152,6 +152,7 @@ export class BranchDatabases {
         } finally {
           releaseSource();
           releaseTarget();
+          this.#trim();
         }
       }),
     ).then(() => undefined);
@@ -254,9 +255,12 @@ export class BranchDatabases {
     return slot.db;
   }
 
-  /** Closes least recently used idle instances until there is room for one more. */
-  async #makeRoom(): Promise<void> {
-    while (this.openCount >= this.#maxOpen) {
+  /**
+   * Closes least recently used idle instances until there is room for `more` (one before an open;
+   * none after a release, when an open that went past the cap, all others held, is undone).
+   */
+  async #makeRoom(more = 1): Promise<void> {
+    while (this.openCount + more > this.#maxOpen) {
       const idle = [...this.#slots.values()]
         .filter((slot) => slot.db !== undefined && !slot.lock.held)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
@@ -298,6 +302,7 @@ export class BranchDatabases {
           if (options.rollback === true && slot.db === db && !db.gone) await db.reply(ROLLBACK);
         } finally {
           release();
+          this.#trim();
         }
       },
       stop: async () => {
@@ -308,9 +313,15 @@ export class BranchDatabases {
           await db.stop();
         } finally {
           release();
+          this.#trim();
         }
       },
     };
+  }
+
+  /** Back under the cap once holders let go (in the background: nobody waits for it). */
+  #trim(): void {
+    if (this.openCount > this.#maxOpen && !this.#closed) this.#makeRoom(0).catch(() => undefined);
   }
 
   /** The template data directory, made once (initdb) and renamed into place whole. */

@@ -15,11 +15,20 @@ import type { ServedConnection } from '../service/servedSimulation.js';
 import type { BranchRef, HeldDatabase } from './branchDatabases.js';
 import type { NamedEndpoint } from './endpointRouting.js';
 import type { FrontedSimulation, FrontHost } from './frontHost.js';
-import { ReplyFrames } from './replyFrames.js';
+import { ReplyFrames, type TransactionStatus } from './replyFrames.js';
+import {
+  copyInResponse,
+  CopyInProgress,
+  copyProbe,
+  isCopyFromStdin,
+  MAX_COPY_BYTES,
+  withoutCopyIn,
+} from './copyIn.js';
 import { PG_ERRORS } from './pgErrors.js';
 import { backendKeyData, type BackendKey } from './cancelKeys.js';
 import {
   authenticationOk,
+  backendMessage,
   errorResponse,
   parameterStatus,
   readyForQuery,
@@ -55,6 +64,11 @@ interface Target extends BranchRef {
 /** Parse, Bind, Describe, Execute, Close: messages whose replies may wait for a Sync or Flush. */
 const DEFERRED: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 const TERMINATE = 0x58; // 'X'
+/** The end sent in place of the client's when its COPY data went past the bound. */
+const COPY_TOO_LARGE = backendMessage(
+  'f',
+  Buffer.from(`more than ${MAX_COPY_BYTES >> 20} MiB of COPY data for one statement\0`, 'utf8'),
+);
 
 /** A client let in, with what to announce to it; or why it is not. */
 type Admission =
@@ -75,6 +89,10 @@ export class ClientSession {
   #executing = false;
   /** Whether the running statement was cancelled (its instance stopped). */
   #cancelled = false;
+  /** The transaction status the backend last reported to this client. */
+  #status: TransactionStatus = 'I';
+  /** A COPY FROM STDIN gathering the client's data. */
+  #copy: CopyInProgress | undefined;
   /** Extended-protocol messages waiting for their Sync or Flush. */
   #pending: Uint8Array[] = [];
 
@@ -292,6 +310,15 @@ export class ClientSession {
     }
     const message = this.#pending.length === 0 ? data : Buffer.concat([...this.#pending, data]);
     this.#pending = [];
+    const copy = this.#copy;
+    let run = message;
+    if (copy !== undefined) {
+      if (CopyInProgress.isData(message)) copy.add(message);
+      // Flush and Sync mean nothing during COPY, as for Postgres; its end runs the whole exchange.
+      if (!CopyInProgress.ends(message)) return;
+      this.#copy = undefined;
+      run = copy.exchange(copy.overflowed ? COPY_TOO_LARGE : message);
+    }
     try {
       if (this.#held === undefined) {
         // From the statement's arrival, the compute has work: waiting for the database is not idle.
@@ -309,21 +336,15 @@ export class ClientSession {
         this.#held = held;
         await held.setReadOnly(target.readOnly);
       }
-      const frames = new ReplyFrames();
-      this.#executing = true;
-      try {
-        await this.#held.exec(message, (chunk) => {
-          const messages = frames.take(chunk);
-          // The compute's work ends as the client is told its transaction is over, not after: the
-          // client may act on the answer (move the clock, say) before the backend has finished.
-          if (frames.status === 'I') this.#rest(connection);
-          return this.#send(messages);
-        });
-      } finally {
-        this.#executing = false;
+      if (copy === undefined && isCopyFromStdin(message)) {
+        const probed = await this.#probeCopy(this.#held, message);
+        if (probed !== undefined) {
+          await this.#execute(connection, undefined, probed);
+          return;
+        }
+        if (this.#ended || this.#copy !== undefined) return;
       }
-      if (this.#ended) return;
-      if (frames.status === 'I') await this.#releaseDatabase();
+      await this.#execute(connection, run, undefined, copy !== undefined);
     } catch (error) {
       if (this.#cancelled && !this.#ended) this.#afterCancel(connection);
       else {
@@ -331,6 +352,68 @@ export class ClientSession {
         void this.end();
       }
     }
+  }
+
+  /**
+   * Runs `message` on the held database with the reply streamed to the client (or passes on a
+   * reply already in hand); the database goes back once the transaction has ended.
+   */
+  async #execute(
+    connection: ServedConnection,
+    message: Uint8Array | undefined,
+    reply?: Uint8Array,
+    dropCopyIn = false,
+  ): Promise<void> {
+    const held = this.#held;
+    if (held === undefined) return;
+    const frames = new ReplyFrames();
+    let copyInDropped = !dropCopyIn;
+    const deliver = (chunk: Uint8Array) => {
+      let messages = frames.take(chunk);
+      if (!copyInDropped && copyInResponse(messages) !== undefined) {
+        messages = withoutCopyIn(messages);
+        copyInDropped = true;
+      }
+      // The compute's work ends as the client is told its transaction is over, not after: the
+      // client may act on the answer (move the clock, say) before the backend has finished.
+      if (frames.status === 'I') this.#rest(connection);
+      return this.#send(messages);
+    };
+    this.#executing = true;
+    try {
+      if (message !== undefined) await held.exec(message, deliver);
+      else if (reply !== undefined) await deliver(reply);
+    } finally {
+      this.#executing = false;
+    }
+    this.#status = frames.status ?? this.#status;
+    if (this.#ended) return;
+    if (frames.status === 'I') await this.#releaseDatabase();
+  }
+
+  /**
+   * A statement that may read COPY data: run with a `CopyFail` after it, to learn its
+   * `CopyInResponse`. When it is a COPY, the client is sent that and the session gathers its data
+   * (`undefined`); when it is not, outside a transaction its reply is the statement's own (it has
+   * run), inside one the probe's savepoint undid it and it runs again (`undefined`, no copy).
+   */
+  async #probeCopy(held: HeldDatabase, statement: Uint8Array): Promise<Uint8Array | undefined> {
+    const inTransaction = this.#status !== 'I';
+    const chunks: Uint8Array[] = [];
+    this.#executing = true;
+    try {
+      await held.exec(copyProbe(statement, inTransaction), (chunk) => void chunks.push(chunk));
+    } finally {
+      this.#executing = false;
+    }
+    const reply = Buffer.concat(chunks);
+    const header = copyInResponse(reply);
+    if (header !== undefined) {
+      this.#copy = new CopyInProgress(statement);
+      await this.#send(Buffer.from(header));
+      return undefined;
+    }
+    return inTransaction ? undefined : reply;
   }
 
   /** Writes whole messages to the client; resolves once they are out (or the client is gone). */
@@ -345,6 +428,8 @@ export class ClientSession {
   #afterCancel(connection: ServedConnection): void {
     this.#cancelled = false;
     this.#held = undefined;
+    this.#copy = undefined;
+    this.#status = 'I';
     this.#rest(connection);
     const { sqlstate, message } = PG_ERRORS.cancelled;
     void this.#send(

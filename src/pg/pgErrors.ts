@@ -28,8 +28,21 @@ export const PG_ERRORS = {
   /** The front could not serve the client (the store refused a write, a database failed to open). */
   unavailable: (cause: unknown): SqlError => ({
     sqlstate: '08006',
-    message: `computesim could not serve the connection: ${
-      cause instanceof Error ? cause.message : String(cause)
-    }`,
+    message: `computesim could not serve the connection: ${describe(cause)}`,
   }),
 } as const;
+
+/** What went wrong, in words, whatever was thrown (never `[object Object]`). */
+function describe(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (typeof cause === 'object' && cause !== null) {
+    const message = (cause as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+    try {
+      return JSON.stringify(cause);
+    } catch {
+      return Object.prototype.toString.call(cause);
+    }
+  }
+  return String(cause);
+}

@@ -12,14 +12,7 @@ import { startPgServe, type PgServe } from '../support/pgServe.js';
 
 async function connectWaking(serve: PgServe, uri: string): Promise<pg.Client> {
   const client = new pg.Client(uri);
-  let connected = false;
-  const connecting = client.connect().then(() => (connected = true));
-  connecting.catch(() => undefined);
-  for (let i = 0; i < 200 && !connected; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    if (!connected) await serve.advance('1s');
-  }
-  await connecting;
+  await serve.connect(client);
   return client;
 }
 
@@ -113,7 +106,7 @@ describe('branch data follows the control plane', () => {
     }
     // All three clients stay connected; their databases open and close in turn.
     for (const [i, client] of clients.entries()) expect(await ids(client, 'own')).toEqual([i]);
-    expect(serve.server.postgres?.databases.openCount).toBeLessThanOrEqual(1);
+    await expect.poll(() => serve.server.postgres?.databases.openCount).toBeLessThanOrEqual(1);
     await Promise.all(clients.map((c) => c.end()));
   });
 

@@ -32,21 +32,14 @@ async function settle(serve: PgServe, clock: string, projectId: string): Promise
   throw new Error(`the operations of ${projectId} did not finish`);
 }
 
-/** Connects; on a manual clock the test moves time on while the client waits for its compute. */
+/** Connects; on a manual clock the test moves time on while the compute starts. */
 async function connect(serve: PgServe, clock: string, uri: string): Promise<pg.Client> {
   const client = new pg.Client(uri);
   if (clock !== 'manual') {
     await client.connect();
     return client;
   }
-  let connected = false;
-  const connecting = client.connect().then(() => (connected = true));
-  connecting.catch(() => undefined);
-  for (let i = 0; i < 200 && !connected; i += 1) {
-    await pause(20);
-    if (!connected) await serve.advance('1s');
-  }
-  await connecting;
+  await serve.connect(client);
   return client;
 }
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpointFromOptions, splitPassword } from '../../src/pg/endpointRouting.js';
 import { lastTransactionStatus } from '../../src/pg/replyFrames.js';
+import { PG_ERRORS } from '../../src/pg/pgErrors.js';
 
 describe('naming the compute', () => {
   it.each([
@@ -59,5 +60,14 @@ describe('reading the transaction status of a reply', () => {
     expect(lastTransactionStatus(Uint8Array.from(message('1', [])))).toBeUndefined();
     expect(lastTransactionStatus(Uint8Array.from(ready('I').slice(0, 5)))).toBeUndefined();
     expect(lastTransactionStatus(new Uint8Array())).toBeUndefined();
+  });
+});
+
+describe('errors of the front', () => {
+  it('words any cause, never as [object Object]', () => {
+    expect(PG_ERRORS.unavailable(new Error('disk full')).message).toMatch(/: disk full$/);
+    expect(PG_ERRORS.unavailable({ message: 'from a worker' }).message).toMatch(/: from a worker$/);
+    expect(PG_ERRORS.unavailable({ code: 'E42' }).message).toMatch(/: \{"code":"E42"\}$/);
+    expect(PG_ERRORS.unavailable('plain').message).toMatch(/: plain$/);
   });
 });

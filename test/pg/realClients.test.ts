@@ -9,20 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsOf } from '../../src/projection/metrics.js';
 import { startPgServe, type PgServe } from '../support/pgServe.js';
 
-/** Connects while moving the manual clock on, as a client would wait out a cold start. */
-async function connectWaking(serve: PgServe, client: pg.Client): Promise<void> {
-  let connected = false;
-  const connecting = client.connect().then(() => {
-    connected = true;
-  });
-  connecting.catch(() => undefined);
-  for (let i = 0; i < 200 && !connected; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    if (!connected) await serve.advance('1s');
-  }
-  await connecting;
-}
-
 function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return Promise.race([
     promise.then(
@@ -79,11 +65,11 @@ describe('real clients on a manual clock', () => {
   it('counts each client as a session, and a cold start it waited out as felt', async () => {
     const before = metricsOf(serve.server.sim.log).fleet;
     const warm = new pg.Client(project.uri);
-    await connectWaking(serve, warm); // the compute is active: no wait
+    await serve.connect(warm); // the compute is active: no wait
     await warm.end();
     await serve.advance('6m');
     const cold = new pg.Client(project.uri);
-    await connectWaking(serve, cold);
+    await serve.connect(cold);
     await cold.end();
     const after = metricsOf(serve.server.sim.log).fleet;
     expect(after.sessions - before.sessions).toBe(2);
@@ -93,7 +79,7 @@ describe('real clients on a manual clock', () => {
 
   it('keeps the data across scale to zero: rows written, compute suspended, rows read back', async () => {
     const writer = new pg.Client(project.uri);
-    await connectWaking(serve, writer);
+    await serve.connect(writer);
     await writer.query('create table orders (id int primary key, item text)');
     await writer.query("insert into orders values (1, 'tea'), (2, 'cake')");
     await writer.end();
@@ -102,7 +88,7 @@ describe('real clients on a manual clock', () => {
     await expect.poll(() => serve.server.postgres?.databases.openCount).toBe(0);
 
     const reader = new pg.Client(project.uri);
-    await connectWaking(serve, reader);
+    await serve.connect(reader);
     const rows = await reader.query('select item from orders order by id');
     expect(rows.rows.map((r) => r.item)).toEqual(['tea', 'cake']);
     await reader.end();
@@ -116,13 +102,13 @@ describe('real clients on a manual clock', () => {
     expect(branched.status).toBe(201);
     const childUri = branched.body['connection_uris'][0].connection_uri as string;
     const child = new pg.Client(childUri);
-    await connectWaking(serve, child);
+    await serve.connect(child);
     const seen = await child.query('select item from orders order by id');
     expect(seen.rows.map((r) => r.item)).toEqual(['tea', 'cake']);
     await child.query("insert into orders values (3, 'pie')");
 
     const parent = new pg.Client(project.uri);
-    await connectWaking(serve, parent);
+    await serve.connect(parent);
     await parent.query("insert into orders values (4, 'jam')");
     const inParent = await parent.query('select id from orders order by id');
     const inChild = await child.query('select id from orders order by id');
@@ -142,7 +128,7 @@ describe('real clients on a manual clock', () => {
       `/projects/${project.id}/connection_uri?endpoint_id=${replicaId}&role_name=neondb_owner&database_name=neondb`,
     );
     const replica = new pg.Client(uri.body['uri'] as string);
-    await connectWaking(serve, replica);
+    await serve.connect(replica);
     expect((await replica.query('select count(*)::int as n from orders')).rows).toEqual([{ n: 3 }]);
     await expect(replica.query("insert into orders values (9, 'x')")).rejects.toMatchObject({
       code: '25006',
@@ -150,7 +136,7 @@ describe('real clients on a manual clock', () => {
     await replica.end();
     // The read-write compute still writes.
     const writer = new pg.Client(project.uri);
-    await connectWaking(serve, writer);
+    await serve.connect(writer);
     await writer.query("insert into orders values (5, 'bun')");
     await writer.end();
   });
@@ -184,7 +170,7 @@ describe('real clients on a manual clock', () => {
       database: 'neondb',
       password: `endpoint=${project.endpointId};${password}`,
     });
-    await connectWaking(serve, client);
+    await serve.connect(client);
     const { rows } = await client.query<{ items: string }>(
       "select string_agg(item, ',' order by id) as items from orders",
     );
@@ -194,7 +180,7 @@ describe('real clients on a manual clock', () => {
 
   it('drops open clients with 57P01 on a resize, and a retrying client gets back in', async () => {
     const client = new pg.Client(project.uri);
-    await connectWaking(serve, client);
+    await serve.connect(client);
     const dropped = new Promise<Error & { code?: string }>((resolve) =>
       client.on('error', resolve),
     );
@@ -211,7 +197,7 @@ describe('real clients on a manual clock', () => {
     for (let attempt = 0; attempt < 5 && rows === undefined; attempt += 1) {
       const retry = new pg.Client(project.uri);
       try {
-        await connectWaking(serve, retry);
+        await serve.connect(retry);
         rows = (await retry.query('select count(*)::int as n from orders')).rows;
         await retry.end();
       } catch {

@@ -10,6 +10,7 @@ import { SimServer } from '../../src/http/simServer.js';
 import { parseClockMode } from '../../src/service/clockMode.js';
 import { Simulation } from '../../src/simulation/simulation.js';
 import type { PostgresAddress } from '../../src/domain/connectionUri.js';
+import type pg from 'pg';
 import { callJson } from './callJson.js';
 import type { JsonBody } from './serveProcess.js';
 
@@ -25,6 +26,12 @@ export interface PgServe {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: JsonBody }>;
   /** Moves virtual time on by `by` (`'10s'`) through the control route. */
   advance(by: string): Promise<void>;
+  /**
+   * Connects `client` on a manual clock as a user would: moving time on a second at a time while
+   * its compute starts (and only then: the real open of its database takes wall time, not
+   * simulated time, so moving the clock meanwhile would age every other idle client).
+   */
+  connect(client: pg.Client): Promise<void>;
   /** A new project: its id, its compute, and the connection URI the API gives. */
   project(
     name?: string,
@@ -70,6 +77,32 @@ export async function startPgServe(
     advance: async (by) => {
       const moved = await call('POST', '/_sim/advance', { by });
       if (moved.status !== 200) throw new Error(`advance ${by}: ${JSON.stringify(moved.body)}`);
+    },
+    connect: async (client) => {
+      const named = client as unknown as {
+        connectionParameters: { options?: string };
+        password?: string;
+      };
+      const endpointId = (
+        /endpoint=(\S+)/.exec(named.connectionParameters.options ?? '')?.[1] ??
+        /^endpoint=([^;$]+)/.exec(named.password ?? '')?.[1]
+      )?.replace(/-pooler$/, '');
+      let connected = false;
+      const connecting = client.connect().then(() => (connected = true));
+      connecting.catch(() => undefined);
+      for (let i = 0; i < 400 && !connected; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (connected) break;
+        const state = server.sim.state;
+        const projectId = endpointId === undefined ? undefined : state.endpointOwners[endpointId];
+        const endpoint =
+          projectId === undefined || endpointId === undefined
+            ? undefined
+            : state.projects[projectId]?.endpoints[endpointId];
+        if (endpoint?.currentState !== 'active' || endpoint.pendingState !== undefined)
+          await call('POST', '/_sim/advance', { by: '1s' });
+      }
+      await connecting;
     },
     project: async (name = 'app') => {
       const created = await call('POST', '/projects', { project: { name } });
