@@ -127,7 +127,7 @@ export function dashboardView(
       }),
     },
     cu: cuFigure(buckets, start, until),
-    activity: activityFigure(buckets, start, until, fleet.sessions > 0),
+    activity: activityFigure(buckets, start, until),
     operations: operationsFigure(fleet),
     metrics: metricsTable(fleet),
     projects: Object.values(state.projects).map((p) => ({ id: p.id, name: p.name })),

@@ -13,7 +13,10 @@ import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { SqlError } from '../domain/sqlState.js';
 import { DatabaseThread, type ReplyWriter } from './databaseThread.js';
+import type { SessionState } from './sessionState.js';
+import { switchSession } from './sessionSwitch.js';
 import { ExclusiveLock, type Release } from './exclusiveLock.js';
 
 /** How to keep the databases. */
@@ -37,6 +40,13 @@ export interface BranchRef {
 
 /** A database held by one client until it releases it: nobody else runs statements meanwhile. */
 export interface HeldDatabase {
+  /** The parameters the engine reports to a client at its start (`server_version`, …). */
+  readonly parameters: Readonly<Record<string, string>>;
+  /**
+   * Puts `session` on the backend (saving the one that had it): a no-op when it is there already.
+   * Resolves to the first startup setting the backend refused, on a session's first entry.
+   */
+  enter(session: SessionState): Promise<SqlError | undefined>;
   /** Runs raw protocol messages; the backend's reply goes to `write` chunk by chunk. */
   exec(message: Uint8Array, write: ReplyWriter): Promise<void>;
   /** Makes new transactions read-only (a read replica) or read-write. */
@@ -57,6 +67,10 @@ interface Slot {
   db: DatabaseThread | undefined;
   readOnly: boolean;
   lastUsed: number;
+  /** The client session the backend holds now. */
+  current: SessionState | undefined;
+  /** Sessions whose clients have gone, their temporary relations still kept on the backend. */
+  gone: SessionState[];
 }
 
 const ROLLBACK = queryMessage('ROLLBACK');
@@ -107,6 +121,16 @@ export class BranchDatabases {
     } finally {
       release();
     }
+  }
+
+  /**
+   * A client has gone: its session's temporary relations go when the backend next changes hands.
+   */
+  leave(branch: BranchRef, databaseName: string, session: SessionState): void {
+    session.ended = true;
+    const slot = this.#slots.get(keyOf(branch, databaseName));
+    if (slot === undefined || slot.current === session) return;
+    if (session.relations.length > 0) slot.gone.push(session);
   }
 
   /** Instances opened so far (a connect to an active compute opens none). */
@@ -232,6 +256,8 @@ export class BranchDatabases {
         db: undefined,
         readOnly: false,
         lastUsed: 0,
+        current: undefined,
+        gone: [],
       };
       this.#slots.set(key, slot);
     }
@@ -250,6 +276,9 @@ export class BranchDatabases {
       await cp(template, slot.dir, { recursive: true });
     }
     slot.db = await DatabaseThread.open(slot.dir);
+    // A new backend holds no session yet (the sessions of an earlier one lost their temporary data).
+    slot.current = undefined;
+    slot.gone = [];
     this.#opens += 1;
     slot.readOnly = false;
     return slot.db;
@@ -284,6 +313,15 @@ export class BranchDatabases {
   #held(slot: Slot, db: DatabaseThread, release: Release): HeldDatabase {
     let released = false;
     return {
+      parameters: db.parameters,
+      enter: async (session) => {
+        if (slot.current === session && slot.db === db) return undefined;
+        const gone = slot.gone.splice(0);
+        const refused = await switchSession((m) => db.reply(m), slot.current, session, gone);
+        slot.current = session;
+        slot.readOnly = false; // RESET ALL put the default back
+        return refused;
+      },
       exec: (message, write) => {
         slot.lastUsed = ++this.#uses;
         return db.exec(message, write);

@@ -35,16 +35,15 @@ import {
 } from './backendMessages.js';
 import type { ClientMessages } from './clientMessages.js';
 import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
+import { SessionState } from './sessionState.js';
+import { startupSettings } from './startupSettings.js';
 
 /** What a session needs from its front. */
 export interface SessionContext {
   readonly host: FrontHost;
   hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase>;
-  /**
-   * Opens a branch database (if it is not open) without holding it; resolves to the parameters its
-   * engine reports to clients.
-   */
-  open(branch: BranchRef, databaseName: string): Promise<Readonly<Record<string, string>>>;
+  /** A client has gone: its session on the branch database is let go. */
+  leave(branch: BranchRef, databaseName: string, session: SessionState): void;
   /** This session's key for cancel requests. */
   readonly key: BackendKey;
   /** The start of the client: TLS, the compute's password, cancel requests, the log. */
@@ -79,6 +78,8 @@ export class ClientSession {
   #socket: Socket;
   readonly #context: SessionContext;
   #target: Target | undefined;
+  /** The client's own session (settings, prepared statements, temporary tables) on the backend. */
+  #session: SessionState | undefined;
   #connection: ServedConnection | undefined;
   #held: HeldDatabase | undefined;
   #drops: Subscription | undefined;
@@ -121,13 +122,18 @@ export class ClientSession {
       void this.end();
       return;
     }
+    const session = new SessionState(
+      this.#context.key.processId,
+      startupSettings(started.parameters),
+    );
+    this.#session = session;
     const admission = await this.#authenticate(started);
     if (this.#ended) return;
     if ('refusal' in admission) {
       this.terminate(admission.refusal);
       return;
     }
-    this.#announce(admission.parameters);
+    this.#announce({ ...admission.parameters, ...reported(session.settings) });
     this.#read(started.messages, started.early);
   }
 
@@ -185,6 +191,9 @@ export class ClientSession {
         // The store refused the close: the connection ends with the process anyway.
       }
     }
+    const target = this.#target;
+    if (target !== undefined && this.#session !== undefined)
+      this.#context.leave(target, target.databaseName, this.#session);
     const held = this.#held;
     this.#held = undefined;
     // A statement still running for a client that has gone is stopped, not waited for.
@@ -260,10 +269,19 @@ export class ClientSession {
   async #openDatabase(connection: ServedConnection): Promise<Admission> {
     const target = this.#target;
     if (target === undefined) return { parameters: {} };
+    const session = this.#session;
+    if (session === undefined) return { parameters: {} };
     const began = this.#context.host.act(() => connection.begin());
     if (!began.ok) return { refusal: began.error };
     try {
-      return { parameters: await this.#context.open(target, target.databaseName) };
+      // The session goes on the backend now: a startup setting it refuses ends the connect.
+      const held = await this.#context.hold(target, target.databaseName);
+      try {
+        const refused = await held.enter(session);
+        return refused === undefined ? { parameters: held.parameters } : { refusal: refused };
+      } finally {
+        await held.release();
+      }
     } catch (error) {
       return { refusal: PG_ERRORS.unavailable(error) };
     } finally {
@@ -334,6 +352,7 @@ export class ClientSession {
           return;
         }
         this.#held = held;
+        if (this.#session !== undefined) await held.enter(this.#session);
         await held.setReadOnly(target.readOnly);
       }
       if (copy === undefined && isCopyFromStdin(message)) {
@@ -465,4 +484,23 @@ export class ClientSession {
 
 function isLive(state: string): boolean {
   return state === 'open' || state === 'connecting';
+}
+
+/** Settings a server reports to the client when they change, with the values a startup asked for. */
+const REPORTED_SETTINGS = [
+  'application_name',
+  'client_encoding',
+  'DateStyle',
+  'IntervalStyle',
+  'TimeZone',
+];
+
+/** The reported settings among a startup's (`application_name` always, empty by default). */
+function reported(settings: ReadonlyMap<string, string>): Record<string, string> {
+  const found: Record<string, string> = { application_name: '' };
+  for (const [name, value] of settings) {
+    const known = REPORTED_SETTINGS.find((setting) => setting.toLowerCase() === name.toLowerCase());
+    if (known !== undefined) found[known] = value;
+  }
+  return found;
 }

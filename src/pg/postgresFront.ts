@@ -124,7 +124,7 @@ export class PostgresFront {
     const session = new ClientSession(socket, {
       host: this.#host,
       hold: (branch, databaseName) => this.databases.hold(branch, databaseName),
-      open: (branch, databaseName) => this.databases.open(branch, databaseName),
+      leave: (branch, databaseName, left) => this.databases.leave(branch, databaseName, left),
       key,
       handshake: this.#handshakeContext(),
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),

@@ -88,7 +88,7 @@ export function renderHtmlReport(
     figureSection(
       'Activity',
       `The most active computes, open client connections and (with workloads) sessions in each ${per}.`,
-      activityFigure(buckets, from, until, fleet.sessions > 0),
+      activityFigure(buckets, from, until),
     ),
     figureSection(
       'Operations',

@@ -77,12 +77,8 @@ export function cuFigure({ buckets, per }: ChartBuckets, from: number, until: nu
 }
 
 /** The most active computes and open connections (and workload sessions, if any) per bucket. */
-export function activityFigure(
-  { buckets }: ChartBuckets,
-  from: number,
-  until: number,
-  withSessions: boolean,
-): string {
+export function activityFigure({ buckets }: ChartBuckets, from: number, until: number): string {
+  const withSessions = buckets.some((b) => b.peakSessions > 0);
   return lineChart(
     'Active computes and connections over time',
     'count',
