@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SqlError } from '../domain/sqlState.js';
 import { DatabaseThread, type ReplyWriter } from './databaseThread.js';
+import { Listeners, type ListenChange } from './notifications.js';
 import type { SessionState } from './sessionState.js';
 import { switchSession } from './sessionSwitch.js';
 import { ExclusiveLock, type Release } from './exclusiveLock.js';
@@ -49,6 +50,16 @@ export interface HeldDatabase {
   enter(session: SessionState): Promise<SqlError | undefined>;
   /** Runs raw protocol messages; the backend's reply goes to `write` chunk by chunk. */
   exec(message: Uint8Array, write: ReplyWriter): Promise<void>;
+  /** The sessions (by process id) listening on `channel`. */
+  listenersOf(channel: string): ReadonlySet<number>;
+  /**
+   * Records what `session`'s statements change of what it listens on (before they run, so that a
+   * notification they cause reaches it); returns the channels another session still listens on
+   * that an UNLISTEN of its will stop on the backend.
+   */
+  listen(session: SessionState, changes: readonly ListenChange[]): string[];
+  /** Makes the backend listen on `channels` again (after the statements that stopped them). */
+  listenAgain(channels: readonly string[]): Promise<void>;
   /** Makes new transactions read-only (a read replica) or read-write. */
   setReadOnly(readOnly: boolean): Promise<void>;
   /** Rolls back whatever transaction the holder left open, then lets the next one in. */
@@ -71,6 +82,10 @@ interface Slot {
   current: SessionState | undefined;
   /** Sessions whose clients have gone, their temporary relations still kept on the backend. */
   gone: SessionState[];
+  /** Who listens on what; the backend listens on all of it. */
+  readonly listeners: Listeners;
+  /** A new backend listens on nothing yet: the listeners' channels are listened on at first use. */
+  relisten: boolean;
 }
 
 const ROLLBACK = queryMessage('ROLLBACK');
@@ -129,6 +144,7 @@ export class BranchDatabases {
   leave(branch: BranchRef, databaseName: string, session: SessionState): void {
     session.ended = true;
     const slot = this.#slots.get(keyOf(branch, databaseName));
+    slot?.listeners.forget(session.id);
     if (slot === undefined || slot.current === session) return;
     if (session.relations.length > 0) slot.gone.push(session);
   }
@@ -258,6 +274,8 @@ export class BranchDatabases {
         lastUsed: 0,
         current: undefined,
         gone: [],
+        listeners: new Listeners(),
+        relisten: false,
       };
       this.#slots.set(key, slot);
     }
@@ -279,6 +297,7 @@ export class BranchDatabases {
     // A new backend holds no session yet (the sessions of an earlier one lost their temporary data).
     slot.current = undefined;
     slot.gone = [];
+    slot.relisten = true;
     this.#opens += 1;
     slot.readOnly = false;
     return slot.db;
@@ -320,7 +339,17 @@ export class BranchDatabases {
         const refused = await switchSession((m) => db.reply(m), slot.current, session, gone);
         slot.current = session;
         slot.readOnly = false; // RESET ALL put the default back
+        if (slot.relisten) {
+          slot.relisten = false;
+          const channels = slot.listeners.channels();
+          if (channels.length > 0) await db.reply(Buffer.concat(channels.map(listenMessage)));
+        }
         return refused;
+      },
+      listenersOf: (channel) => slot.listeners.of(channel),
+      listen: (session, changes) => slot.listeners.apply(session.id, changes),
+      listenAgain: async (channels) => {
+        if (channels.length > 0) await db.reply(Buffer.concat(channels.map(listenMessage)));
       },
       exec: (message, write) => {
         slot.lastUsed = ++this.#uses;
@@ -412,4 +441,9 @@ function queryMessage(sql: string): Uint8Array {
   message.writeUInt32BE(4 + text.length, 1);
   text.copy(message, 5);
   return message;
+}
+
+/** `LISTEN "channel"` as a simple query. */
+function listenMessage(channel: string): Uint8Array {
+  return queryMessage(`LISTEN "${channel.replaceAll('"', '""')}"`);
 }

@@ -35,6 +35,7 @@ import {
 } from './backendMessages.js';
 import type { ClientMessages } from './clientMessages.js';
 import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
+import { listenChanges, takeNotifications } from './notifications.js';
 import { SessionState } from './sessionState.js';
 import { startupSettings } from './startupSettings.js';
 
@@ -44,6 +45,8 @@ export interface SessionContext {
   hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase>;
   /** A client has gone: its session on the branch database is let go. */
   leave(branch: BranchRef, databaseName: string, session: SessionState): void;
+  /** Hands a notification to the session with process id `processId`. */
+  notify(processId: number, message: Uint8Array): void;
   /** This session's key for cancel requests. */
   readonly key: BackendKey;
   /** The start of the client: TLS, the compute's password, cancel requests, the log. */
@@ -384,15 +387,19 @@ export class ClientSession {
     dropCopyIn = false,
   ): Promise<void> {
     const held = this.#held;
-    if (held === undefined) return;
+    const session = this.#session;
+    if (held === undefined || session === undefined) return;
     const frames = new ReplyFrames();
     let copyInDropped = !dropCopyIn;
+    const changes = message === undefined ? [] : listenChanges(message);
+    const again = changes.length === 0 ? [] : held.listen(session, changes);
     const deliver = (chunk: Uint8Array) => {
       let messages = frames.take(chunk);
       if (!copyInDropped && copyInResponse(messages) !== undefined) {
         messages = withoutCopyIn(messages);
         copyInDropped = true;
       }
+      messages = this.#route(held, messages);
       // The compute's work ends as the client is told its transaction is over, not after: the
       // client may act on the answer (move the clock, say) before the backend has finished.
       if (frames.status === 'I') this.#rest(connection);
@@ -407,7 +414,35 @@ export class ClientSession {
     }
     this.#status = frames.status ?? this.#status;
     if (this.#ended) return;
+    await held.listenAgain(again);
     if (frames.status === 'I') await this.#releaseDatabase();
+  }
+
+  /**
+   * Takes the backend's notifications out of a reply: each goes to the sessions listening on its
+   * channel (this one's kept in its reply), as sent by this session's process.
+   */
+  #route(held: HeldDatabase, messages: Uint8Array): Uint8Array {
+    const { rest, notifications } = takeNotifications(messages);
+    if (notifications.length === 0) return messages;
+    const own: Uint8Array[] = [];
+    for (const { channel, message } of notifications) {
+      Buffer.from(message.buffer, message.byteOffset, message.byteLength).writeInt32BE(
+        this.#context.key.processId,
+        5,
+      );
+      for (const listener of held.listenersOf(channel)) {
+        if (listener === this.#context.key.processId) own.push(message);
+        else this.#context.notify(listener, message);
+      }
+    }
+    return own.length === 0 ? rest : Buffer.concat([...own, rest]);
+  }
+
+  /** A notification for this client, from another's statement: it reads it between messages. */
+  notify(message: Uint8Array): void {
+    if (this.#ended || this.#socket.destroyed || this.#socket.writableEnded) return;
+    this.#socket.write(message);
   }
 
   /**

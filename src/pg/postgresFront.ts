@@ -125,6 +125,7 @@ export class PostgresFront {
       host: this.#host,
       hold: (branch, databaseName) => this.databases.hold(branch, databaseName),
       leave: (branch, databaseName, left) => this.databases.leave(branch, databaseName, left),
+      notify: (processId, message) => this.#byProcess.get(processId)?.session.notify(message),
       key,
       handshake: this.#handshakeContext(),
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),

@@ -3,7 +3,7 @@
  * one client's settings, temporary tables and prepared statements are invisible to the next and
  * still there when its turn comes again; the startup's `application_name` and `options=-c …` are
  * applied (an unknown one refused at connect, as Postgres does); a client's temporary tables go
- * with it.
+ * with it; a NOTIFY reaches the clients that LISTEN on its channel, and only them.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,5 +110,30 @@ describe('a session per client on a shared backend', () => {
     );
     expect(kept.rows).toEqual([{ n: 0 }]);
     await next.end();
+  });
+
+  it('delivers a NOTIFY to the clients that LISTEN on its channel, and only to them', async () => {
+    const [a, b, c] = [0, 1, 2].map(() => new pg.Client(project.uri)) as [
+      pg.Client,
+      pg.Client,
+      pg.Client,
+    ];
+    await Promise.all([a, b, c].map((client) => client.connect()));
+    const heard = new Map<pg.Client, string[]>([a, b, c].map((client) => [client, []]));
+    for (const client of [a, b, c])
+      client.on('notification', (n) => heard.get(client)?.push(`${n.channel}:${n.payload ?? ''}`));
+
+    await a.query('LISTEN orders');
+    await c.query('listen "orders"');
+    await b.query("NOTIFY orders, 'placed 7'");
+    await expect.poll(() => heard.get(a)).toEqual(['orders:placed 7']);
+    await expect.poll(() => heard.get(c)).toEqual(['orders:placed 7']);
+    expect(heard.get(b)).toEqual([]); // b does not listen
+
+    await a.query('UNLISTEN orders'); // c still listens: the backend must go on listening
+    await b.query("select pg_notify('orders', 'placed 8')");
+    await expect.poll(() => heard.get(c)).toEqual(['orders:placed 7', 'orders:placed 8']);
+    expect(heard.get(a)).toEqual(['orders:placed 7']); // written before c's, had it been sent
+    await Promise.all([a.end(), b.end(), c.end()]);
   });
 });
