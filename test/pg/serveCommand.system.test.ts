@@ -63,4 +63,19 @@ describeWith('psql', 'psql against computesim serve --pg-port', () => {
     expect(stdout.trim()).toBe('42');
     expect(await serve.stop()).toBe(0);
   });
+
+  it('serves psql at once after a project is created, every time', async () => {
+    const serve = await startServe(['--clock', '10x', '--pg-port', '0']);
+    for (let i = 0; i < 5; i += 1) {
+      const created = await serve.call('POST', '/projects', { project: { name: `at-once-${i}` } });
+      const uri = created.body?.['connection_uris'][0].connection_uri as string;
+      const { stdout } = await promisify(execFile)(
+        'psql',
+        [uri, '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', `select ${i} + 1`],
+        { timeout: 30_000 },
+      );
+      expect(stdout.trim()).toBe(String(i + 1));
+    }
+    expect(await serve.stop()).toBe(0);
+  });
 });
