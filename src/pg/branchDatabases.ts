@@ -50,6 +50,8 @@ export interface HeldDatabase {
   enter(session: SessionState): Promise<SqlError | undefined>;
   /** Runs raw protocol messages; the backend's reply goes to `write` chunk by chunk. */
   exec(message: Uint8Array, write: ReplyWriter): Promise<void>;
+  /** Runs the front's own protocol messages and resolves to the whole reply. */
+  reply(message: Uint8Array): Promise<Uint8Array>;
   /** The sessions (by process id) listening on `channel`. */
   listenersOf(channel: string): ReadonlySet<number>;
   /**
@@ -355,6 +357,7 @@ export class BranchDatabases {
         slot.lastUsed = ++this.#uses;
         return db.exec(message, write);
       },
+      reply: (message) => db.reply(message),
       setReadOnly: async (readOnly) => {
         if (slot.readOnly === readOnly) return;
         await db.reply(

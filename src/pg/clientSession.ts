@@ -36,6 +36,7 @@ import {
 import type { ClientMessages } from './clientMessages.js';
 import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
 import { listenChanges, takeNotifications } from './notifications.js';
+import { firstValue } from './backendReplies.js';
 import { SessionState } from './sessionState.js';
 import { startupSettings } from './startupSettings.js';
 
@@ -66,6 +67,13 @@ interface Target extends BranchRef {
 /** Parse, Bind, Describe, Execute, Close: messages whose replies may wait for a Sync or Flush. */
 const DEFERRED: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 const TERMINATE = 0x58; // 'X'
+/** Reads the session's `statement_timeout` in ms. */
+const STATEMENT_TIMEOUT = backendMessage(
+  'Q',
+  Buffer.from("select setting from pg_settings where name = 'statement_timeout'\0", 'utf8'),
+);
+/** Statements after which the session's `statement_timeout` is read again. */
+const MAY_SET_TIMEOUT = /statement_timeout|reset\s+all|discard\s+all|set_config/i;
 /** The end sent in place of the client's when its COPY data went past the bound. */
 const COPY_TOO_LARGE = backendMessage(
   'f',
@@ -91,8 +99,8 @@ export class ClientSession {
   #working = false;
   /** Whether a statement runs on the held database now. */
   #executing = false;
-  /** Whether the running statement was cancelled (its instance stopped). */
-  #cancelled = false;
+  /** Why the running statement was cancelled (its instance stopped), if it was. */
+  #cancelled: SqlError | undefined;
   /** The transaction status the backend last reported to this client. */
   #status: TransactionStatus = 'I';
   /** A COPY FROM STDIN gathering the client's data. */
@@ -210,9 +218,9 @@ export class ClientSession {
    * Cancels the statement running now, if one is: its instance is stopped (an embedded Postgres
    * cannot be interrupted otherwise), so the client reads 57014 and its transaction is gone.
    */
-  cancel(): void {
+  cancel(why: SqlError = PG_ERRORS.cancelled): void {
     if (!this.#executing || this.#ended) return;
-    this.#cancelled = true;
+    this.#cancelled = why;
     void this.#held?.stop();
   }
 
@@ -368,7 +376,7 @@ export class ClientSession {
       }
       await this.#execute(connection, run, undefined, copy !== undefined);
     } catch (error) {
-      if (this.#cancelled && !this.#ended) this.#afterCancel(connection);
+      if (this.#cancelled !== undefined && !this.#ended) this.#afterCancel(connection);
       else {
         this.#fatal(PG_ERRORS.unavailable(error));
         void this.end();
@@ -405,17 +413,34 @@ export class ClientSession {
       if (frames.status === 'I') this.#rest(connection);
       return this.#send(messages);
     };
+    const timeoutMs = message === undefined ? 0 : await this.#statementTimeout(held, session);
+    const timer =
+      timeoutMs > 0 ? setTimeout(() => this.cancel(PG_ERRORS.timedOut), timeoutMs) : undefined;
     this.#executing = true;
     try {
       if (message !== undefined) await held.exec(message, deliver);
       else if (reply !== undefined) await deliver(reply);
     } finally {
       this.#executing = false;
+      clearTimeout(timer);
     }
     this.#status = frames.status ?? this.#status;
     if (this.#ended) return;
+    if (message !== undefined && MAY_SET_TIMEOUT.test(Buffer.from(message).toString('latin1')))
+      session.statementTimeoutMs = undefined;
     await held.listenAgain(again);
     if (frames.status === 'I') await this.#releaseDatabase();
+  }
+
+  /** The session's `statement_timeout` in ms, read from the backend when not known. */
+  async #statementTimeout(held: HeldDatabase, session: SessionState): Promise<number> {
+    if (session.statementTimeoutMs !== undefined) return session.statementTimeoutMs;
+    const reply = await held.reply(STATEMENT_TIMEOUT);
+    const value = Number(firstValue(reply));
+    // In a failed transaction the backend answers nothing: unknown, read again next time.
+    if (!Number.isFinite(value) || firstValue(reply) === undefined) return 0;
+    session.statementTimeoutMs = value;
+    return value;
   }
 
   /**
@@ -480,12 +505,13 @@ export class ClientSession {
 
   /** A cancelled statement: the client reads 57014, and its transaction is gone with the instance. */
   #afterCancel(connection: ServedConnection): void {
-    this.#cancelled = false;
+    const { sqlstate, message } = this.#cancelled ?? PG_ERRORS.cancelled;
+    this.#cancelled = undefined;
     this.#held = undefined;
     this.#copy = undefined;
     this.#status = 'I';
+    if (this.#session !== undefined) this.#session.statementTimeoutMs = undefined;
     this.#rest(connection);
-    const { sqlstate, message } = PG_ERRORS.cancelled;
     void this.#send(
       Buffer.concat([
         errorResponse({ severity: 'ERROR', code: sqlstate, message }),

@@ -25,6 +25,8 @@ export const PG_ERRORS = {
   }),
   /** A statement cancelled by the client's CancelRequest (its session's instance was stopped). */
   cancelled: { sqlstate: '57014', message: 'canceling statement due to user request' },
+  /** A statement that ran past the session's `statement_timeout` (stopped the same way). */
+  timedOut: { sqlstate: '57014', message: 'canceling statement due to statement timeout' },
   /** The front could not serve the client (the store refused a write, a database failed to open). */
   unavailable: (cause: unknown): SqlError => ({
     sqlstate: '08006',

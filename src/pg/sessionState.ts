@@ -32,6 +32,11 @@ export class SessionState {
   ended = false;
   /** Whether the session has been on its backend yet (its startup settings applied). */
   entered = false;
+  /**
+   * The session's `statement_timeout`, ms (0: none), which the front enforces (an embedded Postgres
+   * cannot interrupt itself); `undefined` until read from the backend.
+   */
+  statementTimeoutMs: number | undefined;
 
   /**
    * @param id - the session's process id (its cancel key's), which names its kept relations

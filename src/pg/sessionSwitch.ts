@@ -7,6 +7,7 @@
  */
 import type { SqlError } from '../domain/sqlState.js';
 import { backendMessage } from './backendMessages.js';
+import { errorOf, firstValue } from './backendReplies.js';
 import type { SavedRelation, SavedStatement, SessionState } from './sessionState.js';
 
 /** Runs protocol messages on the backend and resolves to the whole reply. */
@@ -122,32 +123,4 @@ function literal(text: string): string {
 
 function identifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** The first column of the first row of a reply, as text. */
-function firstValue(reply: Uint8Array): string | undefined {
-  const view = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
-  for (let offset = 0; offset + 5 <= view.length; offset += 1 + view.readUInt32BE(offset + 1)) {
-    if (view[offset] !== 0x44) continue; // 'D'
-    const length = view.readInt32BE(offset + 7);
-    return length < 0 ? undefined : view.toString('utf8', offset + 11, offset + 11 + length);
-  }
-  return undefined;
-}
-
-/** The first ErrorResponse of a reply, as a SQLSTATE and message. */
-function errorOf(reply: Uint8Array): SqlError | undefined {
-  const view = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
-  for (let offset = 0; offset + 5 <= view.length; offset += 1 + view.readUInt32BE(offset + 1)) {
-    if (view[offset] !== 0x45) continue; // 'E'
-    const end = offset + 1 + view.readUInt32BE(offset + 1);
-    const fields = new Map<string, string>();
-    for (let at = offset + 5; at < end && view[at] !== 0;) {
-      const close = view.indexOf(0, at + 1);
-      fields.set(String.fromCharCode(view[at] as number), view.toString('utf8', at + 1, close));
-      at = close + 1;
-    }
-    return { sqlstate: fields.get('C') ?? 'XX000', message: fields.get('M') ?? 'error' };
-  }
-  return undefined;
 }

@@ -77,6 +77,31 @@ describe('statements off the main thread', () => {
     await client.end();
   });
 
+  it('stops a statement past its statement_timeout with 57014, set at startup or by SET', async () => {
+    const url = new URL(first.uri);
+    const client = new pg.Client({
+      host: url.hostname,
+      port: Number(url.port),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.slice(1),
+      options: `endpoint=${first.endpointId} -c statement_timeout=300`,
+    });
+    await client.connect();
+    await expect(client.query('select pg_sleep(30)')).rejects.toMatchObject({
+      code: '57014',
+      message: 'canceling statement due to statement timeout',
+    });
+    expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await client.query("set statement_timeout = '200ms'");
+    await expect(client.query('select pg_sleep(30)')).rejects.toMatchObject({ code: '57014' });
+    await client.query('set statement_timeout = 0');
+    expect((await client.query('select pg_sleep(0.5), 2 as two')).rows[0]).toMatchObject({
+      two: 2,
+    });
+    await client.end();
+  });
+
   it('holds back the backend of a client that stops reading, not the server memory', async () => {
     const client = new pg.Client(first.uri);
     await client.connect();
