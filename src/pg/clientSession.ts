@@ -35,10 +35,10 @@ import {
 } from './backendMessages.js';
 import type { ClientMessages } from './clientMessages.js';
 import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
-import { listenChanges, takeNotifications } from './notifications.js';
-import { firstValue } from './backendReplies.js';
+import { listenChanges, routeNotifications } from './notifications.js';
+import { maySetTimeout, statementTimeoutOf } from './statementTimeout.js';
 import { SessionState } from './sessionState.js';
-import { startupSettings } from './startupSettings.js';
+import { reported, startupSettings } from './startupSettings.js';
 
 /** What a session needs from its front. */
 export interface SessionContext {
@@ -67,13 +67,6 @@ interface Target extends BranchRef {
 /** Parse, Bind, Describe, Execute, Close: messages whose replies may wait for a Sync or Flush. */
 const DEFERRED: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 const TERMINATE = 0x58; // 'X'
-/** Reads the session's `statement_timeout` in ms. */
-const STATEMENT_TIMEOUT = backendMessage(
-  'Q',
-  Buffer.from("select setting from pg_settings where name = 'statement_timeout'\0", 'utf8'),
-);
-/** Statements after which the session's `statement_timeout` is read again. */
-const MAY_SET_TIMEOUT = /statement_timeout|reset\s+all|discard\s+all|set_config/i;
 /** The end sent in place of the client's when its COPY data went past the bound. */
 const COPY_TOO_LARGE = backendMessage(
   'f',
@@ -407,13 +400,15 @@ export class ClientSession {
         messages = withoutCopyIn(messages);
         copyInDropped = true;
       }
-      messages = this.#route(held, messages);
+      messages = routeNotifications(messages, held, this.#context.key.processId, (to, sent) =>
+        this.#context.notify(to, sent),
+      );
       // The compute's work ends as the client is told its transaction is over, not after: the
       // client may act on the answer (move the clock, say) before the backend has finished.
       if (frames.status === 'I') this.#rest(connection);
       return this.#send(messages);
     };
-    const timeoutMs = message === undefined ? 0 : await this.#statementTimeout(held, session);
+    const timeoutMs = message === undefined ? 0 : await statementTimeoutOf(held, session);
     const timer =
       timeoutMs > 0 ? setTimeout(() => this.cancel(PG_ERRORS.timedOut), timeoutMs) : undefined;
     this.#executing = true;
@@ -426,42 +421,9 @@ export class ClientSession {
     }
     this.#status = frames.status ?? this.#status;
     if (this.#ended) return;
-    if (message !== undefined && MAY_SET_TIMEOUT.test(Buffer.from(message).toString('latin1')))
-      session.statementTimeoutMs = undefined;
+    if (message !== undefined && maySetTimeout(message)) session.statementTimeoutMs = undefined;
     await held.listenAgain(again);
     if (frames.status === 'I') await this.#releaseDatabase();
-  }
-
-  /** The session's `statement_timeout` in ms, read from the backend when not known. */
-  async #statementTimeout(held: HeldDatabase, session: SessionState): Promise<number> {
-    if (session.statementTimeoutMs !== undefined) return session.statementTimeoutMs;
-    const reply = await held.reply(STATEMENT_TIMEOUT);
-    const value = Number(firstValue(reply));
-    // In a failed transaction the backend answers nothing: unknown, read again next time.
-    if (!Number.isFinite(value) || firstValue(reply) === undefined) return 0;
-    session.statementTimeoutMs = value;
-    return value;
-  }
-
-  /**
-   * Takes the backend's notifications out of a reply: each goes to the sessions listening on its
-   * channel (this one's kept in its reply), as sent by this session's process.
-   */
-  #route(held: HeldDatabase, messages: Uint8Array): Uint8Array {
-    const { rest, notifications } = takeNotifications(messages);
-    if (notifications.length === 0) return messages;
-    const own: Uint8Array[] = [];
-    for (const { channel, message } of notifications) {
-      Buffer.from(message.buffer, message.byteOffset, message.byteLength).writeInt32BE(
-        this.#context.key.processId,
-        5,
-      );
-      for (const listener of held.listenersOf(channel)) {
-        if (listener === this.#context.key.processId) own.push(message);
-        else this.#context.notify(listener, message);
-      }
-    }
-    return own.length === 0 ? rest : Buffer.concat([...own, rest]);
   }
 
   /** A notification for this client, from another's statement: it reads it between messages. */
@@ -545,23 +507,4 @@ export class ClientSession {
 
 function isLive(state: string): boolean {
   return state === 'open' || state === 'connecting';
-}
-
-/** Settings a server reports to the client when they change, with the values a startup asked for. */
-const REPORTED_SETTINGS = [
-  'application_name',
-  'client_encoding',
-  'DateStyle',
-  'IntervalStyle',
-  'TimeZone',
-];
-
-/** The reported settings among a startup's (`application_name` always, empty by default). */
-function reported(settings: ReadonlyMap<string, string>): Record<string, string> {
-  const found: Record<string, string> = { application_name: '' };
-  for (const [name, value] of settings) {
-    const known = REPORTED_SETTINGS.find((setting) => setting.toLowerCase() === name.toLowerCase());
-    if (known !== undefined) found[known] = value;
-  }
-  return found;
 }

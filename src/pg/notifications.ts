@@ -69,6 +69,30 @@ export function takeNotifications(messages: Uint8Array): {
   return { rest: Buffer.concat(kept), notifications };
 }
 
+/**
+ * Takes the backend's notifications out of a reply to session `processId`: each goes to the
+ * sessions listening on its channel (this one's kept in its reply, the others' handed to `notify`),
+ * as sent by that session's process.
+ */
+export function routeNotifications(
+  messages: Uint8Array,
+  listeners: { listenersOf(channel: string): ReadonlySet<number> },
+  processId: number,
+  notify: (to: number, message: Uint8Array) => void,
+): Uint8Array {
+  const { rest, notifications } = takeNotifications(messages);
+  if (notifications.length === 0) return messages;
+  const own: Uint8Array[] = [];
+  for (const { channel, message } of notifications) {
+    Buffer.from(message.buffer, message.byteOffset, message.byteLength).writeInt32BE(processId, 5);
+    for (const listener of listeners.listenersOf(channel)) {
+      if (listener === processId) own.push(message);
+      else notify(listener, message);
+    }
+  }
+  return own.length === 0 ? rest : Buffer.concat([...own, rest]);
+}
+
 /** Who listens on what, on one shared backend. */
 export class Listeners {
   readonly #byChannel = new Map<string, Set<number>>();

@@ -52,3 +52,22 @@ function optionWords(options: string): string[] {
   if (has) words.push(word);
   return words;
 }
+
+/** Settings a server reports to the client when they change, with the values a startup asked for. */
+const REPORTED_SETTINGS = [
+  'application_name',
+  'client_encoding',
+  'DateStyle',
+  'IntervalStyle',
+  'TimeZone',
+];
+
+/** The reported settings among a startup's (`application_name` always, empty by default). */
+export function reported(settings: ReadonlyMap<string, string>): Record<string, string> {
+  const found: Record<string, string> = { application_name: '' };
+  for (const [name, value] of settings) {
+    const known = REPORTED_SETTINGS.find((setting) => setting.toLowerCase() === name.toLowerCase());
+    if (known !== undefined) found[known] = value;
+  }
+  return found;
+}
