@@ -22,6 +22,7 @@ import {
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
+import { answerSqlRequest, isSqlRequest } from './sqlRoute.js';
 import { OpenReplies } from './clientErrors.js';
 import { DashboardFeed } from './dashboardFeed.js';
 import { DashboardRoutes } from './dashboardRoutes.js';
@@ -213,6 +214,12 @@ export class SimServer {
   #exchange(incoming: IncomingMessage, outgoing: ServerResponse): void {
     this.#replies.opened(incoming, outgoing);
     try {
+      if (isSqlRequest(incoming)) {
+        answerSqlRequest(incoming, outgoing, this.#postgres?.front).catch((error: unknown) =>
+          this.#crashed(outgoing, error),
+        );
+        return;
+      }
       const request = new NodeRequest(incoming);
       const dashboard = this.dashboard.answer(request);
       if (dashboard !== undefined) {

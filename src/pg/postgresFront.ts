@@ -16,6 +16,10 @@ import { ClientSession } from './clientSession.js';
 import type { NamedEndpoint } from './endpointRouting.js';
 import type { HandshakeContext } from './handshake.js';
 import { tlsIdentity, type TlsFiles, type TlsIdentity } from './tlsIdentity.js';
+import { answerSql, type SqlAnswer, type SqlClient } from './sqlOverHttp.js';
+import { PG_ERRORS } from './pgErrors.js';
+import type { SessionState } from './sessionState.js';
+import type { ServedConnection } from '../service/servedSimulation.js';
 import type { FrontHost } from './frontHost.js';
 
 /** How to run the front. */
@@ -50,6 +54,8 @@ export class PostgresFront {
   readonly #byProcess = new Map<number, { key: BackendKey; session: ClientSession }>();
   readonly #keys = new CancelKeys();
   #tls: TlsIdentity | undefined;
+  /** SQL-over-HTTP requests under way (they keep a paced clock moving, as connected clients do). */
+  #httpClients = 0;
   readonly #sockets = new Set<Socket>();
   readonly #unsubscribeReplaced: () => void;
   #events: Subscription | undefined;
@@ -270,7 +276,8 @@ export class PostgresFront {
 
   /** Keeps a paced clock following the wall while any client is connected, and only then. */
   #pace(): void {
-    if (this.#sessions.size > 0 && this.#host.paced && this.#pacer === undefined) {
+    const clients = this.#sessions.size + this.#httpClients;
+    if (clients > 0 && this.#host.paced && this.#pacer === undefined) {
       this.#pacer = setInterval(() => {
         try {
           this.#host.act(() => undefined);
@@ -280,7 +287,93 @@ export class PostgresFront {
         this.#notify();
       }, this.#options.paceEveryMs ?? 10);
     }
-    if (this.#sessions.size === 0) this.#stopPacing();
+    if (clients === 0) this.#stopPacing();
+  }
+
+  /**
+   * Answers `POST /sql` (the serverless driver's SQL over HTTP): the request is a client of the
+   * compute its connection string names, for the length of the request.
+   */
+  answerSql(header: (name: string) => string | undefined, body: unknown): Promise<SqlAnswer> {
+    return answerSql(
+      {
+        processId: () => this.#keys.issue().processId,
+        admit: (endpoint, user, password, database, session) =>
+          this.#admit(endpoint, user, password, database, session),
+      },
+      header,
+      body,
+    );
+  }
+
+  async #admit(
+    named: NamedEndpoint,
+    user: string,
+    password: string,
+    database: string,
+    session: SessionState,
+  ): Promise<SqlClient | SqlError> {
+    const expected = this.#passwordOf(named, user);
+    if (typeof expected === 'object') return expected;
+    if (expected !== password) return PG_ERRORS.passwordFailed(user);
+    const state = this.#host.sim.state;
+    const projectId = state.endpointOwners[named.endpointId] as string;
+    const endpoint = state.projects[projectId]?.endpoints[named.endpointId];
+    const branch =
+      endpoint === undefined ? undefined : state.projects[projectId]?.branches[endpoint.branchId];
+    if (endpoint === undefined || branch === undefined) return SQL_STATES.endpointNotFound;
+    if (!branch.databases.some((d) => d.name === database))
+      return PG_ERRORS.unknownDatabase(database);
+    let connection: ServedConnection;
+    try {
+      connection = this.#host.act((sim) => sim.connect(named.endpointId, { pooled: named.pooled }));
+    } catch (error) {
+      return PG_ERRORS.unavailable(error);
+    }
+    this.#httpClients += 1;
+    this.#pace();
+    const finish = () => {
+      try {
+        if (connection.state === 'open' || connection.state === 'connecting')
+          this.#host.act(() => connection.close());
+      } catch {
+        // The store refused the close: the connection ends with the process anyway.
+      }
+      this.#httpClients -= 1;
+      this.#pace();
+    };
+    while (connection.state === 'connecting')
+      await new Promise<void>((resolve) => this.#wake.push(resolve));
+    if (connection.state !== 'open') {
+      finish();
+      return connection.error ?? PG_ERRORS.unavailable('the connection was not opened');
+    }
+    const place = { projectId, branchId: branch.id };
+    try {
+      this.#host.act(() => connection.begin());
+      const held = await this.databases.hold(place, database);
+      const refused = await held.enter(session);
+      if (refused !== undefined) {
+        await held.release();
+        this.databases.leave(place, database, session);
+        finish();
+        return refused;
+      }
+      await held.setReadOnly(endpoint.type === 'read_only');
+      return {
+        held,
+        session,
+        done: async () => {
+          await held.release({ rollback: true }).catch(() => undefined);
+          this.databases.leave(place, database, session);
+          if (connection.state === 'open') this.#host.act(() => connection.commit());
+          finish();
+        },
+      };
+    } catch (error) {
+      finish();
+      return PG_ERRORS.unavailable(error);
+    }
   }
 
   #stopPacing(): void {

@@ -19,6 +19,8 @@ const KEY = 'pg-front-key';
 /** A served simulation with a Postgres front. */
 export interface PgServe {
   readonly server: SimServer;
+  /** The API's base URL (`http://127.0.0.1:PORT/api/v2`). */
+  readonly base: string;
   readonly postgres: PostgresAddress;
   /** The folder of the branch databases (`<project>/<branch>/<database>`). */
   readonly root: string;
@@ -71,6 +73,7 @@ export async function startPgServe(
   };
   return {
     server,
+    base,
     postgres,
     root,
     call,
