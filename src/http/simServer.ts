@@ -23,6 +23,7 @@ import type { CollectableBody, CollectedBody, RequestLike } from '../service/req
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
 import { answerSqlRequest, isSqlRequest } from './sqlRoute.js';
+import { WebSocketRoute } from './webSocketRoute.js';
 import { OpenReplies } from './clientErrors.js';
 import { DashboardFeed } from './dashboardFeed.js';
 import { DashboardRoutes } from './dashboardRoutes.js';
@@ -79,6 +80,7 @@ export class SimServer {
   readonly #feed: DashboardFeed;
   readonly #writer: StateFile | undefined;
   readonly #replies = new OpenReplies();
+  readonly #webSockets = new WebSocketRoute();
   #postgres: { readonly front: PostgresFront; readonly address: PostgresAddress } | undefined;
 
   constructor(
@@ -126,6 +128,9 @@ export class SimServer {
     this.server = createServer((incoming, outgoing) => this.#exchange(incoming, outgoing));
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', this.#replies.clientError);
+    this.server.on('upgrade', (incoming, socket, head) =>
+      this.#webSockets.upgrade(incoming, socket, head, this.#postgres?.front),
+    );
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
@@ -194,6 +199,7 @@ export class SimServer {
   async close(graceMs = 500): Promise<void> {
     this.core.close();
     this.#feed.close();
+    this.#webSockets.close();
     await this.#postgres?.front.close();
     return new Promise((resolve) => {
       const force = setTimeout(() => this.server.closeAllConnections(), graceMs);

@@ -8,7 +8,7 @@
  * ended (so wall time spent serving it never passes as idle time, at any clock speed), and ends the
  * client with the simulated connection's SQLSTATE when the control plane drops it.
  */
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Subscription } from 'rxjs';
 import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { ServedConnection } from '../service/servedSimulation.js';
@@ -79,7 +79,7 @@ type Admission =
 
 /** A client of the front. */
 export class ClientSession {
-  #socket: Socket;
+  #socket: Duplex;
   readonly #context: SessionContext;
   #target: Target | undefined;
   /** The client's own session (settings, prepared statements, temporary tables) on the backend. */
@@ -101,7 +101,7 @@ export class ClientSession {
   /** Extended-protocol messages waiting for their Sync or Flush. */
   #pending: Uint8Array[] = [];
 
-  constructor(socket: Socket, context: SessionContext) {
+  constructor(socket: Duplex, context: SessionContext) {
     this.#socket = socket;
     this.#context = context;
     // Writes after the end (a client gone mid-reply) must not become uncaught errors.

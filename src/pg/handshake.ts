@@ -8,7 +8,7 @@
  * CancelRequest is handed on and its connection closed. Bad bytes cost one line to the log and a
  * FATAL 08P01 to the client, never a stack.
  */
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import type { SqlError } from '../domain/sqlState.js';
 import {
@@ -36,6 +36,12 @@ export interface HandshakeContext {
   passwordOf(endpoint: NamedEndpoint, user: string): string | undefined | SqlError;
   /** A CancelRequest arrived. */
   cancel(key: BackendKey): void;
+  /**
+   * The compute the connection itself names (a WebSocket's `address`), and whether the password is
+   * asked in clear (the WebSocket is encrypted already, and the serverless driver sends its
+   * password before it is asked, as the real proxy lets it).
+   */
+  readonly carried?: { readonly endpoint: NamedEndpoint | undefined; readonly cleartext: true };
   /** One line for the server's log (a client that broke the protocol). */
   log(line: string): void;
 }
@@ -43,7 +49,7 @@ export interface HandshakeContext {
 /** A client whose password holds: where it is, what it asked for, and its messages from here on. */
 export interface StartedClient {
   /** The connection from now on (a TLS socket after an upgrade). */
-  readonly socket: Socket;
+  readonly socket: Duplex;
   readonly endpoint: NamedEndpoint;
   readonly user: string;
   readonly database: string;
@@ -65,14 +71,14 @@ const PASSWORD_MESSAGE = 0x70; // 'p': password, SASLInitialResponse and SASLRes
  * connection has been closed (a cancel request, a refusal, a protocol violation, a hang-up).
  */
 export function handshake(
-  socket: Socket,
+  socket: Duplex,
   context: HandshakeContext,
 ): Promise<StartedClient | undefined> {
   return new Handshake(socket, context).run();
 }
 
 class Handshake {
-  #socket: Socket;
+  #socket: Duplex;
   readonly #context: HandshakeContext;
   readonly #messages = new ClientMessages();
   readonly #queue: Uint8Array[] = [];
@@ -81,7 +87,7 @@ class Handshake {
   readonly #onData = (chunk: Buffer) => this.#take(chunk);
   readonly #onGone = () => this.#close();
 
-  constructor(socket: Socket, context: HandshakeContext) {
+  constructor(socket: Duplex, context: HandshakeContext) {
     this.#socket = socket;
     this.#context = context;
   }
@@ -146,9 +152,13 @@ class Handshake {
         message: 'no PostgreSQL user name specified in startup packet',
       });
     const database = parameters['database'] ?? user;
-    const named = this.#sniEndpoint() ?? endpointFromOptions(parameters['options']);
+    const named =
+      this.#sniEndpoint() ??
+      endpointFromOptions(parameters['options']) ??
+      this.#context.carried?.endpoint;
     this.#messages.startTyped();
-    if (named === undefined) return this.#cleartext(parameters, user, database);
+    if (named === undefined || this.#context.carried !== undefined)
+      return this.#cleartext(parameters, user, database, named);
     const password = this.#context.passwordOf(named, user);
     if (typeof password === 'object') return this.#refuse(password);
     const proven = await this.#scram(password, user);
@@ -156,11 +166,15 @@ class Handshake {
     return this.#started(named, user, database, parameters);
   }
 
-  /** No compute named before the password: ask for it in clear, `endpoint=<id>;<password>`. */
+  /**
+   * The password in clear: when no compute is named before it (then `endpoint=<id>;<password>`),
+   * or on a connection that asks for it so.
+   */
   async #cleartext(
     parameters: Readonly<Record<string, string>>,
     user: string,
     database: string,
+    named: NamedEndpoint | undefined,
   ): Promise<StartedClient | undefined> {
     this.#socket.write(cleartextPasswordRequest());
     const message = await this.#next();
@@ -171,7 +185,9 @@ class Handshake {
         message: `expected password response, got message type ${message[0] ?? 0}`,
       });
     const sent = cstringAt(message, 5);
-    const { endpoint, password } = splitPassword(sent);
+    const split = splitPassword(sent);
+    const endpoint = split.endpoint ?? named;
+    const password = split.endpoint === undefined ? sent : split.password;
     if (endpoint === undefined) return this.#refuse(PG_ERRORS.endpointNotSpecified);
     const expected = this.#context.passwordOf(endpoint, user);
     if (typeof expected === 'object') return this.#refuse(expected);
@@ -255,13 +271,13 @@ class Handshake {
     return true;
   }
 
-  #listen(socket: Socket): void {
+  #listen(socket: Duplex): void {
     socket.on('data', this.#onData);
     socket.on('end', this.#onGone);
     socket.on('close', this.#onGone);
   }
 
-  #unlisten(socket: Socket): void {
+  #unlisten(socket: Duplex): void {
     socket.off('data', this.#onData);
     socket.off('end', this.#onGone);
     socket.off('close', this.#onGone);

@@ -5,6 +5,7 @@
  * a copy of its parent's data, a reset or restore copies its source's, a deleted branch's data goes.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Subscription } from 'rxjs';
 import type { PostgresAddress } from '../domain/connectionUri.js';
@@ -57,6 +58,7 @@ export class PostgresFront {
   /** SQL-over-HTTP requests under way (they keep a paced clock moving, as connected clients do). */
   #httpClients = 0;
   readonly #sockets = new Set<Socket>();
+  readonly #streams = new Set<Duplex>();
   readonly #unsubscribeReplaced: () => void;
   #events: Subscription | undefined;
   #wake: Array<() => void> = [];
@@ -117,6 +119,7 @@ export class PostgresFront {
     this.#stopPacing();
     // A client that does not hang up after its FATAL is cut off: closing never waits on a client.
     for (const socket of this.#sockets) socket.destroy();
+    for (const stream of this.#streams) stream.destroy();
     await Promise.all([...this.#jobs]);
     await this.databases.close();
     await closed;
@@ -126,6 +129,21 @@ export class PostgresFront {
     socket.setNoDelay(true);
     this.#sockets.add(socket);
     socket.once('close', () => this.#sockets.delete(socket));
+    this.#serve(socket, undefined);
+  }
+
+  /**
+   * Serves a client whose Postgres protocol arrives over another stream (a WebSocket at `/v2`,
+   * the serverless driver's `Pool` and `Client`): the stream names the compute (`address`), and the
+   * password is taken in clear, as the real proxy takes it over its encrypted WebSocket.
+   */
+  acceptStream(stream: Duplex, endpoint: NamedEndpoint | undefined): void {
+    this.#streams.add(stream);
+    stream.once('close', () => this.#streams.delete(stream));
+    this.#serve(stream, { endpoint, cleartext: true });
+  }
+
+  #serve(socket: Duplex, carried: HandshakeContext['carried']): void {
     const key = this.#keys.issue();
     const session = new ClientSession(socket, {
       host: this.#host,
@@ -133,7 +151,7 @@ export class PostgresFront {
       leave: (branch, databaseName, left) => this.databases.leave(branch, databaseName, left),
       notify: (processId, message) => this.#byProcess.get(processId)?.session.notify(message),
       key,
-      handshake: this.#handshakeContext(),
+      handshake: this.#handshakeContext(carried),
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),
       ended: (ended) => this.#ended(ended),
     });
@@ -150,9 +168,11 @@ export class PostgresFront {
       if (entry.session === session) this.#byProcess.delete(processId);
   }
 
-  #handshakeContext(): HandshakeContext {
+  #handshakeContext(carried: HandshakeContext['carried']): HandshakeContext {
     return {
-      tls: this.#tls,
+      ...(carried === undefined ? {} : { carried }),
+      // TLS over a WebSocket would be a second encryption: the stream is declined it.
+      tls: carried === undefined ? this.#tls : undefined,
       passwordOf: (endpoint, user) => this.#passwordOf(endpoint, user),
       cancel: (target) => this.#cancel(target),
       log: (line) => this.#options.onLog?.(line),

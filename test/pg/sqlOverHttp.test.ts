@@ -1,10 +1,12 @@
 /**
- * The serverless driver (`@neondatabase/serverless`, its `neon()` SQL over HTTP) against `serve`'s
- * `POST /sql`: a query with parameters, a batch run as one transaction (all or nothing), an error's
+ * The serverless driver (`@neondatabase/serverless`) against `serve`: `neon()`'s SQL over HTTP at
+ * `POST /sql` (a query with parameters, a batch run as one transaction, all or nothing, an error's
  * SQLSTATE on the driver's own error, a wake-up from idle recorded as `start_compute` and counted
- * as a session, a wrong password refused; and what the route says when it cannot serve.
+ * as a session, a wrong password refused, a body that is not a statement) and `Pool` over a
+ * WebSocket at `/v2` (a transaction, a refusal).
  */
-import { neon, neonConfig, NeonDbError } from '@neondatabase/serverless';
+import { neon, neonConfig, NeonDbError, Pool } from '@neondatabase/serverless';
+import ws from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsOf } from '../../src/projection/metrics.js';
 import { startPgServe, type PgServe } from '../support/pgServe.js';
@@ -29,6 +31,10 @@ describe('SQL over HTTP with the serverless driver', () => {
     neonUri = `postgresql://${url.username}:${url.password}@${endpoint.body['endpoint'].host as string}/neondb?sslmode=require`;
     const origin = new URL(serve.base).origin;
     neonConfig.fetchEndpoint = () => `${origin}/sql`;
+    // The driver's Pool over WebSocket, pointed at serve (the compute still named by the host).
+    neonConfig.webSocketConstructor = ws;
+    neonConfig.useSecureWebSocket = false;
+    neonConfig.wsProxy = (host, port) => `${new URL(origin).host}/v2?address=${host}:${port}`;
   });
   afterAll(async () => {
     await serve.stop();
@@ -109,5 +115,28 @@ describe('SQL over HTTP with the serverless driver', () => {
     });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: '08P01' });
+  });
+
+  it('runs a Pool transaction over a WebSocket, a client of the same front', async () => {
+    const pool = new Pool({ connectionString: neonUri });
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query("insert into orders values (10, 'over ws', now())");
+      const inside = await client.query<{ n: number }>('select count(*)::int as n from orders');
+      await client.query('commit');
+      expect(inside.rows).toEqual([{ n: 4 }]);
+    } finally {
+      client.release();
+    }
+    const { rows } = await pool.query<{ item: string }>(
+      'select item from orders where id = $1',
+      [10],
+    );
+    expect(rows).toEqual([{ item: 'over ws' }]);
+    await pool.end();
+    const wrong = new Pool({ connectionString: neonUri.replace(/:[^:@/]+@/, ':not-it@') });
+    await expect(wrong.query('select 1')).rejects.toMatchObject({ code: '28P01' });
+    await wrong.end();
   });
 });
