@@ -1,7 +1,8 @@
 /**
  * Postgres front benchmark: statements/s of one `pg` client through `serve --pg-port` beside the same
  * statement run on an embedded Postgres (PGlite) directly, in the same run (target: the front at
- * ≥ 0.5 of direct); connecting to an active compute, p50 and p99 (target: ≤ 50 ms); a cold start
+ * ≥ 0.5 of direct), and through the serverless driver over HTTP (`neon()`, `POST /sql`) and over a
+ * WebSocket (its `Pool`, `/v2`); connecting to an active compute, p50 and p99 (target: ≤ 50 ms); a cold start
  * as a client feels it at 60x (the simulated start, then the real open of the database); the API's
  * p99 while one client streams a 10,000,000-row result (target: ≤ 100 ms); and the process's peak
  * RSS after 20 branches each had a client (at most 4 databases open at once).
@@ -12,7 +13,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { neon, neonConfig, Pool } from '@neondatabase/serverless';
 import pg from 'pg';
+import ws from 'ws';
 import { to as copyTo } from 'pg-copy-streams';
 import { SimServer } from '../src/http/simServer.js';
 import { Simulation } from '../src/simulation/simulation.js';
@@ -91,6 +94,30 @@ export async function runPgBenchmark(): Promise<boolean> {
     await client.end();
     const ratio = frontRate / directRate;
 
+    // The serverless driver, pointed at this server: over HTTP, and its Pool over a WebSocket.
+    const endpoint = await call(
+      'GET',
+      `/projects/${created['project'].id as string}/endpoints/${created['endpoints'][0].id as string}`,
+    );
+    const url = new URL(uri);
+    const neonUri = `postgresql://${url.username}:${url.password}@${endpoint['endpoint'].host as string}/neondb`;
+    const origin = new URL(base).origin;
+    neonConfig.fetchEndpoint = () => `${origin}/sql`;
+    neonConfig.webSocketConstructor = ws;
+    neonConfig.useSecureWebSocket = false;
+    neonConfig.wsProxy = (host, port) => `${new URL(origin).host}/v2?address=${host}:${port}`;
+    const sql = neon(neonUri);
+    const httpRate = await rate(async (i) => {
+      await sql.query(STATEMENT, [i]);
+    });
+    const pool = new Pool({ connectionString: neonUri });
+    const pooled = await pool.connect();
+    const wsRate = await rate(async (i) => {
+      await pooled.query(STATEMENT, [i]);
+    });
+    pooled.release();
+    await pool.end();
+
     const connect = await percentiles(50, async () => {
       const one = new pg.Client(uri);
       const ms = await timed(() => one.connect());
@@ -143,6 +170,12 @@ export async function runPgBenchmark(): Promise<boolean> {
     console.log(`  direct PGlite           ${directRate.toFixed(0).padStart(8)} statements/s`);
     console.log(
       `  through the front       ${frontRate.toFixed(0).padStart(8)} statements/s  ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`,
+    );
+    console.log(
+      `  serverless driver, HTTP  ${httpRate.toFixed(0).padStart(8)} statements/s (POST /sql: a request each is a session)`,
+    );
+    console.log(
+      `  serverless driver, WebSocket ${wsRate.toFixed(0).padStart(4)} statements/s (one Pool client over /v2)`,
     );
     const warmMet = connect.p99 <= WARM_CONNECT_TARGET_MS;
     const apiMet = apiP99 <= API_P99_TARGET_MS;
