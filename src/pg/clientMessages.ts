@@ -1,7 +1,7 @@
 /**
  * Cuts the bytes a Postgres client sends into messages: first untyped ones (`length(4) payload`:
- * the startup message, an SSL, GSS or cancel request), then typed ones (`type(1) length(4)
- * payload`). A length the protocol cannot have (shorter than its own four bytes, a startup packet
+ * an SSL, GSS or cancel request, the startup message), then, from the startup message on, typed
+ * ones (`type(1) length(4) payload`): a client may send its password right behind its startup. A length the protocol cannot have (shorter than its own four bytes, a startup packet
  * over 10,000 bytes, a message over 1 GiB) is a protocol violation, reported once; nothing is read
  * after it.
  */
@@ -10,6 +10,8 @@
 const MAX_STARTUP_BYTES = 10_000;
 /** Longest message Postgres accepts. */
 const MAX_MESSAGE_BYTES = 0x3fffffff;
+/** The protocol version a startup message names (3.0); after it, messages are typed. */
+const PROTOCOL_3_0 = 196_608;
 
 /** What the reader found: messages, then possibly a violation. */
 export interface ReadMessages {
@@ -23,11 +25,6 @@ export class ClientMessages {
   #buffer: Buffer = Buffer.alloc(0);
   #typed = false;
   #broken = false;
-
-  /** From now on messages carry a type byte (after the startup message). */
-  startTyped(): void {
-    this.#typed = true;
-  }
 
   /** Takes the next bytes; returns the whole messages they complete. */
   read(chunk: Uint8Array): ReadMessages {
@@ -52,22 +49,12 @@ export class ClientMessages {
         };
       }
       if (offset + head + length > this.#buffer.length) break;
-      messages.push(this.#buffer.subarray(offset, offset + head + length));
+      const message = this.#buffer.subarray(offset, offset + head + length);
+      messages.push(message);
       offset += head + length;
-      // Only one untyped message is read at a time: the next may be typed (after a startup).
-      if (!this.#typed) break;
+      if (!this.#typed && message.readInt32BE(4) === PROTOCOL_3_0) this.#typed = true;
     }
     this.#buffer = this.#buffer.subarray(offset);
     return { messages };
-  }
-
-  /** Whether bytes of an unfinished message are waiting. */
-  get hasMore(): boolean {
-    return this.#buffer.length > 0;
-  }
-
-  /** Reads what is already buffered (after `startTyped`, say), without new bytes. */
-  readBuffered(): ReadMessages {
-    return this.read(new Uint8Array(0));
   }
 }

@@ -55,7 +55,7 @@ export interface StartedClient {
   readonly database: string;
   /** The startup parameters as sent (`application_name`, `options`, …). */
   readonly parameters: Readonly<Record<string, string>>;
-  /** The reader, switched to typed messages, with whatever the client sent after its password. */
+  /** The reader (of typed messages now), with whatever the client sent after its password. */
   readonly messages: ClientMessages;
   /** Typed messages already read (a client that did not wait for the end of the start). */
   readonly early: readonly Uint8Array[];
@@ -156,7 +156,6 @@ class Handshake {
       this.#sniEndpoint() ??
       endpointFromOptions(parameters['options']) ??
       this.#context.carried?.endpoint;
-    this.#messages.startTyped();
     if (named === undefined || this.#context.carried !== undefined)
       return this.#cleartext(parameters, user, database, named);
     const password = this.#context.passwordOf(named, user);
@@ -300,11 +299,6 @@ class Handshake {
       const message = this.#queue.shift();
       if (message !== undefined) return message;
       if (this.#closed) return undefined;
-      const buffered = this.#messages.readBuffered();
-      if (buffered.messages.length > 0) {
-        this.#queue.push(...buffered.messages);
-        continue;
-      }
       await new Promise<void>((resolve) => (this.#wake = resolve));
       this.#wake = undefined;
     }
