@@ -1,6 +1,7 @@
 /**
- * The README's "Connect your application" example runs as written: a real `pg` pool in a process of
- * its own, against `serve`'s Postgres front, through a connection URI the API gave.
+ * The README's Postgres examples run as written, each in a process of its own against `serve`'s
+ * Postgres front at 60x: a real `pg` pool through a connection URI the API gave (the compute woken
+ * from zero), and the serverless driver over HTTP and a WebSocket through the compute's host.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,32 +14,59 @@ import { startPgServe } from '../support/pgServe.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const example = /<!-- pg-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const serverless =
+  /<!-- serverless-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+
+/** Runs `code` as a module inside the checkout (so its packages resolve); resolves to its stdout. */
+async function runExample(name: string, code: string, env: Record<string, string>) {
+  const dir = join(root, 'test-output', 'pg-readme');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.mts`);
+  writeFileSync(file, code);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  return stdout.trim();
+}
 
 it('runs the README pg example against a served compute, cold start included', async () => {
   expect(example).toContain("from 'pg'");
-  // At 1x: the wall time the front spends opening a database still passes as idle virtual time,
-  // and at 60x a loaded machine's few seconds there are minutes, enough to scale the compute to
-  // zero under the waiting client (issue 34 makes serving a client count as activity).
-  const serve = await startPgServe({ clock: '1x' });
+  const serve = await startPgServe({ clock: '60x' });
   try {
     const project = await serve.project('readme');
     await serve.advance('10m'); // the compute has scaled to zero: the example wakes it
-    // Inside the checkout, so that `pg` resolves from its node_modules.
-    const dir = join(root, 'test-output', 'pg-readme');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'example.mts');
-    writeFileSync(file, example);
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: project.uri },
-      timeout: 60_000,
-    });
-    expect(stdout.trim()).toBe('2');
+    expect(await runExample('example', example, { DATABASE_URL: project.uri })).toBe('2');
     const state = await serve.call(
       'GET',
       `/projects/${project.id}/endpoints/${project.endpointId}`,
     );
     expect(state.body['endpoint'].current_state).toBe('active');
+  } finally {
+    await serve.stop();
+  }
+});
+
+it('runs the README serverless-driver example over HTTP and a WebSocket', async () => {
+  expect(serverless).toContain("from '@neondatabase/serverless'");
+  const serve = await startPgServe({ clock: '60x' });
+  try {
+    const project = await serve.project('serverless-readme');
+    const endpoint = await serve.call(
+      'GET',
+      `/projects/${project.id}/endpoints/${project.endpointId}`,
+    );
+    const url = new URL(project.uri);
+    const host = endpoint.body['endpoint'].host as string;
+    const databaseUrl = `postgresql://${url.username}:${url.password}@${host}/neondb?sslmode=require`;
+    const origin = new URL(serve.base).origin;
+    expect(
+      await runExample('serverless', serverless, {
+        DATABASE_URL: databaseUrl,
+        COMPUTESIM_URL: origin,
+      }),
+    ).toBe('2');
   } finally {
     await serve.stop();
   }
