@@ -256,7 +256,8 @@ export class ClientSession {
       return { refusal: PG_ERRORS.unavailable(error) };
     }
     this.#connection = connection;
-    while (connection.state === 'connecting' && !this.#ended) await this.#context.changed();
+    while (connection.state === 'connecting' && !this.#ended)
+      if (this.#context.host.skipAhead?.() !== true) await this.#context.changed();
     if (this.#ended) return { parameters: {} };
     if (connection.state !== 'open')
       return {

@@ -17,4 +17,9 @@ export interface FrontHost {
   onReplaced(listener: () => void): () => void;
   /** Whether virtual time follows the wall clock (then waiting clients make it move). */
   readonly paced: boolean;
+  /**
+   * For a simulation nobody else moves (in process, time skipping): moves the clock to the next
+   * instant work is due, so a waiting client's compute starts; false when nothing is due.
+   */
+  skipAhead?(): boolean;
 }

@@ -363,7 +363,8 @@ export class PostgresFront {
       this.#pace();
     };
     while (connection.state === 'connecting')
-      await new Promise<void>((resolve) => this.#wake.push(resolve));
+      if (this.#host.skipAhead?.() !== true)
+        await new Promise<void>((resolve) => this.#wake.push(resolve));
     if (connection.state !== 'open') {
       finish();
       return connection.error ?? PG_ERRORS.unavailable('the connection was not opened');

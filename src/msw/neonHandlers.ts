@@ -1,0 +1,101 @@
+/**
+ * `computesim/msw`: msw request handlers that answer, in process, what an app's Neon code sends to
+ * the real service: the API at its real base URL (`https://console.neon.tech/api/v2/…`, so
+ * `createApiClient` with its defaults, `@neondatabase/toolkit` and plain `fetch` work unchanged) and
+ * the serverless driver's SQL over HTTP at each compute's default endpoint
+ * (`https://api.<region>.<domain>/sql`), run on an embedded Postgres per branch database.
+ *
+ * Time skips by default: a request that must wait for simulated work (a compute still starting,
+ * an operation still running) has the simulation moved on to when the work is done, so app code
+ * needs no `advance` calls. `time: 'hold'` keeps the clock still for tests that move it themselves.
+ */
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import { PostgresFront } from '../pg/postgresFront.js';
+import type { Simulation } from '../simulation/simulation.js';
+
+/** How the handlers serve. */
+export interface NeonHandlersOptions {
+  /** The API's base URL. Default `https://console.neon.tech/api/v2`. */
+  readonly apiBase?: string;
+  /** Where branch databases are kept. Default: a temporary folder, removed by `close`. */
+  readonly dataDir?: string;
+  /**
+   * `skip` (default): a request that waits for simulated work moves the clock to when it is done
+   * (API requests run the simulation until no foreground work is left first); `hold`: the clock
+   * moves only when the test moves it.
+   */
+  readonly time?: 'skip' | 'hold';
+}
+
+/** msw handlers, with `close` to stop the embedded databases once the test is done. */
+export type NeonHandlers = HttpHandler[] & {
+  /** Closes the branch databases (and removes a temporary data folder). */
+  close(): Promise<void>;
+};
+
+const SQL_HOSTS = /^https:\/\/(?:api|apiauth)\.[^/]+\/sql$/;
+
+/** Handlers for msw's `setupServer` that answer the Neon API and SQL over HTTP from `sim`. */
+export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {}): NeonHandlers {
+  const apiBase = (options.apiBase ?? 'https://console.neon.tech/api/v2').replace(/\/$/, '');
+  const skip = (options.time ?? 'skip') === 'skip';
+  const root = options.dataDir ?? mkdtempSync(join(tmpdir(), 'computesim-msw-'));
+  let ready: Promise<PostgresFront> | undefined;
+  const frontOf = () =>
+    (ready ??= (async () => {
+      const front = new PostgresFront(
+        {
+          sim,
+          act: (work) => work(sim),
+          onReplaced: () => () => undefined,
+          paced: false,
+          ...(skip ? { skipAhead: () => skipAhead(sim) } : {}),
+        },
+        { root, tls: false, hostDomain: sim.profile.hostDomain },
+      );
+      await front.prepare();
+      return front;
+    })());
+  const handlers = [
+    http.all(`${apiBase}/*`, async ({ request }) => {
+      if (skip) sim.runUntilIdle();
+      const url = new URL(request.url);
+      const path = `/api/v2${url.pathname.slice(new URL(apiBase).pathname.length)}${url.search}`;
+      return sim.fetch(new Request(new URL(path, 'http://computesim.local'), request));
+    }),
+    http.post(SQL_HOSTS, async ({ request }) => {
+      let body: unknown;
+      try {
+        body = await request.json();
+      } catch {
+        return HttpResponse.json(
+          { code: '08P01', message: 'the request body is not JSON' },
+          { status: 400 },
+        );
+      }
+      const sqlFront = await frontOf();
+      const answer = await sqlFront.answerSql(
+        (name) => request.headers.get(name) ?? undefined,
+        body,
+      );
+      return HttpResponse.json(answer.body as Record<string, unknown>, { status: answer.status });
+    }),
+  ] as NeonHandlers;
+  handlers.close = async () => {
+    if (ready !== undefined) await (await ready).close();
+    if (options.dataDir === undefined) await rm(root, { recursive: true, force: true });
+  };
+  return handlers;
+}
+
+/** Moves `sim` to the next instant work is due; false when none is. */
+function skipAhead(sim: Simulation): boolean {
+  const due = sim.pending.nextDue;
+  if (!Number.isFinite(due) || sim.pending.timers === 0) return false;
+  sim.advanceTo(Math.max(due, sim.now()));
+  return true;
+}

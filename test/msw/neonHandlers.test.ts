@@ -1,0 +1,63 @@
+/**
+ * `computesim/msw` with msw's own `setupServer`: `@neondatabase/toolkit`'s README example runs
+ * unchanged (create a project, create a table, insert, select, delete the project) against a
+ * `Simulation` in process, and the simulation's log holds what it did; `neon()` app code with the
+ * URI the API gave gets typed rows and Postgres's errors; time skips, so no test moves the clock.
+ */
+import { neon, NeonDbError } from '@neondatabase/serverless';
+import { NeonToolkit } from '@neondatabase/toolkit';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { neonHandlers, type NeonHandlers } from '../../src/msw/index.js';
+import { Simulation } from '../../src/simulation/simulation.js';
+
+describe('the Neon API and SQL over HTTP through msw', () => {
+  const sim = new Simulation({ seed: 3 });
+  let handlers: NeonHandlers;
+  let server: ReturnType<typeof setupServer>;
+
+  beforeAll(() => {
+    handlers = neonHandlers(sim);
+    server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+  });
+  afterAll(async () => {
+    server.close();
+    await handlers.close();
+  });
+
+  it("runs @neondatabase/toolkit's README example unchanged", async () => {
+    const toolkit = new NeonToolkit('any-key');
+    const project = await toolkit.createProject();
+    await toolkit.sql(
+      project,
+      `CREATE TABLE IF NOT EXISTS users (id UUID PRIMARY KEY, name VARCHAR(255) NOT NULL);`,
+    );
+    await toolkit.sql(
+      project,
+      `INSERT INTO users (id, name) VALUES (gen_random_uuid(), 'Sam Smith')`,
+    );
+    expect(await toolkit.sql(project, `SELECT name FROM users`)).toEqual([{ name: 'Sam Smith' }]);
+    await toolkit.deleteProject(project);
+    const types = new Set(Array.from({ length: sim.log.length }, (_, i) => sim.log.get(i)?.type));
+    for (const type of ['ProjectCreated', 'ConnectionOpened', 'ProjectDeleted'])
+      expect(types).toContain(type);
+  });
+
+  it("answers neon() with the API's URI: typed rows, and errors with their SQLSTATE", async () => {
+    const created = await fetch('https://console.neon.tech/api/v2/projects', {
+      method: 'POST',
+      headers: { authorization: 'Bearer any-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ project: { name: 'app' } }),
+    });
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as { connection_uris: { connection_uri: string }[] };
+    const sql = neon(body.connection_uris[0]?.connection_uri as string);
+    expect(
+      await sql`select ${41}::int + 1 as answer, now() < now() + interval '1 day' as later`,
+    ).toEqual([{ answer: 42, later: true }]);
+    const failure = await sql`select * from missing`.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(NeonDbError);
+    expect(failure).toMatchObject({ code: '42P01' });
+  });
+});
