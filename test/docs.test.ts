@@ -18,6 +18,18 @@ describe('docs/testing.md', () => {
     expect(guide).toContain('```ts\n' + tested + '```');
   });
 
+  it('shows the tested serverless-driver example, word for word', () => {
+    const tested = readFileSync(
+      new URL('./examples/serverlessApp.test.ts', import.meta.url),
+      'utf8',
+    )
+      .split('// serverless:start\n')[1]!
+      .split('// serverless:end')[0]!
+      .replace(`'../../src/index.js'`, `'computesim'`)
+      .replace(`'../../src/msw/index.js'`, `'computesim/msw'`);
+    expect(guide).toContain('```ts\n' + tested + '```');
+  });
+
   it('gives a fault profile that is valid and runs', async () => {
     const literal = /const faults = (\{[\s\S]*?\n\});/.exec(guide)?.[1];
     expect(literal).toBeDefined();
