@@ -14,6 +14,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { RandomSource } from '../core/randomSource.js';
+import { SQL_STATES } from '../domain/sqlState.js';
 import { PostgresFront } from '../pg/postgresFront.js';
 import type { Simulation } from '../simulation/simulation.js';
 
@@ -29,6 +31,14 @@ export interface NeonHandlersOptions {
    * moves only when the test moves it.
    */
   readonly time?: 'skip' | 'hold';
+  /** Faults injected at the edge, drawn from the simulation's seed (the same seed, the same faults). */
+  readonly faults?: {
+    /**
+     * The share of SQL-over-HTTP requests answered `57P01 terminating connection` before their
+     * statement runs (so a retry is safe), as a compute restart under the request would. 0-1.
+     */
+    readonly sqlDropRate?: number;
+  };
 }
 
 /** msw handlers, with `close` to stop the embedded databases once the test is done. */
@@ -43,7 +53,11 @@ const SQL_HOSTS = /^https:\/\/(?:api|apiauth)\.[^/]+\/sql$/;
 export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {}): NeonHandlers {
   const apiBase = (options.apiBase ?? 'https://console.neon.tech/api/v2').replace(/\/$/, '');
   const skip = (options.time ?? 'skip') === 'skip';
+  const dropRate = options.faults?.sqlDropRate ?? 0;
+  if (!(dropRate >= 0 && dropRate <= 1))
+    throw new RangeError(`faults.sqlDropRate must be between 0 and 1, got ${String(dropRate)}`);
   const root = options.dataDir ?? mkdtempSync(join(tmpdir(), 'computesim-msw-'));
+  let sqlRequests = 0;
   let ready: Promise<PostgresFront> | undefined;
   const frontOf = () =>
     (ready ??= (async () => {
@@ -68,6 +82,11 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
       return sim.fetch(new Request(new URL(path, 'http://computesim.local'), request));
     }),
     http.post(SQL_HOSTS, async ({ request }) => {
+      const index = sqlRequests++;
+      if (dropRate > 0 && RandomSource.derive(sim.seed, 'msw-sql-drops', index).chance(dropRate)) {
+        const { sqlstate, message } = SQL_STATES.terminated;
+        return HttpResponse.json({ severity: 'FATAL', code: sqlstate, message }, { status: 400 });
+      }
       let body: unknown;
       try {
         body = await request.json();
