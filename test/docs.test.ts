@@ -30,6 +30,15 @@ describe('docs/testing.md', () => {
     expect(guide).toContain('```ts\n' + tested + '```');
   });
 
+  it('shows the tested fault property of the serverless-driver app, word for word', () => {
+    const tested = readFileSync(new URL('./msw/faults.test.ts', import.meta.url), 'utf8')
+      .split('// property:start\n')[1]!
+      .split('// property:end')[0]!
+      .replace(`'../../src/msw/index.js'`, `'computesim/msw'`)
+      .replace(`'../../src/simulation/simulation.js'`, `'computesim'`);
+    expect(guide).toContain('```ts\n' + tested + '```');
+  });
+
   it('gives a fault profile that is valid and runs', async () => {
     const literal = /const faults = (\{[\s\S]*?\n\});/.exec(guide)?.[1];
     expect(literal).toBeDefined();

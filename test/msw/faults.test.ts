@@ -5,6 +5,7 @@
  * dropped request counts every visit, and one that does not fails on some seed. The same seed
  * drops the same requests.
  */
+// property:start
 import { neon, NeonDbError } from '@neondatabase/serverless';
 import fc from 'fast-check';
 import { setupServer } from 'msw/node';
@@ -94,3 +95,4 @@ describe('an app under dropped connections and cold starts', () => {
     expect(result.failed).toBe(true);
   });
 });
+// property:end

@@ -68,6 +68,18 @@ describe('SQL over HTTP with the serverless driver', () => {
     expect(rows.map((r) => r['id'])).toEqual([1, 2, 3]); // 4 was rolled back with the failure
   });
 
+  it('applies the batch headers: a read-only transaction refuses writes, and the URI may name the compute in options', async () => {
+    const sql = neon(neonUri);
+    await expect(
+      sql.transaction([sql`insert into orders values (7, 'no', now())`], {
+        readOnly: true,
+        isolationLevel: 'Serializable',
+      }),
+    ).rejects.toMatchObject({ code: '25006' });
+    const byOptions = neon(project.uri.replace('sslmode=disable', 'sslmode=require'));
+    expect(await byOptions`select count(*)::int as n from orders where id = 7`).toEqual([{ n: 0 }]);
+  });
+
   it("throws the driver's own error with the SQLSTATE in code", async () => {
     const sql = neon(neonUri);
     const failure = await sql`select * from no_such_table`.catch((error: unknown) => error);
