@@ -37,6 +37,11 @@ describe('SQL over HTTP with the serverless driver', () => {
     neonConfig.wsProxy = (host, port) => `${new URL(origin).host}/v2?address=${host}:${port}`;
   });
   afterAll(async () => {
+    // neonConfig is the driver's global: the next test file (modules are shared) gets its defaults.
+    neonConfig.fetchEndpoint = undefined as never;
+    neonConfig.webSocketConstructor = undefined;
+    neonConfig.useSecureWebSocket = true;
+    neonConfig.wsProxy = undefined as never;
     await serve.stop();
   });
 
