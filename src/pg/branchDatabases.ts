@@ -333,9 +333,14 @@ export class BranchDatabases {
 
   #held(slot: Slot, db: DatabaseThread, release: Release): HeldDatabase {
     let released = false;
+    // A holder that has let go (its client ended while it awaited something) uses it no more.
+    const live = () => {
+      if (released) throw new Error('the database was given back');
+    };
     return {
       parameters: db.parameters,
       enter: async (session) => {
+        live();
         if (slot.current === session && slot.db === db) return undefined;
         const gone = slot.gone.splice(0);
         const refused = await switchSession((m) => db.reply(m), slot.current, session, gone);
@@ -351,14 +356,20 @@ export class BranchDatabases {
       listenersOf: (channel) => slot.listeners.of(channel),
       listen: (session, changes) => slot.listeners.apply(session.id, changes),
       listenAgain: async (channels) => {
+        live();
         if (channels.length > 0) await db.reply(Buffer.concat(channels.map(listenMessage)));
       },
       exec: (message, write) => {
+        live();
         slot.lastUsed = ++this.#uses;
         return db.exec(message, write);
       },
-      reply: (message) => db.reply(message),
+      reply: (message) => {
+        live();
+        return db.reply(message);
+      },
       setReadOnly: async (readOnly) => {
+        live();
         if (slot.readOnly === readOnly) return;
         await db.reply(
           queryMessage(`SET default_transaction_read_only = ${readOnly ? 'on' : 'off'}`),

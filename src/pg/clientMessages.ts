@@ -57,4 +57,9 @@ export class ClientMessages {
     this.#buffer = this.#buffer.subarray(offset);
     return { messages };
   }
+
+  /** Bytes of an unfinished message waiting for the rest. */
+  get buffered(): number {
+    return this.#buffer.length;
+  }
 }

@@ -106,7 +106,14 @@ export class ClientSession {
     this.#context = context;
     // Writes after the end (a client gone mid-reply) must not become uncaught errors.
     socket.on('error', () => undefined);
-    void this.#start();
+    this.#start().catch((error: unknown) => this.#failed(error));
+  }
+
+  /** Something the session did not expect: the client reads 08006 with the reason, and goes. */
+  #failed(error: unknown): void {
+    if (this.#ended) return;
+    this.#fatal(PG_ERRORS.unavailable(error));
+    void this.end();
   }
 
   /** The start: the handshake, then the compute, the database, and the client's messages. */
@@ -165,9 +172,9 @@ export class ClientSession {
         this.terminate({ sqlstate: '08P01', message: read.violation });
         return;
       }
-      void serve();
+      serve().catch((error: unknown) => this.#failed(error));
     });
-    void serve();
+    serve().catch((error: unknown) => this.#failed(error));
   }
 
   /** The database this session works on, once authenticated. */
@@ -276,7 +283,12 @@ export class ClientSession {
     if (target === undefined) return { parameters: {} };
     const session = this.#session;
     if (session === undefined) return { parameters: {} };
-    const began = this.#context.host.act(() => connection.begin());
+    let began;
+    try {
+      began = this.#context.host.act(() => connection.begin());
+    } catch (error) {
+      return { refusal: PG_ERRORS.unavailable(error) };
+    }
     if (!began.ok) return { refusal: began.error };
     try {
       // The session goes on the backend now: a startup setting it refuses ends the connect.
@@ -290,8 +302,12 @@ export class ClientSession {
     } catch (error) {
       return { refusal: PG_ERRORS.unavailable(error) };
     } finally {
-      if (!this.#ended && connection.state === 'open')
-        this.#context.host.act(() => connection.commit());
+      try {
+        if (!this.#ended && connection.state === 'open')
+          this.#context.host.act(() => connection.commit());
+      } catch {
+        // The store refuses writes: the compute stays active a little longer, nothing worse.
+      }
     }
   }
 
@@ -494,7 +510,12 @@ export class ClientSession {
   #rest(connection: ServedConnection): void {
     if (!this.#working) return;
     this.#working = false;
-    if (connection.state === 'open') this.#context.host.act(() => connection.commit());
+    try {
+      if (connection.state === 'open') this.#context.host.act(() => connection.commit());
+    } catch {
+      // The store refuses writes for now: the client still gets its answer; the compute's idle
+      // clock starts with its next statement's end instead.
+    }
   }
 
   #fatal(error: SqlError): void {

@@ -22,7 +22,7 @@ export function isCopyFromStdin(message: Uint8Array): boolean {
   const sql = Buffer.from(message.buffer, message.byteOffset, message.byteLength)
     .toString('utf8', 5)
     .replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ');
-  return /^\s*copy\b[\s\S]*\bfrom\s+stdin\b/i.test(sql);
+  return /(?:^|;)\s*copy\b[^;]*\bfrom\s+stdin\b/i.test(sql);
 }
 
 /** A simple query message. */

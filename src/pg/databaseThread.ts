@@ -13,6 +13,16 @@ import type { DatabaseReply, DatabaseRequest, DatabaseThreadData } from './datab
 /** Reply bytes a database may have on their way to a client before its backend waits. */
 export const MAX_UNSENT_BYTES = 1 << 20;
 
+/** The CopyFail after every run (see `exec`). */
+const COPY_GUARD = (() => {
+  const reason = Buffer.from('COPY data must follow the statement in the same exchange\0', 'utf8');
+  const message = Buffer.alloc(5 + reason.length);
+  message.write('f', 0, 'latin1');
+  message.writeUInt32BE(4 + reason.length, 1);
+  reason.copy(message, 5);
+  return message;
+})();
+
 /** Takes one chunk of a reply; resolves once it is written out (or dropped). */
 export type ReplyWriter = (chunk: Uint8Array) => Promise<void> | void;
 
@@ -72,9 +82,14 @@ export class DatabaseThread {
     return this.#gone !== undefined;
   }
 
-  /** Runs raw protocol messages; each chunk of the reply goes to `write` as the backend writes it. */
+  /**
+   * Runs raw protocol messages; each chunk of the reply goes to `write` as the backend writes it. A
+   * `CopyFail` goes after them: an embedded Postgres cannot wait for COPY data, so a COPY FROM
+   * STDIN that nothing caught before fails (an error the client reads) instead of stopping the
+   * engine; outside COPY the backend ignores it.
+   */
   exec(message: Uint8Array, write: ReplyWriter): Promise<void> {
-    return this.#ask({ kind: 'exec', message }, write);
+    return this.#ask({ kind: 'exec', message: Buffer.concat([message, COPY_GUARD]) }, write);
   }
 
   /** Runs raw protocol messages and resolves with the whole reply (for the front's own statements). */

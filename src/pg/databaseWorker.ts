@@ -67,7 +67,10 @@ async function serve(): Promise<void> {
         await db.execProtocolRawStream(request.message, { onRawData: send });
         say({ kind: 'done' });
       } catch (error) {
+        // SQL errors come back in the reply: a throw means the engine itself stopped (it exited,
+        // say). Nothing more can run on it: the thread ends, and the next client reopens the data.
         say({ kind: 'failed', message: messageOf(error) });
+        if (request.kind === 'exec') process.exit(1);
       }
     });
   });

@@ -62,6 +62,8 @@ export interface StartedClient {
 }
 
 const SSL_REQUEST = 80_877_103;
+/** How long a client may take over its start (Postgres's `authentication_timeout` default). */
+const START_TIMEOUT_MS = 60_000;
 const GSSENC_REQUEST = 80_877_104;
 const PROTOCOL_3_0 = 196_608;
 const PASSWORD_MESSAGE = 0x70; // 'p': password, SASLInitialResponse and SASLResponse alike
@@ -94,9 +96,19 @@ class Handshake {
 
   async run(): Promise<StartedClient | undefined> {
     this.#listen(this.#socket);
+    // As Postgres's authentication_timeout: a client that does not finish its start is let go.
+    const timer = setTimeout(() => {
+      this.#violation('no start within a minute', {
+        code: '08P01',
+        message: 'canceling authentication due to timeout',
+      });
+    }, START_TIMEOUT_MS);
     try {
       return await this.#start();
     } finally {
+      clearTimeout(timer);
+      // Bytes that come before the session reads again wait in the socket, not on the floor.
+      this.#socket.pause();
       this.#unlisten(this.#socket);
     }
   }
@@ -117,6 +129,12 @@ class Handshake {
           this.#socket.write('N');
           continue;
         }
+        // Bytes sent in the clear behind the request would pass as sent over TLS (CVE-2021-23214).
+        if (this.#queue.length > 0 || this.#messages.buffered > 0)
+          return this.#violation('unencrypted data after an SSL request', {
+            code: '08P01',
+            message: 'received unencrypted data after SSL request',
+          });
         if (!(await this.#upgrade(this.#context.tls))) return undefined;
         continue;
       }

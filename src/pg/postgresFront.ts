@@ -387,7 +387,11 @@ export class PostgresFront {
         done: async () => {
           await held.release({ rollback: true }).catch(() => undefined);
           this.databases.leave(place, database, session);
-          if (connection.state === 'open') this.#host.act(() => connection.commit());
+          try {
+            if (connection.state === 'open') this.#host.act(() => connection.commit());
+          } catch {
+            // The store refuses writes: the close below ends the connection's activity anyway.
+          }
           finish();
         },
       };

@@ -87,4 +87,12 @@ describe('COPY through the front', () => {
     await client.query('commit');
     expect(await count()).toBe(5_004);
   });
+
+  it('fails a COPY FROM STDIN it cannot serve (after another statement, or extended) and goes on', async () => {
+    await expect(client.query('select 1; copy items from stdin')).rejects.toThrow();
+    await expect(
+      client.query({ text: 'copy items from stdin', values: [] as never[] }),
+    ).rejects.toThrow();
+    expect(await count()).toBeGreaterThan(0); // the database still answers
+  });
 });

@@ -112,6 +112,20 @@ describe('the start of a client', () => {
     expect(parameters['is_superuser']).toBe(shown.rows[0]?.s);
   });
 
+  it('refuses bytes sent in the clear behind an SSL request (CVE-2021-23214)', async () => {
+    const ssl = Buffer.alloc(8);
+    ssl.writeInt32BE(8, 0);
+    ssl.writeInt32BE(80_877_103, 4);
+    const params = Buffer.from('user\0neondb_owner\0database\0neondb\0\0');
+    const startup = Buffer.alloc(8 + params.length);
+    startup.writeInt32BE(startup.length, 0);
+    startup.writeInt32BE(196_608, 4);
+    params.copy(startup, 8);
+    const reply = await exchange(serve.postgres.port, Buffer.concat([ssl, startup]));
+    expect(errorCode(reply)).toBe('08P01');
+    expect(reply.toString('latin1')).toContain('received unencrypted data after SSL request');
+  });
+
   it('declines GSS encryption', async () => {
     const request = Buffer.alloc(8);
     request.writeInt32BE(8, 0);
