@@ -4,17 +4,22 @@
  * in slices, `slicedReport.ts`, when the log keeps its events).
  */
 import type { Simulation } from '../simulation/simulation.js';
-import { RunReportBuilder, type PlacedRequest } from './runReportBuilder.js';
+import { RunReportBuilder, type PlacedRequest, type ReportScope } from './runReportBuilder.js';
 
-/** The HTML report of `sim` from its first event to now, with `requests` in its timeline. */
-export function servedRunReport(sim: Simulation, requests: readonly PlacedRequest[]): string {
-  const builder = new RunReportBuilder({
+/** What a report of `sim` asked for now covers: its log and clock as they are, and `requests`. */
+export function reportScopeOf(sim: Simulation, requests: readonly PlacedRequest[]): ReportScope {
+  return {
     seed: sim.seed,
     start: sim.log.get(0)?.at ?? sim.now(),
     end: sim.now(),
     events: sim.log.length,
     requests: [...requests],
-  });
+  };
+}
+
+/** The HTML report of `sim` from its first event to now, with `requests` in its timeline. */
+export function servedRunReport(sim: Simulation, requests: readonly PlacedRequest[]): string {
+  const builder = new RunReportBuilder(reportScopeOf(sim, requests));
   for (const event of sim.log) builder.apply(event);
   return builder.render();
 }

@@ -7,6 +7,7 @@
  */
 import { RunProjector, type RunProjections } from '../dashboard/dashboardView.js';
 import { RunReportBuilder, type PlacedRequest } from '../dashboard/runReportBuilder.js';
+import { reportScopeOf } from '../dashboard/servedRunReport.js';
 import { runSliced } from '../service/slicedRun.js';
 import type { Simulation } from '../simulation/simulation.js';
 
@@ -22,13 +23,7 @@ export async function slicedRunReport(
   requests: readonly PlacedRequest[],
   stopped?: AbortSignal,
 ): Promise<string> {
-  const builder = new RunReportBuilder({
-    seed: sim.seed,
-    start: sim.log.get(0)?.at ?? sim.now(),
-    end: sim.now(),
-    events: sim.log.length,
-    requests: [...requests],
-  });
+  const builder = new RunReportBuilder(reportScopeOf(sim, requests));
   await feedSliced(sim, (event) => builder.apply(event), stopped);
   return builder.render();
 }

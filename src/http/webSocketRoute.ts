@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import { endpointFromOptions } from '../pg/endpointRouting.js';
+import { endpointFromHost } from '../pg/endpointRouting.js';
 import type { PostgresFront } from '../pg/postgresFront.js';
 
 /** Answers HTTP upgrades of one server. */
@@ -33,11 +33,7 @@ export class WebSocketRoute {
       return;
     }
     const address = url.searchParams.get('address') ?? incoming.headers.host ?? '';
-    const host = address.replace(/:\d+$/, '');
-    const endpoint =
-      host.includes('.') && !/^[\d.]+$/.test(host)
-        ? endpointFromOptions(`endpoint=${host.slice(0, host.indexOf('.'))}`)
-        : undefined;
+    const endpoint = endpointFromHost(address.replace(/:\d+$/, ''));
     this.#server.handleUpgrade(incoming, socket, head, (webSocket) => {
       const stream = createWebSocketStream(webSocket);
       stream.on('error', () => undefined);

@@ -1,7 +1,8 @@
 /**
  * The messages the front itself sends a Postgres client, before and beside what the branch
  * database answers: authentication requests, parameter status, the cancel key, ready for query,
- * errors. Each is `type(1) length(4, including itself) payload`.
+ * errors; and the simple query it sends the database for its own statements. Each is `type(1)
+ * length(4, including itself) payload`.
  */
 
 /** One backend message of `type` with `payload`. */
@@ -21,6 +22,11 @@ function int32(value: number): Buffer {
 
 function cstring(text: string): Buffer {
   return Buffer.from(`${text}\0`, 'utf8');
+}
+
+/** A simple query (`Q`) of `sql`, as the front sends its own statements to a database. */
+export function queryMessage(sql: string): Buffer {
+  return backendMessage('Q', Buffer.from(`${sql}\0`, 'utf8'));
 }
 
 /** AuthenticationOk. */

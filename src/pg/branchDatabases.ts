@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SqlError } from '../domain/sqlState.js';
+import { queryMessage } from './backendMessages.js';
 import { DatabaseThread, type ReplyWriter } from './databaseThread.js';
 import { Listeners, type ListenChange } from './notifications.js';
 import type { SessionState } from './sessionState.js';
@@ -445,16 +446,6 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** A simple-query protocol message. */
-function queryMessage(sql: string): Uint8Array {
-  const text = Buffer.from(`${sql}\0`, 'utf8');
-  const message = Buffer.alloc(5 + text.length);
-  message.write('Q', 0, 'latin1');
-  message.writeUInt32BE(4 + text.length, 1);
-  text.copy(message, 5);
-  return message;
 }
 
 /** `LISTEN "channel"` as a simple query. */

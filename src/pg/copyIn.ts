@@ -5,7 +5,7 @@
  * it, gathers the client's `CopyData` up to a bound, and runs the statement again with all of it
  * and the client's `CopyDone` (or `CopyFail`) in one call.
  */
-import { backendMessage } from './backendMessages.js';
+import { backendMessage, queryMessage } from './backendMessages.js';
 
 /** The most COPY data the front gathers for one statement before it refuses it. */
 export const MAX_COPY_BYTES = 256 * 1024 * 1024;
@@ -25,11 +25,6 @@ export function isCopyFromStdin(message: Uint8Array): boolean {
   return /(?:^|;)\s*copy\b[^;]*\bfrom\s+stdin\b/i.test(sql);
 }
 
-/** A simple query message. */
-function query(sql: string): Buffer {
-  return backendMessage('Q', Buffer.from(`${sql}\0`, 'utf8'));
-}
-
 const SAVEPOINT = 'computesim_copy_probe';
 
 /**
@@ -40,10 +35,10 @@ export function copyProbe(statement: Uint8Array, inTransaction: boolean): Buffer
   const fail = backendMessage('f', Buffer.from('computesim: reading the COPY header\0', 'utf8'));
   if (!inTransaction) return Buffer.concat([statement, fail]);
   return Buffer.concat([
-    query(`SAVEPOINT ${SAVEPOINT}`),
+    queryMessage(`SAVEPOINT ${SAVEPOINT}`),
     statement,
     fail,
-    query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}; RELEASE SAVEPOINT ${SAVEPOINT}`),
+    queryMessage(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}; RELEASE SAVEPOINT ${SAVEPOINT}`),
   ]);
 }
 

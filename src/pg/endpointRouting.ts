@@ -44,6 +44,16 @@ export function splitPassword(password: string): {
   return endpoint === undefined ? { password } : { endpoint, password: match[2] ?? '' };
 }
 
+/**
+ * The compute a host name names: its first label (`ep-…-123456.us-east-2.aws.…`, or `…-pooler.…`
+ * for the pooler), as the real proxy reads SNI; `undefined` for an IP address or a name without a
+ * dot.
+ */
+export function endpointFromHost(host: string): NamedEndpoint | undefined {
+  if (!host.includes('.') || /^[\d.]+$/.test(host) || host.includes(':')) return undefined;
+  return named(host.slice(0, host.indexOf('.')));
+}
+
 function named(id: string): NamedEndpoint | undefined {
   if (id === '') return undefined;
   return id.endsWith(POOLER_SUFFIX)

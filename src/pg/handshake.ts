@@ -20,7 +20,12 @@ import {
 } from './backendMessages.js';
 import { cancelTarget, type BackendKey } from './cancelKeys.js';
 import { ClientMessages } from './clientMessages.js';
-import { endpointFromOptions, splitPassword, type NamedEndpoint } from './endpointRouting.js';
+import {
+  endpointFromHost,
+  endpointFromOptions,
+  splitPassword,
+  type NamedEndpoint,
+} from './endpointRouting.js';
 import { PG_ERRORS } from './pgErrors.js';
 import { isScramFailure, SCRAM_SHA_256, SCRAM_SHA_256_PLUS, ScramExchange } from './scram.js';
 import type { TlsIdentity } from './tlsIdentity.js';
@@ -263,8 +268,7 @@ class Handshake {
     const socket = this.#socket;
     if (!(socket instanceof TLSSocket)) return undefined;
     const host = (socket as TLSSocket & { servername?: string | false }).servername;
-    if (typeof host !== 'string' || !host.includes('.')) return undefined;
-    return endpointFromOptions(`endpoint=${host.slice(0, host.indexOf('.'))}`);
+    return typeof host === 'string' ? endpointFromHost(host) : undefined;
   }
 
   async #upgrade(tls: TlsIdentity): Promise<boolean> {

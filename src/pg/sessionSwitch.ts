@@ -6,7 +6,7 @@
  * relations dropped instead.
  */
 import type { SqlError } from '../domain/sqlState.js';
-import { backendMessage } from './backendMessages.js';
+import { backendMessage, queryMessage } from './backendMessages.js';
 import { errorOf, firstValue } from './backendReplies.js';
 import type { SavedRelation, SavedStatement, SessionState } from './sessionState.js';
 
@@ -49,9 +49,10 @@ export async function switchSession(
 ): Promise<SqlError | undefined> {
   const leaving: Uint8Array[] = [];
   if (from !== undefined) {
-    const snapshot = JSON.parse(firstValue(await run(query(SNAPSHOT))) ?? '{}') as Snapshot;
+    const snapshot = JSON.parse(firstValue(await run(queryMessage(SNAPSHOT))) ?? '{}') as Snapshot;
     const relations = (snapshot.t ?? []).map(([name, kind]) => ({ name, kind }));
-    if (from.ended) leaving.push(...relations.filter(isTable).map((r) => query(dropOf(r.name))));
+    if (from.ended)
+      leaving.push(...relations.filter(isTable).map((r) => queryMessage(dropOf(r.name))));
     else {
       from.settings = new Map(snapshot.s ?? []);
       from.statements = (snapshot.p ?? []).map(([name, statement, fromSql, types]) => ({
@@ -61,20 +62,22 @@ export async function switchSession(
         parameterTypes: types,
       }));
       from.relations = relations;
-      leaving.push(...relations.map((r) => query(renameOf(r, r.name, from.keptName(r.name)))));
+      leaving.push(
+        ...relations.map((r) => queryMessage(renameOf(r, r.name, from.keptName(r.name)))),
+      );
     }
   }
   for (const session of gone)
     for (const relation of session.relations.filter(isTable))
-      leaving.push(query(dropOf(session.keptName(relation.name))));
-  await run(Buffer.concat([...leaving, ...RESET.map(query)]));
+      leaving.push(queryMessage(dropOf(session.keptName(relation.name))));
+  await run(Buffer.concat([...leaving, ...RESET.map((sql) => queryMessage(sql))]));
   const settings = [...to.settings].map(([name, value]) =>
-    query(`select set_config(${literal(name)}, ${literal(value)}, false)`),
+    queryMessage(`select set_config(${literal(name)}, ${literal(value)}, false)`),
   );
   const refused = settings.length === 0 ? undefined : errorOf(await run(Buffer.concat(settings)));
   const arriving = [
     ...to.statements.map(prepareOf),
-    ...to.relations.map((r) => query(renameOf(r, to.keptName(r.name), r.name))),
+    ...to.relations.map((r) => queryMessage(renameOf(r, to.keptName(r.name), r.name))),
   ];
   if (arriving.length > 0) await run(Buffer.concat(arriving));
   const fresh = !to.entered;
@@ -102,7 +105,7 @@ function dropOf(name: string): string {
 
 /** A statement put back: SQL `PREPARE` as written, a protocol one as a Parse (then Sync). */
 function prepareOf(saved: SavedStatement): Uint8Array {
-  if (saved.fromSql) return query(saved.statement);
+  if (saved.fromSql) return queryMessage(saved.statement);
   const types = Buffer.alloc(2 + 4 * saved.parameterTypes.length);
   types.writeInt16BE(saved.parameterTypes.length, 0);
   saved.parameterTypes.forEach((oid, i) => types.writeUInt32BE(oid, 2 + 4 * i));
@@ -111,10 +114,6 @@ function prepareOf(saved: SavedStatement): Uint8Array {
     Buffer.concat([Buffer.from(`${saved.name}\0${saved.statement}\0`, 'utf8'), types]),
   );
   return Buffer.concat([parse, backendMessage('S')]);
-}
-
-function query(sql: string): Uint8Array {
-  return backendMessage('Q', Buffer.from(`${sql}\0`, 'utf8'));
 }
 
 function literal(text: string): string {

@@ -11,7 +11,7 @@
 import type { SqlError } from '../domain/sqlState.js';
 import { backendMessage } from './backendMessages.js';
 import type { HeldDatabase } from './branchDatabases.js';
-import { endpointFromOptions, type NamedEndpoint } from './endpointRouting.js';
+import { endpointFromHost, endpointFromOptions, type NamedEndpoint } from './endpointRouting.js';
 import { PG_ERRORS } from './pgErrors.js';
 import { SessionState } from './sessionState.js';
 import { startupSettings } from './startupSettings.js';
@@ -124,12 +124,9 @@ function targetOf(uri: string | undefined):
   const parameters: Record<string, string> = { user };
   for (const [name, value] of url.searchParams)
     if (name === 'options' || name === 'application_name') parameters[name] = value;
-  const host = url.hostname;
   const endpoint =
     endpointFromOptions(url.searchParams.get('options') ?? undefined) ??
-    (host.includes('.') && !/^[\d.]+$/.test(host)
-      ? endpointFromOptions(`endpoint=${host.slice(0, host.indexOf('.'))}`)
-      : undefined);
+    endpointFromHost(url.hostname);
   if (endpoint === undefined) return PG_ERRORS.endpointNotSpecified.message;
   const database = decodeURIComponent(url.pathname.slice(1)) || user;
   return { endpoint, user, password: decodeURIComponent(url.password), database, parameters };

@@ -4,14 +4,13 @@
  * know it (after a startup, or a statement that may have changed it) and stops a statement that
  * runs past it.
  */
-import { backendMessage } from './backendMessages.js';
+import { queryMessage } from './backendMessages.js';
 import { firstValue } from './backendReplies.js';
 import type { HeldDatabase } from './branchDatabases.js';
 import type { SessionState } from './sessionState.js';
 
-const READ_TIMEOUT = backendMessage(
-  'Q',
-  Buffer.from("select setting from pg_settings where name = 'statement_timeout'\0", 'utf8'),
+const READ_TIMEOUT = queryMessage(
+  "select setting from pg_settings where name = 'statement_timeout'",
 );
 
 /** Words of statements after which a session's `statement_timeout` is read again. */

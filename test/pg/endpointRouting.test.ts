@@ -3,7 +3,11 @@
  * the two pure readings the Postgres front makes of what crosses the wire.
  */
 import { describe, expect, it } from 'vitest';
-import { endpointFromOptions, splitPassword } from '../../src/pg/endpointRouting.js';
+import {
+  endpointFromHost,
+  endpointFromOptions,
+  splitPassword,
+} from '../../src/pg/endpointRouting.js';
 import { lastTransactionStatus } from '../../src/pg/replyFrames.js';
 import { PG_ERRORS } from '../../src/pg/pgErrors.js';
 
@@ -69,5 +73,20 @@ describe('errors of the front', () => {
     expect(PG_ERRORS.unavailable({ message: 'from a worker' }).message).toMatch(/: from a worker$/);
     expect(PG_ERRORS.unavailable({ code: 'E42' }).message).toMatch(/: \{"code":"E42"\}$/);
     expect(PG_ERRORS.unavailable('plain').message).toMatch(/: plain$/);
+  });
+});
+
+describe('endpointFromHost', () => {
+  it("takes the compute from a host's first label, as the proxy reads SNI", () => {
+    expect(endpointFromHost('ep-cool-darkness-123456.us-east-2.aws.neon.tech')).toEqual({
+      endpointId: 'ep-cool-darkness-123456',
+      pooled: false,
+    });
+    expect(endpointFromHost('ep-cool-darkness-123456-pooler.us-east-2.aws.neon.tech')).toEqual({
+      endpointId: 'ep-cool-darkness-123456',
+      pooled: true,
+    });
+    for (const host of ['127.0.0.1', 'localhost', '::1', ''])
+      expect(endpointFromHost(host)).toBeUndefined();
   });
 });
