@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPgServe, type PgServe } from '../support/pgServe.js';
+import { droppedWith, startPgServe, type PgServe } from '../support/pgServe.js';
 
 type Project = Awaited<ReturnType<PgServe['project']>>;
 
 const CLOCKS = ['manual', '60x', '600x'] as const;
+const SUSPEND_SECONDS = 600;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,7 +60,11 @@ describe.each(CLOCKS)('a client at clock %s', (clock) => {
         ? join(mkdtempSync(join(tmpdir(), 'computesim-tpl-')), 'template')
         : undefined;
     serve = await startPgServe({ clock, ...(templateDir === undefined ? {} : { templateDir }) });
-    project = await serve.project('steps');
+    // A 10-minute suspend timeout: a second of idle wall time at 600x, so the test's own pauses
+    // between statements (longer beside a busy neighbour) do not scale the compute to zero.
+    project = await serve.project('steps', {
+      default_endpoint_settings: { suspend_timeout_seconds: SUSPEND_SECONDS },
+    });
     await settle(serve, clock, project.id);
   });
   afterAll(async () => {
@@ -77,8 +82,8 @@ describe.each(CLOCKS)('a client at clock %s', (clock) => {
 
   it('keeps its compute up through a statement that takes wall time', async () => {
     const client = await connect(serve, clock, project.uri);
-    // 1.5 s of wall time: 15 virtual minutes at 600x, three suspend timeouts.
-    await client.query('select pg_sleep(1.5)');
+    // At 600x, 3 s of wall time are 30 virtual minutes: three suspend timeouts.
+    await client.query(`select pg_sleep(${clock === '600x' ? 3 : 0.5})`);
     expect(await computeState(serve, project)).toBe('active');
     expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
     await client.end();
@@ -94,7 +99,7 @@ describe.each(CLOCKS)('a client at clock %s', (clock) => {
   });
 
   it('scales to zero, closes the database, and wakes up with the rows', async () => {
-    await serve.advance('6m');
+    await serve.advance(`${SUSPEND_SECONDS + 60}s`);
     expect(await computeState(serve, project)).toBe('idle');
     await expect.poll(() => serve.server.postgres?.databases.openCount).toBe(0);
     const client = await connect(serve, clock, project.uri);
@@ -135,15 +140,8 @@ describe.each(CLOCKS)('a client at clock %s', (clock) => {
 
   it('drops an open client with 57P01 when its compute is resized', async () => {
     const client = await connect(serve, clock, project.uri);
-    const dropped = new Promise<Error & { code?: string }>((resolve) =>
-      client.on('error', resolve),
-    );
-    const resized = await serve.call(
-      'PATCH',
-      `/projects/${project.id}/endpoints/${project.endpointId}`,
-      { endpoint: { autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 1 } },
-    );
-    expect(resized.status).toBe(200);
+    const dropped = droppedWith(client);
+    expect(await serve.resize(project, 1)).toBe(200);
     if (clock === 'manual') await serve.advance('1s');
     expect(await dropped).toMatchObject({ code: '57P01' });
     await client.end().catch(() => undefined);

@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsOf } from '../../src/projection/metrics.js';
-import { startPgServe, type PgServe } from '../support/pgServe.js';
+import { droppedWith, startPgServe, type PgServe } from '../support/pgServe.js';
 
 function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return Promise.race([
@@ -181,15 +181,8 @@ describe('real clients on a manual clock', () => {
   it('drops open clients with 57P01 on a resize, and a retrying client gets back in', async () => {
     const client = new pg.Client(project.uri);
     await serve.connect(client);
-    const dropped = new Promise<Error & { code?: string }>((resolve) =>
-      client.on('error', resolve),
-    );
-    const resized = await serve.call(
-      'PATCH',
-      `/projects/${project.id}/endpoints/${project.endpointId}`,
-      { endpoint: { autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 1 } },
-    );
-    expect(resized.status).toBe(200);
+    const dropped = droppedWith(client);
+    expect(await serve.resize(project, 1)).toBe(200);
     await serve.advance('1s');
     expect(await dropped).toMatchObject({ code: '57P01' });
 

@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPgServe, type PgServe } from '../support/pgServe.js';
+import { clientConfig, startPgServe, type PgServe } from '../support/pgServe.js';
 
 type Project = Awaited<ReturnType<PgServe['project']>>;
 
@@ -24,19 +24,9 @@ describe('a session per client on a shared backend', () => {
     await serve.stop();
   });
 
-  /** The URI's parts, with `options` of the test's own (a URI's would override them). */
-  const withOptions = (options: string, extra: Partial<pg.ClientConfig> = {}): pg.ClientConfig => {
-    const url = new URL(project.uri);
-    return {
-      host: url.hostname,
-      port: Number(url.port),
-      user: decodeURIComponent(url.username),
-      password: decodeURIComponent(url.password),
-      database: url.pathname.slice(1),
-      options: `endpoint=${project.endpointId} ${options}`,
-      ...extra,
-    };
-  };
+  /** The project's URI with `options` of the test's own besides the compute's. */
+  const withOptions = (options: string, extra: pg.ClientConfig = {}): pg.ClientConfig =>
+    clientConfig(project.uri, { options: `endpoint=${project.endpointId} ${options}`, ...extra });
 
   const setting = async (client: pg.Client, name: string) =>
     (await client.query<{ v: string }>('select current_setting($1) as v', [name])).rows[0]?.v;

@@ -157,3 +157,56 @@ describe('SQL over HTTP with the serverless driver', () => {
     await wrong.end();
   });
 });
+
+describe('the serverless driver at 600x', () => {
+  let serve: PgServe;
+  let neonUri: string;
+
+  beforeAll(async () => {
+    serve = await startPgServe({ clock: '600x' });
+    const project = await serve.project('fast');
+    const endpoint = await serve.call(
+      'GET',
+      `/projects/${project.id}/endpoints/${project.endpointId}`,
+    );
+    const url = new URL(project.uri);
+    neonUri = `postgresql://${url.username}:${url.password}@${endpoint.body['endpoint'].host as string}/neondb`;
+    const origin = new URL(serve.base).origin;
+    neonConfig.fetchEndpoint = () => `${origin}/sql`;
+    neonConfig.webSocketConstructor = ws;
+    neonConfig.useSecureWebSocket = false;
+    neonConfig.wsProxy = (host, port) => `${new URL(origin).host}/v2?address=${host}:${port}`;
+    await serve.advance('10m'); // started, then scaled to zero: the first query is a cold start
+  });
+  afterAll(async () => {
+    neonConfig.fetchEndpoint = undefined as never;
+    neonConfig.webSocketConstructor = undefined;
+    neonConfig.useSecureWebSocket = true;
+    neonConfig.wsProxy = undefined as never;
+    await serve.stop();
+  });
+
+  it('wakes the compute and keeps it up through a statement that takes wall time, over HTTP', async () => {
+    const sql = neon(neonUri);
+    // 2 s of wall time are 20 virtual minutes at 600x: four suspend timeouts.
+    expect(await sql`select pg_sleep(2), 1 as one`).toEqual([{ pg_sleep: '', one: 1 }]);
+    const drops = metricsOf(serve.server.sim.log).fleet.dropped;
+    expect(drops).toEqual({});
+  });
+
+  it('runs a Pool transaction over the WebSocket', async () => {
+    const pool = new Pool({ connectionString: neonUri });
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('create table fast (x int)');
+      await client.query('select pg_sleep(1)'); // 10 virtual minutes inside the transaction
+      await client.query('insert into fast values (1)');
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    expect((await pool.query('select count(*)::int as n from fast')).rows).toEqual([{ n: 1 }]);
+    await pool.end();
+  });
+});

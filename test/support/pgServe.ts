@@ -16,6 +16,22 @@ import type { JsonBody } from './serveProcess.js';
 
 const KEY = 'pg-front-key';
 
+/**
+ * A `pg` client's settings for connection URI `uri`, taken apart (a URI's own `options` would
+ * override any given beside it), with `extra` (`options`, `application_name`, …) added.
+ */
+export function clientConfig(uri: string, extra: pg.ClientConfig = {}): pg.ClientConfig {
+  const url = new URL(uri);
+  return {
+    host: url.hostname,
+    port: Number(url.port),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: url.pathname.slice(1),
+    ...extra,
+  };
+}
+
 /** A served simulation with a Postgres front. */
 export interface PgServe {
   readonly server: SimServer;
@@ -34,11 +50,22 @@ export interface PgServe {
    * simulated time, so moving the clock meanwhile would age every other idle client).
    */
   connect(client: pg.Client): Promise<void>;
-  /** A new project: its id, its compute, and the connection URI the API gives. */
+  /**
+   * A new project (`settings` added to its body: `default_endpoint_settings`, …): its id, its
+   * compute, and the connection URI the API gives.
+   */
   project(
     name?: string,
+    settings?: Record<string, unknown>,
   ): Promise<{ id: string; endpointId: string; branchId: string; uri: string }>;
+  /** Resizes the project's compute to a fixed `cu` (a restart that drops its clients). */
+  resize(project: { id: string; endpointId: string }, cu: number): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** The error a client is ended with (a 57P01 as its compute restarts, say). */
+export function droppedWith(client: pg.Client): Promise<Error & { code?: string }> {
+  return new Promise((resolve) => client.on('error', resolve));
 }
 
 /** Starts a server (clock `manual` unless told) with the front on a free port. */
@@ -107,8 +134,8 @@ export async function startPgServe(
       }
       await connecting;
     },
-    project: async (name = 'app') => {
-      const created = await call('POST', '/projects', { project: { name } });
+    project: async (name = 'app', settings = {}) => {
+      const created = await call('POST', '/projects', { project: { name, ...settings } });
       if (created.status !== 201) throw new Error(JSON.stringify(created.body));
       return {
         id: created.body['project'].id as string,
@@ -117,6 +144,12 @@ export async function startPgServe(
         uri: created.body['connection_uris'][0].connection_uri as string,
       };
     },
+    resize: async (project, cu) =>
+      (
+        await call('PATCH', `/projects/${project.id}/endpoints/${project.endpointId}`, {
+          endpoint: { autoscaling_limit_min_cu: cu, autoscaling_limit_max_cu: cu },
+        })
+      ).status,
     stop: async () => {
       await server.close();
       if (options.root === undefined) await rm(root, { recursive: true, force: true });
