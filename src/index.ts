@@ -8,6 +8,7 @@
 
 // The simulation: create, drive, request, connect, replay.
 export { Simulation, DEFAULT_START, type SimulationOptions } from './simulation/simulation.js';
+export { fetchHandler } from './service/fetchHandler.js';
 export type { RunOptions } from './engine/engine.js';
 export type { EventLog, LogKeeping } from './engine/eventLog.js';
 export type { LogSink } from './engine/logStream.js';
@@ -23,7 +24,7 @@ export {
   StepLimitError,
 } from './engine/errors.js';
 export type { ApiResponse, ErrorBody } from './api/apiResponse.js';
-export type { RequestOptions } from './api/handleRequest.js';
+export type { RequestOptions } from './api/requestPipeline.js';
 export type { Connection, ConnectionActivity, StatementResult } from './simulation/connection.js';
 
 // Time and randomness.

@@ -1,7 +1,8 @@
 /**
  * The import rules of docs/architecture.md, as `npm run lint` checks them: they hold on src/, and
- * they fail, naming the rule, on a throwaway tree with an upward import, a cycle, an import from a
- * folder the table does not know, and a static path from the root entry to node:worker_threads.
+ * they fail, naming the rule, on a throwaway tree with an upward import (static or dynamic), a
+ * cycle, an import from a folder the table does not know, the simulation importing the server, and
+ * a static path from the root entry to node:worker_threads.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,13 +13,21 @@ import { cruise, type ICruiseOptions, type IForbiddenRuleType } from 'dependency
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const config = createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as {
+interface Config {
   forbidden: IForbiddenRuleType[];
   options: ICruiseOptions;
+}
+const configs = {
+  layers: createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as Config,
+  static: createRequire(import.meta.url)(join(root, '.dependency-cruiser-static.cjs')) as Config,
 };
 
-/** The rules broken in `baseDir`'s `src/` (each once), as the lint run would report them. */
-async function brokenRules(baseDir: string): Promise<string[]> {
+/** The rules of `which` config broken in `baseDir`'s `src/` (each once), as lint reports them. */
+async function brokenRules(
+  baseDir: string,
+  which: keyof typeof configs = 'layers',
+): Promise<string[]> {
+  const config = configs[which];
   const result = await cruise(['src'], {
     ...config.options,
     tsConfig: { fileName: join(baseDir, 'tsconfig.json') },
@@ -44,7 +53,27 @@ function tree(files: Record<string, string>): string {
 describe('the import rules', () => {
   it('hold on src/', async () => {
     expect(await brokenRules(root)).toEqual([]);
+    expect(await brokenRules(root, 'static')).toEqual([]);
   }, 60_000);
+
+  it('fail on an upward dynamic import, naming the layer', async () => {
+    const base = tree({
+      'core/clock.ts':
+        "export const clock = async () => (await import('../model/state.js')).state;\n",
+      'model/state.ts': 'export const state = 1;\n',
+    });
+    expect(await brokenRules(base)).toEqual(['layer-core']);
+  });
+
+  it('fail when the simulation imports the server or the schema', async () => {
+    const base = tree({
+      'simulation/simulation.ts':
+        "import { core } from '../service/httpCore.js';\nimport { schema } from '../schema/publicSchema.js';\nexport const sim = [core, schema];\n",
+      'service/httpCore.ts': 'export const core = 1;\n',
+      'schema/publicSchema.ts': 'export const schema = 1;\n',
+    });
+    expect(await brokenRules(base)).toEqual(['core-without-server', 'layer-simulation']);
+  });
 
   it('fail on an upward import, naming the layer', async () => {
     const base = tree({
@@ -76,6 +105,16 @@ describe('the import rules', () => {
       'study/sweep.ts':
         "import { Worker } from 'node:worker_threads';\nexport const sweep = () => Worker;\n",
     });
-    expect(await brokenRules(base)).toEqual(['root-entry-without-worker-threads']);
+    expect(await brokenRules(base, 'static')).toEqual(['root-entry-without-worker-threads']);
+  });
+
+  it('let the root entry load node:worker_threads on demand', async () => {
+    const base = tree({
+      'index.ts': "export { sweep } from './study/sweep.js';\n",
+      'study/sweep.ts': "export const sweep = () => import('./threads.js');\n",
+      'study/threads.ts':
+        "import { Worker } from 'node:worker_threads';\nexport const threads = Worker;\n",
+    });
+    expect(await brokenRules(base, 'static')).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import { quickstartScenario } from '../src/scenario/quickstart.js';
 import { runScenario } from '../src/scenario/runScenario.js';
 import resizeRestart from '../scenarios/resize-restart.js';
 import busyDayFork from '../scenarios/busy-day-fork.js';
-import { compareFork, forkTable } from '../src/index.js';
+import { compareFork, fetchHandler, forkTable } from '../src/index.js';
 import { runCli } from './support/runCli.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -141,9 +141,9 @@ describe('README', () => {
     expect(lines.slice(1)).toEqual(['active', 'idle', 'true']);
   });
 
-  it('has a sim.fetch example that typechecks and prints what its comment says', async () => {
+  it('has a fetchHandler example that typechecks and prints what its comment says', async () => {
     expect(strictDiagnostics('fetch')).toEqual([]);
-    expect(await runExample(fetchExample)).toEqual(['201 demo']);
+    expect(await runExample(fetchExample, { fetchHandler })).toEqual(['201 demo']);
   }, 60_000);
 
   it('has a streamed-log example that typechecks and prints what its comment says', async () => {

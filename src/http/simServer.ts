@@ -29,7 +29,7 @@ import { DashboardFeed } from './dashboardFeed.js';
 import { DashboardRoutes } from './dashboardRoutes.js';
 import { memoryFull } from './memoryFull.js';
 import { StreamDropped } from './streamDropped.js';
-import type { RateLimits } from '../service/rateLimiter.js';
+import type { RateLimits } from '../api/rateLimiter.js';
 import type { SliceStop } from '../service/slicedRun.js';
 import type { StateFile } from './stateFile.js';
 

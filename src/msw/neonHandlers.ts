@@ -9,6 +9,8 @@
  * an operation still running) has the simulation moved on to when the work is done, so app code
  * needs no `advance` calls. `time: 'hold'` keeps the clock still for tests that move it themselves.
  */
+import { API_PREFIX } from '../api/apiPrefix.js';
+import { fetchHandler } from '../service/fetchHandler.js';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -74,12 +76,13 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
       await front.prepare();
       return front;
     })());
+  const answer = fetchHandler(sim);
   const handlers = [
     http.all(`${apiBase}/*`, async ({ request }) => {
       if (skip) sim.runUntilIdle();
       const url = new URL(request.url);
-      const path = `/api/v2${url.pathname.slice(new URL(apiBase).pathname.length)}${url.search}`;
-      return sim.fetch(new Request(new URL(path, 'http://computesim.local'), request));
+      const path = `${API_PREFIX}${url.pathname.slice(new URL(apiBase).pathname.length)}${url.search}`;
+      return answer(new Request(new URL(path, 'http://computesim.local'), request));
     }),
     http.post(SQL_HOSTS, async ({ request }) => {
       const index = sqlRequests++;

@@ -3,7 +3,7 @@
  * attach workloads, wait for operations, narrate and check. Every call is written to the timeline.
  */
 import type { ApiResponse } from '../api/apiResponse.js';
-import type { RequestOptions } from '../api/handleRequest.js';
+import type { RequestOptions } from '../api/requestPipeline.js';
 import type { Duration } from '../core/duration.js';
 import type { Connection } from '../simulation/connection.js';
 import type { Simulation } from '../simulation/simulation.js';

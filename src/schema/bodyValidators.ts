@@ -1,8 +1,11 @@
 /**
  * Request body validators compiled from an OpenAPI document with Ajv: one per operation, compiled on
- * its first body and kept. A refusal names the field (`endpoints[0].type: is required`).
+ * its first body and kept. A refusal names the field (`endpoints[0].type: is required`). Ajv itself
+ * is loaded by the first validator made: a simulation that is never sent a body never loads it.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { OpenApiDocument } from './openApiDocument.js';
 import { withOpenApiFormats } from './openApiFormats.js';
 
@@ -24,7 +27,12 @@ export class BodyValidators {
     // OpenAPI keywords (`example`, `x-…`, `discriminator`) are not JSON Schema: not strict. No
     // defaults, coercion or removal: a body is checked, never changed.
     this.#ajv = withOpenApiFormats(
-      new Ajv({ strict: false, allErrors: false, validateFormats: true, logger: false }),
+      new (createRequire(import.meta.url)('ajv') as typeof AjvModule).Ajv({
+        strict: false,
+        allErrors: false,
+        validateFormats: true,
+        logger: false,
+      }),
     );
     this.#ajv.addSchema(doc as object, 'openapi');
   }

@@ -3,15 +3,15 @@
  * or more that fits 64 bits unsigned, as the service's counters are) and `int` (a whole number).
  * Registered so Ajv checks them instead of warning that it ignores them.
  */
+import { createRequire } from 'node:module';
 import type { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
 
 const UINT64_MAX = 2 ** 64 - 1;
 
 /** Adds ajv-formats' formats and the schema's own to `ajv`; returns it. */
 export function withOpenApiFormats(ajv: Ajv): Ajv {
+  // Loaded with the first Ajv (see bodyValidators.ts): its module is CommonJS, its export the function.
+  const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => void;
   addFormats(ajv);
   ajv.addFormat('uint64', {
     type: 'number',

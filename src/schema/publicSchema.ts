@@ -4,9 +4,9 @@
  * REST surface as an `ApiContract`: its operations, and request bodies checked against it.
  */
 import { createRequire } from 'node:module';
-import { load } from 'js-yaml';
+import type { load as loadYaml } from 'js-yaml';
 import { cachedYaml } from './yamlCache.js';
-import type { ApiContract, ContractOperation } from '../api/apiContract.js';
+import type { ApiContract, ContractOperation } from './apiContract.js';
 import { BodyValidators } from './bodyValidators.js';
 import type { OpenApiDocument } from './openApiDocument.js';
 
@@ -25,9 +25,14 @@ let contract: PublicContract | undefined;
 export function publicSchemaDocument(): OpenApiDocument {
   if (document === undefined) {
     const file = createRequire(import.meta.url).resolve(PUBLIC_SCHEMA_FILE);
-    document = cachedYaml(file, (text) => load(text)) as OpenApiDocument;
+    document = cachedYaml(file, (text) => yamlLoader()(text)) as OpenApiDocument;
   }
   return document;
+}
+
+/** js-yaml, loaded only when the schema is read from its YAML (not from the cached JSON). */
+function yamlLoader(): typeof loadYaml {
+  return (createRequire(import.meta.url)('js-yaml') as { load: typeof loadYaml }).load;
 }
 
 /** Every operation of `doc`, in the schema's order. */

@@ -6,8 +6,8 @@
  * nothing of node: `computesim serve` wraps it in node:http and injects the node-only parts (the
  * state file, the wall clock, the memory check); `sim.fetch` calls it in process.
  */
-import { ROUTES } from '../api/routeTable.js';
-import { Router } from '../api/router.js';
+import { API_PREFIX } from '../api/apiPrefix.js';
+import type { AddedRoute } from '../api/requestPipeline.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
 import { StepLimitError } from '../engine/errors.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
@@ -17,7 +17,7 @@ import { asServiceError } from '../api/apiResponse.js';
 import { RandomSource } from '../core/randomSource.js';
 import { ok } from '../core/result.js';
 import { errorAnswer, type Answer } from './errorTable.js';
-import { RateLimiter, type RateLimits } from './rateLimiter.js';
+import { RateLimiter, type RateLimits } from '../api/rateLimiter.js';
 import { readBody } from './readBody.js';
 import type { RequestLike } from './requestLike.js';
 import {
@@ -26,7 +26,6 @@ import {
   controlBody,
   noControlRoute,
   type ControlHost,
-  type ControlRoute,
 } from './simControl.js';
 import { ClockMove } from './clockMove.js';
 import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
@@ -34,6 +33,7 @@ import { StateFileError } from './stateFileError.js';
 import { bearer, controlAccess } from './controlAccess.js';
 
 export type { RequestLike };
+export { API_PREFIX };
 
 /** What the core knows of the connection a request came on (like hono's env / connection info). */
 export interface HttpContext {
@@ -107,33 +107,6 @@ export interface HttpCoreOptions {
   readonly onAnswered?: (request: AnsweredRequest) => void;
 }
 
-/** The prefix of every route. */
-export const API_PREFIX = '/api/v2';
-
-/** A route of the served table: a REST route or a control route, with who may call it. */
-interface ServedRoute {
-  readonly method: string;
-  readonly pattern: string;
-  readonly scope: 'project' | 'control';
-  readonly control?: ControlRoute;
-}
-
-/** The one table the core routes by: every REST route, then every control route. */
-const SERVED_ROUTES: readonly ServedRoute[] = [
-  ...ROUTES.map((route) => ({
-    method: route.method,
-    pattern: route.pattern,
-    scope: 'project' as const,
-  })),
-  ...CONTROL_ROUTES.map((route) => ({
-    method: route.method,
-    pattern: route.pattern,
-    scope: route.scope,
-    control: route,
-  })),
-];
-const router = new Router(SERVED_ROUTES);
-
 /** Request ids the core can hand out at one log position before their keys repeat. */
 const REQUEST_IDS_PER_POSITION = 1 << 20;
 
@@ -176,6 +149,21 @@ export class HttpCore {
   #date: { readonly second: number; readonly text: string } | undefined;
   /** Since the store last failed a write (cleared by a write that succeeds). */
   #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
+  /** The control routes, as the routes the core adds to the API's pipeline. */
+  readonly #controlRoutes: readonly AddedRoute<Answer, HttpContext>[] = CONTROL_ROUTES.map(
+    (route) => ({
+      method: route.method,
+      pattern: route.pattern,
+      access: (apiKey) => controlAccess(this.options.keys, apiKey, 'control the simulation'),
+      parse: (body) => controlBody(route.bodyKeys, body),
+      handle: (params, body, context) =>
+        route.handle({
+          host: this.#controlHost(context),
+          params,
+          body: body as Readonly<Record<string, unknown>>,
+        }),
+    }),
+  );
 
   constructor(
     sim: ServedSimulation,
@@ -193,7 +181,7 @@ export class HttpCore {
     this.#limiter =
       options.rateLimits === undefined
         ? undefined
-        : new RateLimiter(options.rateLimits, options.wallNow);
+        : new RateLimiter(options.rateLimits, options.wallNow as () => number);
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
@@ -280,8 +268,10 @@ export class HttpCore {
       const url = pathOf(request.url);
       // Only a body to read or a control route waits; a REST request is answered in this turn.
       const body = request.body === null ? NO_BODY : await readBody(request);
+      // Only a request id the client sent goes down the pipeline: one it did not send is drawn
+      // there as `sim.request` draws it, so an error answer is the same in process and served.
       let routed: Answer | Promise<Answer> = body.ok
-        ? this.#route(request, url, body.value, requestId, context)
+        ? this.#route(request, url, body.value, sent, context)
         : body.error;
       if (routed instanceof Promise) routed = await routed;
       if (body.ok) this.#keepPace();
@@ -327,83 +317,53 @@ export class HttpCore {
     }
   }
 
-  /** The answer of a REST route (in this turn), or of a control route (which may wait). */
+  /**
+   * The answer of the API's pipeline, with what serving adds: writes refused while the store
+   * cannot take them, the paced clock caught up, the control routes, the server's rate limits.
+   * REST routes answer in this turn; a control route may wait.
+   */
   #route(
     request: RequestLike,
     url: string,
     body: unknown,
-    requestId: string,
+    requestId: string | undefined,
     context: HttpContext,
   ): Answer | Promise<Answer> {
     const method = request.method.toUpperCase();
-    if (!url.startsWith(`${API_PREFIX}/`) && url !== API_PREFIX)
-      return errorAnswer(
-        'not_found',
-        `no route for ${method} ${url.split('?')[0]} (the API is under ${API_PREFIX})`,
-      );
-    const apiKey = bearer(request.headers.get('authorization'));
-    const path = url.slice(API_PREFIX.length);
-    const pathname = path.split('?')[0] ?? '';
-    const malformed = malformedSegment(pathname);
-    if (malformed !== undefined)
-      return errorAnswer(
-        'invalid_input',
-        `the path segment "${malformed}" is not valid percent-encoding`,
-      );
-    const control = isControlPath(path);
-    // REST routes are matched again by `sim.request`: match here only when something needs it.
-    const match =
-      control || this.#limiter !== undefined ? router.match(method, pathname) : undefined;
-    const route = match?.ok === true ? match.value.route : undefined;
-    if (this.#limiter !== undefined) {
-      const caller =
-        apiKey !== undefined && this.#sim.knowsApiKey(apiKey)
-          ? `key ${apiKey}`
-          : `address ${context.clientAddress ?? '?'}`;
-      const wait = this.#limiter.admit(caller, rateRoute(method, pathname, route));
-      if (wait !== undefined)
-        return errorAnswer('rate_limited', `too many requests: retry after ${wait} s`, {
-          'retry-after': String(wait),
-        });
-    }
     const readOnly = method === 'GET' ? undefined : this.#readOnly();
     if (readOnly !== undefined) return readOnly;
+    const apiKey = bearer(request.headers.get('authorization'));
     try {
       this.#sync();
-      if (control) return this.#control(apiKey, method, pathname, match, body, context);
-      return this.#sim.request(
-        method,
-        url,
-        body,
-        apiKey === undefined ? { requestId } : { apiKey, requestId },
+      const limiter = this.#limiter;
+      return this.#sim.answer<Answer, HttpContext>(
+        {
+          method,
+          path: url,
+          body,
+          ...(requestId === undefined ? {} : { requestId }),
+          ...(apiKey === undefined ? {} : { apiKey }),
+        },
+        {
+          addedRoutes: this.#controlRoutes,
+          context,
+          prefixOnly: true,
+          ...(limiter === undefined
+            ? {}
+            : {
+                admit: (caller: string, route: string) => limiter.admit(caller, route),
+                anonymousCaller: `address ${context.clientAddress ?? '?'}`,
+              }),
+          intercept: (matched, { pathname }) =>
+            matched === undefined && isControlPath(pathname)
+              ? (controlAccess(this.options.keys, apiKey, 'control the simulation') ??
+                noControlRoute(method, pathname))
+              : undefined,
+          failure: (error) => this.#failed(error),
+          codesFor: (pathname) =>
+            isControlPath(pathname) ? 'computesim' : this.#sim.profile.errorCodes,
+        },
       );
-    } catch (error) {
-      return this.#failed(error);
-    }
-  }
-
-  /** A control route's answer: the key's access, the body's keys, then its handler. */
-  async #control(
-    apiKey: string | undefined,
-    method: string,
-    pathname: string,
-    match: ReturnType<typeof router.match> | undefined,
-    body: unknown,
-    context: HttpContext,
-  ): Promise<Answer> {
-    try {
-      const denied = controlAccess(this.options.keys, apiKey, 'control the simulation');
-      if (denied !== undefined) return denied;
-      const route = match?.ok === true ? match.value.route : undefined;
-      const input = controlBody(route?.control?.bodyKeys, body);
-      if (!input.ok) return input.error;
-      if (match?.ok !== true || route?.control === undefined)
-        return noControlRoute(method, pathname);
-      return await route.control.handle({
-        host: this.#controlHost(context),
-        params: match.value.params,
-        body: input.value,
-      });
     } catch (error) {
       return this.#failed(error);
     }
@@ -683,31 +643,6 @@ function pathOf(url: string): string {
   if (at === -1) return '/';
   const hash = url.indexOf('#', at);
   return hash === -1 ? url.slice(at) : url.slice(at, hash);
-}
-
-/**
- * The route a request counts against for the per-route limit: the matched route pattern
- * (`GET /projects/{project_id}/operations/{operation_id}`), however its ids or slashes are spelled;
- * control routes likewise; every unmatched path of a method together.
- */
-function rateRoute(method: string, pathname: string, route: ServedRoute | undefined): string {
-  // Unmatched paths of a method count together (control ones too), so made-up paths cost no memory.
-  if (route === undefined)
-    return `${method} ${isControlPath(pathname) ? `${CONTROL_PREFIX}/?` : '?'}`;
-  return `${route.method} ${route.pattern}`;
-}
-
-/** The first segment of `pathname` that does not percent-decode, if any. */
-function malformedSegment(pathname: string): string | undefined {
-  if (!pathname.includes('%')) return undefined;
-  for (const segment of pathname.split('/')) {
-    try {
-      decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  }
-  return undefined;
 }
 
 /** `context`, told by a `Request`'s signal whether its client has gone, unless it knows already. */

@@ -1,10 +1,9 @@
 /**
  * What the service needs of a simulation, and nothing more: `Simulation` has all of it. Declared
- * here so the service sits below the simulation (which offers `sim.fetch` through it) without
- * either importing the other in a circle.
+ * here so the service need not import the simulation, nor the simulation the service.
  */
 import type { ApiResponse } from '../api/apiResponse.js';
-import type { RequestOptions } from '../api/handleRequest.js';
+import type { ApiRequest, PipelineHooks, RequestOptions } from '../api/requestPipeline.js';
 import type { ErrorCodes } from '../domain/profile.js';
 import type { SqlError } from '../domain/sqlState.js';
 import type { EventLog } from '../engine/eventLog.js';
@@ -39,6 +38,11 @@ export interface ServedSimulation {
   /** When the next timer of the agenda is due (`Infinity`: none). */
   readonly pending: { readonly nextDue: number };
   request(method: string, path: string, body?: unknown, options?: RequestOptions): ApiResponse;
+  /** A request through the API's pipeline with the server's additions (`Simulation.answer`). */
+  answer<A extends ApiResponse, C>(
+    request: ApiRequest,
+    hooks: PipelineHooks<A, C>,
+  ): ApiResponse | A | Promise<ApiResponse | A>;
   connect(endpointId: string, options?: { readonly pooled?: boolean }): ServedConnection;
   knowsApiKey(key: string): boolean;
   advanceToward(instant: number, maxTimers: number): boolean;

@@ -17,15 +17,18 @@ import {
 import { connectionLimits, type ConnectionLimits } from '../domain/computeSize.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import type { ApiResponse } from '../api/apiResponse.js';
-import { handleRequest, type RequestOptions } from '../api/handleRequest.js';
+import {
+  answerRequest,
+  type ApiRequest,
+  type PipelineHooks,
+  type RequestOptions,
+} from '../api/requestPipeline.js';
 import { API_KEY_KINDS, keyRingOf, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
 import { forkRun, type ForkOptions, type ForkSource } from './fork.js';
 import type { SettingsChange } from '../model/settingsChange.js';
-import { publicContract } from '../schema/publicSchema.js';
-import { HttpCore } from '../service/httpCore.js';
-import { RateLimiter } from '../service/rateLimiter.js';
+import { RateLimiter } from '../api/rateLimiter.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { Command } from '../model/commands.js';
 import { createControlPlane } from '../model/controlPlane.js';
@@ -109,7 +112,6 @@ export class Simulation {
   readonly #engine: ControlPlaneEngine;
   readonly #target: RequestTarget;
   readonly #apiKeys = new Map<string, ApiKey>();
-  #http: HttpCore | undefined;
   #postgresFront: PostgresAddress | undefined;
   /** The resolved profile in force. */
   readonly profile: Profile;
@@ -330,25 +332,26 @@ export class Simulation {
     body?: unknown,
     options?: RequestOptions,
   ): ApiResponse<B> {
-    return handleRequest(
-      this.#target,
-      publicContract(),
-      method,
-      path,
-      body,
-      options,
-    ) as ApiResponse<B>;
+    // Without added routes every answer comes in this turn.
+    return answerRequest(this.#target, { ...options, method, path, body }) as ApiResponse<B>;
   }
 
   /**
-   * The REST surface as a Web-standard fetch handler: answers a `Request` (URL path under
-   * `/api/v2`, any origin) exactly as `computesim serve` answers it over a socket, through the same
-   * HTTP core: the same routes, control routes under `/_sim/` (all but `reset`: a simulation cannot
-   * replace itself), JSON errors, `Date` in virtual time. Keys are this simulation's (`addApiKey`).
+   * One request through the API's pipeline with an adapter's additions (a server's control routes
+   * and rate limits, a test's injected faults): what `computesim serve` and the testing toolkit
+   * answer through, so that every transport gives the answers `request` gives. An added route's
+   * handler may take time; the REST routes answer in this turn.
    */
-  fetch(request: Request): Promise<Response> {
-    this.#http ??= new HttpCore(this, { keys: this.#apiKeys });
-    return this.#http.fetch(request);
+  answer<A extends ApiResponse, C>(
+    request: ApiRequest,
+    hooks: PipelineHooks<A, C>,
+  ): ApiResponse | A | Promise<ApiResponse | A> {
+    return answerRequest(this.#target, request, hooks);
+  }
+
+  /** The keys given to `addApiKey` (or the `apiKeys` option), by key. */
+  get apiKeys(): ReadonlyMap<string, ApiKey> {
+    return this.#apiKeys;
   }
 
   /**

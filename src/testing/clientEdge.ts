@@ -2,9 +2,9 @@
  * The client's edge of the simulation: every request of the client passes here, meets the injected
  * request faults, reaches `sim.request` and is recorded with its answer in virtual time.
  */
-import { asServiceError, errorResponse } from '../api/apiResponse.js';
-import { ROUTES } from '../api/routeTable.js';
-import { Router } from '../api/router.js';
+import { apiPath } from '../api/apiPrefix.js';
+import { asServiceError, errorResponse, type ApiResponse } from '../api/apiResponse.js';
+import type { MatchedRoute } from '../api/requestPipeline.js';
 import { LOCKED_MESSAGE, reject, type Rejection } from '../domain/rejection.js';
 import type { Simulation } from '../simulation/simulation.js';
 import type { RecordedConnection, RecordedRequest } from './clientRecord.js';
@@ -17,9 +17,6 @@ export interface EdgeResponse {
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string>>;
 }
-
-const API_PREFIX = '/api/v2';
-const router = new Router(ROUTES);
 
 /** Requests and connections of one client against one simulation, recorded. */
 export class ClientEdge {
@@ -37,65 +34,66 @@ export class ClientEdge {
   /** One request (path relative to `/api/v2`, or starting with it; query allowed). */
   send(method: string, path: string, body?: unknown, apiKey?: string): EdgeResponse {
     const upper = method.toUpperCase();
-    const queryAt = path.indexOf('?');
-    let pathname = queryAt === -1 ? path : path.slice(0, queryAt);
-    const query = queryAt === -1 ? '' : path.slice(queryAt + 1);
-    if (pathname.startsWith(API_PREFIX)) pathname = pathname.slice(API_PREFIX.length);
-    const match = router.match(upper, pathname);
-    const route = match.ok ? match.value.route.pattern : undefined;
-    const projectId = match.ok ? match.value.params['project_id'] : undefined;
-    const fault = this.#injector?.next({
-      method: upper,
-      ...(route === undefined ? {} : { route }),
-      ...(projectId === undefined ? {} : { projectId }),
-    });
-    let response: EdgeResponse;
-    if (fault?.kind === 'rate_limited') {
-      const answer = this.#injected(
-        reject('rate_limited', 'too many requests', 'injected by the fault profile'),
-      );
-      response = {
-        ...answer,
-        headers: { 'retry-after': String(fault.retryAfterSeconds) },
-      };
-    } else if (fault?.kind === 'locked') {
-      const answer = this.#injected(
-        reject('locked', LOCKED_MESSAGE, 'injected by the fault profile'),
-      );
-      response = { ...answer, headers: {} };
-    } else {
-      const answer = this.#sim.request(
-        upper,
-        query === '' ? pathname : `${pathname}?${query}`,
-        body,
-        apiKey === undefined ? {} : { apiKey },
-      );
-      // The simulation's own headers too: `retry-after` on a 429 of its rate limits.
-      response = { status: answer.status, body: answer.body, headers: { ...answer.headers } };
-    }
+    const { pathname, search } = apiPath(path);
+    let matched: MatchedRoute | undefined;
+    let fault: ReturnType<RequestFaultInjector['next']>;
+    const answer = this.#sim.answer(
+      { method: upper, path, body, ...(apiKey === undefined ? {} : { apiKey }) },
+      {
+        intercept: (route) => {
+          matched = route;
+          fault = this.#injector?.next({
+            method: upper,
+            ...(route === undefined
+              ? {}
+              : { route: route.pattern, projectId: route.params['project_id'] }),
+          });
+          return fault === undefined ? undefined : this.#injected(fault);
+        },
+      },
+    ) as ApiResponse;
+    // The simulation's own headers too: `retry-after` on a 429 of its rate limits.
+    const response: EdgeResponse = {
+      status: answer.status,
+      body: answer.body,
+      headers: { ...answer.headers },
+    };
+    const route = matched?.pattern;
+    const projectId = matched?.params['project_id'];
+    const retryAfter = response.headers['retry-after'];
     this.requests.push({
       index: this.requests.length,
       at: this.#sim.now(),
       method: upper,
       path: pathname,
-      query,
+      query: search,
       ...(route === undefined ? {} : { route }),
       ...(projectId === undefined ? {} : { projectId }),
       ...(body === undefined ? {} : { body: copyOf(body) }),
       status: response.status,
       response: response.body,
       ...(fault === undefined ? {} : { injected: fault.kind }),
-      ...(fault?.kind === 'rate_limited'
-        ? { retryAfterSeconds: fault.retryAfterSeconds }
-        : response.status === 429 && response.headers['retry-after'] !== undefined
-          ? { retryAfterSeconds: Number(response.headers['retry-after']) }
-          : {}),
+      ...(response.status === 429 && retryAfter !== undefined
+        ? { retryAfterSeconds: Number(retryAfter) }
+        : {}),
     });
     return response;
   }
 
-  /** The answer of an injected refusal, in the form the simulation answers its own errors. */
-  #injected(rejection: Rejection): { readonly status: number; readonly body: unknown } {
+  /** The answer of a fault the profile injects, in the form the simulation answers its own errors. */
+  #injected(fault: NonNullable<ReturnType<RequestFaultInjector['next']>>): ApiResponse {
+    if (fault.kind === 'rate_limited')
+      return {
+        ...this.#refusal(
+          reject('rate_limited', 'too many requests', 'injected by the fault profile'),
+        ),
+        headers: { 'retry-after': String(fault.retryAfterSeconds) },
+      };
+    return this.#refusal(reject('locked', LOCKED_MESSAGE, 'injected by the fault profile'));
+  }
+
+  /** The answer of an injected refusal, with its own request id. */
+  #refusal(rejection: Rejection): ApiResponse {
     const answer = errorResponse(rejection);
     const requestId = `injected-${this.requests.length}`;
     return {

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/service/rateLimiter.js';
+import { RateLimiter } from '../../src/api/rateLimiter.js';
 import {
   killAllServeProcesses,
   runServeToExit,

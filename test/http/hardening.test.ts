@@ -315,7 +315,7 @@ describe.each(TRANSPORTS)('internal failures (%s)', (transport) => {
       new RangeError('Invalid array length'),
       new TypeError('x is undefined'),
     ]) {
-      const spy = vi.spyOn(server.sim, 'request').mockImplementation(() => {
+      const spy = vi.spyOn(server.sim, 'answer').mockImplementation(() => {
         throw thrown;
       });
       const answer = await call('GET', '/projects');

@@ -1,19 +1,19 @@
 /**
- * The HTTP core in process: `sim.fetch` answers a `Request` as `sim.request` does and as the server
+ * The HTTP core in process: `fetchHandler(sim)` answers a `Request` as `sim.request` does and as the server
  * does over a socket, and the core imports nothing of node, so it runs in any runtime with `fetch`.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Simulation } from '../../src/index.js';
+import { fetchHandler, Simulation } from '../../src/index.js';
 
 const ORIGIN = 'http://any.origin';
 
-describe('sim.fetch', () => {
+describe('fetchHandler(sim)', () => {
   it('answers a Request exactly as sim.request answers, with Date in virtual time', async () => {
     const sim = new Simulation({ seed: 5 });
-    const created = await sim.fetch(
+    const created = await fetchHandler(sim)(
       new Request(`${ORIGIN}/api/v2/projects`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-request-id': 'r-1' },
@@ -24,7 +24,9 @@ describe('sim.fetch', () => {
     expect(created.headers.get('date')).toBe(new Date(sim.now()).toUTCString());
     expect(created.headers.get('x-request-id')).toBe('r-1');
     const { project } = (await created.json()) as { project: { id: string } };
-    const overFetch = await sim.fetch(new Request(`${ORIGIN}/api/v2/projects/${project.id}`));
+    const overFetch = await fetchHandler(sim)(
+      new Request(`${ORIGIN}/api/v2/projects/${project.id}`),
+    );
     expect(await overFetch.json()).toEqual(sim.request('GET', `/projects/${project.id}`).body);
   });
 
@@ -32,7 +34,7 @@ describe('sim.fetch', () => {
     const sim = new Simulation({ seed: 5 });
     const start = sim.now();
     const post = (path: string, body: unknown) =>
-      sim.fetch(
+      fetchHandler(sim)(
         new Request(`${ORIGIN}/api/v2/_sim/${path}`, {
           method: 'POST',
           body: JSON.stringify(body),
@@ -44,7 +46,7 @@ describe('sim.fetch', () => {
     const reset = await post('reset', { seed: 2 });
     expect(reset.status).toBe(501);
     expect(await reset.json()).toMatchObject({ code: 'not_implemented' });
-    const snapshot = await sim.fetch(new Request(`${ORIGIN}/api/v2/_sim/snapshot`));
+    const snapshot = await fetchHandler(sim)(new Request(`${ORIGIN}/api/v2/_sim/snapshot`));
     expect(snapshot.headers.get('content-type')).toBe('application/x-ndjson');
     expect(Simulation.fromJSONL(await snapshot.text()).simulation.state).toEqual(sim.state);
   });
@@ -55,7 +57,7 @@ describe('sim.fetch', () => {
     const scoped = sim.addApiKey({ kind: 'project', projectId: project });
     const get = async (path: string, key?: string) =>
       (
-        await sim.fetch(
+        await fetchHandler(sim)(
           new Request(`${ORIGIN}/api/v2${path}`, {
             headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
           }),

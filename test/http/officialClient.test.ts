@@ -1,14 +1,19 @@
 /**
- * The official TypeScript client (@neondatabase/api-client), pointed at `computesim serve`, runs a
- * full flow; every response it receives validates against the public v2 schema.
+ * The official TypeScript client (@neondatabase/api-client), pointed at `computesim serve`, runs the
+ * conformance flows; every response it receives validates against the public v2 schema.
  */
-import { createApiClient, EndpointType } from '@neondatabase/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Router } from '../../src/api/router.js';
 import { ROUTES } from '../../src/api/routeTable.js';
 import { Simulation } from '../../src/index.js';
 import { SimServer } from '../../src/http/simServer.js';
+import {
+  projectLifecycleFlow,
+  rolesAndDatabasesFlow,
+  type OfficialWorld,
+} from '../support/officialFlows.js';
 import { schemaProblems } from '../support/openApiValidator.js';
+import { servedWorld } from '../support/officialWorlds.js';
 
 const KEY = 'official-client-key';
 const router = new Router(ROUTES);
@@ -24,185 +29,41 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The served world, with every response checked against the schema into `problems`. */
+function checkedWorld(problems: string[]): OfficialWorld & { responses: () => number } {
+  const world = servedWorld(server, base, KEY);
+  let responses = 0;
+  world.api.instance.interceptors.response.use((response) => {
+    responses++;
+    const method = (response.config.method ?? 'get').toUpperCase();
+    const path = new URL(response.config.url ?? '', `${base}/`).pathname.replace('/api/v2', '');
+    const match = router.match(method, path);
+    if (!match.ok) problems.push(`no route for ${method} ${path}`);
+    else
+      problems.push(
+        ...schemaProblems(method, match.value.route.pattern, response.status, response.data).map(
+          (p) => `${method} ${path} ${response.status}: ${p}`,
+        ),
+      );
+    return response;
+  });
+  return { ...world, responses: () => responses };
+}
+
 describe('the official client against computesim serve', () => {
   it('creates, waits, adds a replica, resizes, restarts, pages operations and deletes', async () => {
-    const api = createApiClient({ apiKey: KEY, baseURL: base });
     const problems: string[] = [];
-    let responses = 0;
-    api.instance.interceptors.response.use(
-      (response) => {
-        responses++;
-        const method = (response.config.method ?? 'get').toUpperCase();
-        const path = new URL(response.config.url ?? '', `${base}/`).pathname.replace('/api/v2', '');
-        const match = router.match(method, path);
-        if (!match.ok) problems.push(`no route for ${method} ${path}`);
-        else
-          problems.push(
-            ...schemaProblems(
-              method,
-              match.value.route.pattern,
-              response.status,
-              response.data,
-            ).map((p) => `${method} ${path} ${response.status}: ${p}`),
-          );
-        return response;
-      },
-      (error: unknown) => Promise.reject(error),
-    );
-    const advance = (by: string) =>
-      fetch(`${base}/_sim/advance`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ by }),
-      });
-    const waitFor = async (projectId: string, operations: readonly { id: string }[]) => {
-      for (const { id } of operations)
-        for (let polls = 0; ; polls++) {
-          const { data } = await api.getProjectOperation(projectId, id);
-          if (data.operation.status === 'finished') break;
-          expect(['scheduling', 'running']).toContain(data.operation.status);
-          expect(polls).toBeLessThan(20);
-          await advance('5s');
-        }
-    };
-
-    const created = await api.createProject({ project: { name: 'official' } });
-    expect(created.status).toBe(201);
-    const projectId = created.data.project.id;
-    const branchId = created.data.branch.id;
-    await waitFor(projectId, created.data.operations);
-
-    const replica = await api.createProjectEndpoint(projectId, {
-      endpoint: { branch_id: branchId, type: EndpointType.ReadOnly },
-    });
-    expect(replica.data.endpoint.type).toBe('read_only');
-    await waitFor(projectId, replica.data.operations);
-
-    const primaryId = created.data.endpoints[0]!.id;
-    const resized = await api.updateProjectEndpoint(projectId, primaryId, {
-      endpoint: { autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 1 },
-    });
-    expect(resized.data.endpoint.autoscaling_limit_max_cu).toBe(1);
-    await waitFor(projectId, resized.data.operations);
-
-    const restarted = await api.restartProjectEndpoint(projectId, primaryId);
-    await waitFor(projectId, restarted.data.operations);
-
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 50; page++) {
-      const { data } = await api.listProjectOperations({
-        projectId,
-        limit: 2,
-        ...(cursor === undefined ? {} : { cursor }),
-      });
-      seen.push(...data.operations.map((o) => o.id));
-      if (data.operations.length < 2) break;
-      cursor = data.pagination?.cursor;
-    }
-    const total = Object.keys(server.sim.state.projects[projectId]!.operations).length;
-    expect(seen).toHaveLength(total);
-    expect(new Set(seen).size).toBe(total);
-
-    const deleted = await api.deleteProject(projectId);
-    expect(deleted.data.project.id).toBe(projectId);
-    await expect(api.getProject(projectId)).rejects.toMatchObject({ response: { status: 404 } });
-    const recoverable = await api.listProjects({ recoverable: true });
-    expect(recoverable.data.projects.map((p) => p.id)).toEqual([projectId]);
-    const recovered = await api.recoverProject(projectId);
-    expect(recovered.data.project.id).toBe(projectId);
-    expect((await api.getProject(projectId)).data.project.id).toBe(projectId);
-    await api.deleteProject(projectId);
-
-    expect(responses).toBeGreaterThan(10);
+    const world = checkedWorld(problems);
+    await projectLifecycleFlow(world);
+    expect(world.responses()).toBeGreaterThan(10);
     expect(problems).toEqual([]);
   }, 30_000);
 });
 
 describe('the official client: roles, databases and connection URIs', () => {
   it('creates a role and a database, reveals and resets the password, builds URIs and cleans up', async () => {
-    const api = createApiClient({ apiKey: KEY, baseURL: base });
     const problems: string[] = [];
-    api.instance.interceptors.response.use((response) => {
-      const method = (response.config.method ?? 'get').toUpperCase();
-      const path = new URL(response.config.url ?? '', `${base}/`).pathname.replace('/api/v2', '');
-      const match = router.match(method, path);
-      if (!match.ok) problems.push(`no route for ${method} ${path}`);
-      else
-        problems.push(
-          ...schemaProblems(method, match.value.route.pattern, response.status, response.data).map(
-            (p) => `${method} ${path} ${response.status}: ${p}`,
-          ),
-        );
-      return response;
-    });
-    /** Lets virtual time run until the project has no unfinished operation. */
-    const settle = () =>
-      fetch(`${base}/_sim/run_until_idle`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: '{}',
-      });
-
-    const created = await api.createProject({ project: { name: 'roles' } });
-    const projectId = created.data.project.id;
-    const branchId = created.data.branch.id;
-    expect(created.data.roles.map((r) => r.name)).toEqual(['neondb_owner']);
-    expect(created.data.databases.map((d) => d.name)).toEqual(['neondb']);
-    expect(created.data.connection_uris[0]!.connection_uri).toContain(
-      `@${created.data.endpoints[0]!.host}/neondb`,
-    );
-    await settle();
-
-    const role = await api.createProjectBranchRole(projectId, branchId, { role: { name: 'app' } });
-    expect(role.status).toBe(201);
-    // run_until_idle let the compute scale to zero: the change wakes it and suspends it again.
-    expect(role.data.operations.map((o) => o.action)).toEqual(['apply_config', 'suspend_compute']);
-    await settle();
-    const database = await api.createProjectBranchDatabase(projectId, branchId, {
-      database: { name: 'appdb', owner_name: 'app' },
-    });
-    expect(database.data.database.owner_name).toBe('app');
-    await settle();
-
-    const roles = await api.listProjectBranchRoles(projectId, branchId);
-    expect(roles.data.roles.map((r) => r.name)).toEqual(['neondb_owner', 'app']);
-    const databases = await api.listProjectBranchDatabases(projectId, branchId);
-    expect(databases.data.databases.map((d) => d.name)).toEqual(['neondb', 'appdb']);
-    const revealed = await api.getProjectBranchRolePassword(projectId, branchId, 'app');
-    expect(revealed.data.password).toBe(role.data.role.password);
-
-    const reset = await api.resetProjectBranchRolePassword(projectId, branchId, 'app');
-    const password = reset.data.role.password!;
-    expect(password).not.toBe(role.data.role.password);
-    await settle();
-    const uri = await api.getConnectionUri({
-      projectId,
-      role_name: 'app',
-      database_name: 'appdb',
-      pooled: true,
-    });
-    expect(uri.data.uri).toMatch(
-      new RegExp(`^postgresql://app:${password}@ep-[a-z]+-[a-z]+-\\d{6}-pooler\\..+/appdb\\?`),
-    );
-
-    await expect(api.deleteProjectBranchRole(projectId, branchId, 'app')).rejects.toMatchObject({
-      response: { status: 409 },
-    });
-    const renamed = await api.updateProjectBranchDatabase(projectId, branchId, 'appdb', {
-      database: { name: 'shop', owner_name: 'neondb_owner' },
-    });
-    expect(renamed.data.database.name).toBe('shop');
-    await settle();
-    expect((await api.getProjectBranchDatabase(projectId, branchId, 'shop')).status).toBe(200);
-    await api.deleteProjectBranchDatabase(projectId, branchId, 'shop');
-    await settle();
-    const deleted = await api.deleteProjectBranchRole(projectId, branchId, 'app');
-    expect(deleted.data.role.name).toBe('app');
-    await settle();
-    await expect(api.getProjectBranchRole(projectId, branchId, 'app')).rejects.toMatchObject({
-      response: { status: 404 },
-    });
+    await rolesAndDatabasesFlow(checkedWorld(problems));
     expect(problems).toEqual([]);
   }, 30_000);
 });

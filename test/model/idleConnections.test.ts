@@ -4,7 +4,7 @@
  * suspend (57P01); a running query, an open transaction and a workload session keep it awake.
  */
 import { describe, expect, it } from 'vitest';
-import type { Simulation } from '../../src/index.js';
+import { fetchHandler, type Simulation } from '../../src/index.js';
 import { givenProject } from '../support/given.js';
 
 describe('idle connections and scale to zero', () => {
@@ -83,7 +83,7 @@ describe('idle connections and scale to zero', () => {
 
 describe('idle connections over the control routes (as serve answers them)', () => {
   const call = async (sim: Simulation, method: string, path: string, body?: unknown) => {
-    const response = await sim.fetch(
+    const response = await fetchHandler(sim)(
       new Request(`http://sim.local/api/v2${path}`, {
         method,
         ...(body === undefined

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PROFILE_NAMES, Simulation, type ProfileName } from '../../simulation/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
-import { API_RATE_LIMITS } from '../../service/rateLimiter.js';
+import { API_RATE_LIMITS } from '../../api/rateLimiter.js';
 import { API_PREFIX } from '../../service/httpCore.js';
 import { SimServer, type ServedKey } from '../../http/simServer.js';
 import { StateFile } from '../../http/stateFile.js';

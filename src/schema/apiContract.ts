@@ -1,6 +1,5 @@
 /**
- * What the REST surface needs of the public API schema, as an interface the API layer does not load
- * itself: the schema's operations (so a route it declares but computesim does not simulate answers
+ * What the REST surface needs of the public API schema: the schema's operations (so a route it declares but computesim does not simulate answers
  * 501 instead of 404) and a check of request bodies against the schema of their operation.
  */
 

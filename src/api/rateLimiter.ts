@@ -24,9 +24,9 @@ export class RateLimiter {
   readonly #routes = new Windows(1_000);
 
   constructor(
-    readonly limits: RateLimits = API_RATE_LIMITS,
+    readonly limits: RateLimits,
     /** The clock windows are counted on, epoch ms (wall or virtual). */
-    readonly now: () => number = Date.now,
+    readonly now: () => number,
   ) {}
 
   /** Windows held now (callers plus caller-routes): what the limiter costs in memory. */
