@@ -1,6 +1,7 @@
 // Lint configuration: typescript-eslint recommended rules everywhere, plus the determinism rules
 // of the pure core (no wall clock, no ambient randomness, no host timers) for everything in src/
-// except the edge adapters that are allowed to do process I/O.
+// except the edge adapters that are allowed to do process I/O and the page script (src/browser/),
+// which runs in a browser on its wall clock.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -38,7 +39,14 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    ignores: ['src/browser/**'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['src/browser/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -50,7 +58,14 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/cli/**', 'src/http/**', 'src/service/**', 'src/pg/**', 'src/queue/**'],
+    ignores: [
+      'src/cli/**',
+      'src/http/**',
+      'src/service/**',
+      'src/pg/**',
+      'src/queue/**',
+      'src/browser/**',
+    ],
     rules: determinism,
   },
   {

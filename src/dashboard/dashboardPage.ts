@@ -1,16 +1,16 @@
 /**
  * The page `serve` answers at `/`: a shell with no data in it (a browser cannot send a bearer key
- * when it opens a URL). Its script asks for the key, or takes it from the URL fragment
- * (`/#key=…`, never sent to the server), and loads everything else through the API.
+ * when it opens a URL). Its script (`src/browser/`) asks for the key, or takes it from the URL
+ * fragment (`/#key=…`, never sent to the server), and loads everything else through the API.
  */
-import { DASHBOARD_SCRIPT } from './dashboardScript.js';
 import { DASHBOARD_CSS } from './dashboardStyle.js';
 
 /** The speeds the page offers (any `Nx` works through the API). */
 const SPEEDS = ['manual', 'realtime', '10x', '60x', '600x', '3600x'];
 
-/** The dashboard page: HTML, CSS and script in one text. */
-export const DASHBOARD_PAGE = `<!doctype html>
+/** The dashboard page: HTML, CSS and `script` (the bundled page script) in one text. */
+export function dashboardPage(script: string): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -64,7 +64,8 @@ export const DASHBOARD_PAGE = `<!doctype html>
 </aside>
 </div>
 </div>
-<script>${DASHBOARD_SCRIPT}</script>
+<script>${script}</script>
 </body>
 </html>
 `;
+}

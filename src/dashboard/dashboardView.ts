@@ -4,6 +4,7 @@
  * operations and the metrics table, over the run from its start to now. The projections of the log
  * are made once per change and shared by every window and project asked for.
  */
+import type { ViewAnswer } from '../browser/wire.js';
 import type { SimEvent } from '../model/events.js';
 import type { SimState } from '../model/state.js';
 import type { ComputeLane } from '../projection/computeLanes.js';
@@ -28,23 +29,11 @@ export interface ViewWindow {
   readonly project?: string;
 }
 
-/** The dashboard at one moment: figures as SVG/HTML text, and what the page's controls need. */
-export interface DashboardView {
-  readonly now: number;
-  readonly start: number;
-  readonly events: number;
-  readonly lanes: {
-    readonly first: number;
-    readonly count: number;
-    readonly total: number;
-    readonly figure: string;
-  };
-  readonly cu: string;
-  readonly activity: string;
-  readonly operations: string;
-  readonly metrics: string;
-  readonly projects: readonly { readonly id: string; readonly name: string }[];
-}
+/**
+ * The dashboard at one moment: figures as SVG/HTML text, and what the page's controls need, as the
+ * page's script reads it.
+ */
+export type DashboardView = ViewAnswer;
 
 /** What a view is drawn from: the projections of the whole log, made once per change of it. */
 export interface RunProjections {

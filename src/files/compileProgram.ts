@@ -1,17 +1,18 @@
 /**
- * Compiles TypeScript sources into one JavaScript module with esbuild, keeping what running them
- * as they are would see: installed packages stay outside the module, imported from where they are
- * installed (by absolute URL, so the module may be written anywhere), and every compiled file keeps
- * its own `import.meta.url`, `dirname` and `filename`. A file that uses more of `import.meta` is
- * refused, since the module could not keep it.
+ * Compiles TypeScript sources with esbuild, into one JavaScript module for a worker thread or one
+ * script for a page. A module keeps what running its sources as they are would see: installed
+ * packages stay outside it, imported from where they are installed (by absolute URL, so the module
+ * may be written anywhere), and every compiled file keeps its own `import.meta.url`, `dirname` and
+ * `filename`. A file that uses more of `import.meta` is refused, since the module could not keep
+ * it. A page's script holds everything it imports, packages too.
  */
 import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BuildFailure, Loader, Message, Plugin } from 'esbuild';
+import type { BuildFailure, BuildOptions, Loader, Message, Plugin } from 'esbuild';
 
-/** Sources that do not compile into a module, with esbuild's first complaint. */
+/** Sources that do not compile into a module or a script, with esbuild's first complaint. */
 export class CompileError extends Error {
   override name = 'CompileError';
 }
@@ -21,38 +22,56 @@ export class CompileError extends Error {
  * imports but packages, to be written at `outfile`. Throws a `CompileError`.
  */
 export async function compileModule(source: string, outfile: string): Promise<string> {
-  const esbuild = await import('esbuild');
-  let result;
-  try {
-    result = await esbuild.build({
-      stdin: { contents: source, resolveDir: dirname(outfile), sourcefile: 'entry.mjs' },
-      outfile,
-      write: false,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      // Class and function names stay as written (messages and `name` properties show them).
-      keepNames: true,
-      sourcemap: 'inline',
-      sourcesContent: false,
-      // What is left of import.meta once its fields are written out is reported, not compiled.
-      supported: { 'import-meta': false },
-      logLevel: 'silent',
-      plugins: [asWritten()],
-    });
-  } catch (error) {
-    throw new CompileError(describe((error as Partial<BuildFailure>).errors?.[0], error));
-  }
-  const lost = result.warnings.find((warning) => warning.id === 'empty-import-meta');
+  const { text, warnings } = await compile({
+    stdin: { contents: source, resolveDir: dirname(outfile), sourcefile: 'entry.mjs' },
+    outfile,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Class and function names stay as written (messages and `name` properties show them).
+    keepNames: true,
+    sourcemap: 'inline',
+    sourcesContent: false,
+    // What is left of import.meta once its fields are written out is reported, not compiled.
+    supported: { 'import-meta': false },
+    plugins: [asWritten()],
+  });
+  const lost = warnings.find((warning) => warning.id === 'empty-import-meta');
   if (lost !== undefined)
     throw new CompileError(
       describe({ ...lost, text: 'uses import.meta beyond url, dirname and filename' }, lost),
     );
-  // One file: the source map is inline.
+  return text;
+}
+
+/**
+ * The script a page runs: the TypeScript module at `entry` (a path) and everything it imports, in
+ * one classic script (no `import`, no globals of its own) for any current browser. Throws a
+ * `CompileError`.
+ */
+export async function compileScript(entry: string): Promise<string> {
+  const { text } = await compile({
+    entryPoints: [entry],
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+  });
+  return text;
+}
+
+/** The one file esbuild makes with `options`, and its warnings. Throws a `CompileError`. */
+async function compile(options: BuildOptions): Promise<{ text: string; warnings: Message[] }> {
+  const esbuild = await import('esbuild');
+  let result;
+  try {
+    result = await esbuild.build({ ...options, write: false, bundle: true, logLevel: 'silent' });
+  } catch (error) {
+    throw new CompileError(describe((error as Partial<BuildFailure>).errors?.[0], error));
+  }
+  // One file: a source map, if any, is inline.
   const [output] = result.outputFiles;
-  if (output === undefined) throw new CompileError('esbuild wrote no module');
-  return output.text;
+  if (output === undefined) throw new CompileError('esbuild wrote no file');
+  return { text: output.text, warnings: result.warnings };
 }
 
 /** Passed to esbuild's own resolver, so the plugin does not see its own lookups. */

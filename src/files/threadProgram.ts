@@ -7,9 +7,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileModule, CompileError } from './compileProgram.js';
+import { OnceEach } from './onceEach.js';
 import { keepProgram, programFolder } from './programFiles.js';
 
-const programs = new Map<string, Promise<URL>>();
+const programs = new OnceEach<string, URL>();
 
 /**
  * The file URL of the program for the entry module `entry` (a path without its extension, such as
@@ -19,14 +20,7 @@ const programs = new Map<string, Promise<URL>>();
 export function threadProgram(entry: string, base: string): Promise<URL> {
   if (!base.endsWith('.ts')) return Promise.resolve(new URL(`${entry}.js`, base));
   const source = new URL(`${entry}.ts`, base);
-  let program = programs.get(source.href);
-  if (program === undefined) {
-    program = compile(source);
-    programs.set(source.href, program);
-    // A failure is not kept: the next thread tries again (the sources may have been fixed).
-    program.catch(() => programs.delete(source.href));
-  }
-  return program;
+  return programs.get(source.href, () => compile(source));
 }
 
 async function compile(source: URL): Promise<URL> {

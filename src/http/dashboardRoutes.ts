@@ -1,11 +1,14 @@
 /**
  * The dashboard's routes, answered by `serve` before its HTTP core: the page at `/` (no data in it,
- * so no key), and under `/api/v2/_sim/` the event stream, the figures on screen and the report of
- * the run so far, with the control routes' key rules. Every other path goes on to the core.
+ * so no key; the first answer waits for its script, bundled on first use when running from the
+ * TypeScript sources), and under `/api/v2/_sim/` the event stream, the figures on screen and the
+ * report of the run so far, with the control routes' key rules. Every other path goes on to the
+ * core.
  */
 import { dashboardView, runProjections, type RunProjections } from '../dashboard/dashboardView.js';
-import { DASHBOARD_PAGE } from '../dashboard/dashboardPage.js';
+import { dashboardPage } from '../dashboard/dashboardPage.js';
 import { servedRunReport } from '../dashboard/servedRunReport.js';
+import { pageScript } from '../files/pageScript.js';
 import { bearer, controlAccess } from '../service/controlAccess.js';
 import { errorAnswer, type Answer } from '../service/errorTable.js';
 import { API_PREFIX, type HttpCore, type Reply } from '../service/httpCore.js';
@@ -23,6 +26,7 @@ interface DashboardKey {
 const MAX_LANES = 200;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
 const NO_STORE = { 'cache-control': 'no-store' };
 
 type Handler = (request: RequestLike, query: URLSearchParams) => Reply;
@@ -42,6 +46,8 @@ export class DashboardRoutes {
       }
     | undefined;
   readonly #routes: ReadonlyMap<string, { readonly keyed: boolean; readonly handle: Handler }>;
+  /** The page, once its script was had. */
+  #page: string | undefined;
 
   constructor(
     readonly core: HttpCore,
@@ -49,7 +55,7 @@ export class DashboardRoutes {
     readonly keys: ReadonlyMap<string, DashboardKey>,
   ) {
     this.#routes = new Map<string, { readonly keyed: boolean; readonly handle: Handler }>([
-      ['/', { keyed: false, handle: () => text(200, 'text/html; charset=utf-8', DASHBOARD_PAGE) }],
+      ['/', { keyed: false, handle: () => this.#pageReply() }],
       [`${API_PREFIX}/_sim/events`, { keyed: true, handle: (r) => this.#events(r) }],
       [`${API_PREFIX}/_sim/view`, { keyed: true, handle: (_, q) => this.#view(q) }],
       [`${API_PREFIX}/_sim/report`, { keyed: true, handle: (r) => this.#report(r.method) }],
@@ -91,6 +97,14 @@ export class DashboardRoutes {
   /** As the control routes: a key the server knows, not limited to one project. */
   #access(authorization: string | null): Answer | undefined {
     return controlAccess(this.keys, bearer(authorization), 'watch the whole simulation');
+  }
+
+  #pageReply(): Reply {
+    if (this.#page !== undefined) return text(200, HTML_TYPE, this.#page);
+    return later(HTML_TYPE, async () => {
+      this.#page ??= dashboardPage(await pageScript('browser/dashboard'));
+      return this.#page;
+    });
   }
 
   #events(request: RequestLike): Reply {
@@ -156,7 +170,7 @@ export class DashboardRoutes {
   #report(method: string): Reply {
     const sim = this.#sim();
     const headers = {
-      'content-type': 'text/html; charset=utf-8',
+      'content-type': HTML_TYPE,
       ...NO_STORE,
       'content-disposition': 'attachment; filename="computesim-report.html"',
     };
@@ -167,7 +181,7 @@ export class DashboardRoutes {
     const html = slicedRunReport(sim, this.feed.requests, stop.signal);
     // A failed build is told through the body, not as an unhandled rejection.
     html.catch(() => undefined);
-    return { ...later('text/html; charset=utf-8', () => html, stop), headers };
+    return { ...later(HTML_TYPE, () => html, stop), headers };
   }
 }
 

@@ -13,13 +13,14 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileModule, CompileError } from '../files/compileProgram.js';
+import { OnceEach } from '../files/onceEach.js';
 import { keepProgram, programFolder } from '../files/programFiles.js';
 
 /** The sources the program is made of, found next to this file's own source. */
 const CELL_WORKER = new URL('./cellWorker.ts', import.meta.url);
 const LOAD_DEFINITION = new URL('../files/loadDefinition.ts', import.meta.url);
 
-const programs = new Map<string, Promise<URL>>();
+const programs = new OnceEach<string, URL>();
 
 /**
  * The file URL of the program for threads that will load `definitions` (file URLs of definition
@@ -28,15 +29,7 @@ const programs = new Map<string, Promise<URL>>();
  */
 export function cellProgram(definitions: readonly string[]): Promise<URL> {
   const wanted = [...new Set(definitions)].sort();
-  const key = wanted.join('\n');
-  let program = programs.get(key);
-  if (program === undefined) {
-    program = compile(wanted);
-    programs.set(key, program);
-    // A failure is not kept: the next pool tries again (the sources may have been fixed).
-    program.catch(() => programs.delete(key));
-  }
-  return program;
+  return programs.get(wanted.join('\n'), () => compile(wanted));
 }
 
 async function compile(definitions: readonly string[]): Promise<URL> {

@@ -1,11 +1,11 @@
 /**
- * The page's script on a `resync` message: it stops reading (what follows is not taken) and
- * reconnects with the id of the last message it got. Run in a `vm` context whose DOM is a stand-in
- * that takes anything, and whose `fetch` plays the server.
+ * The page's script, as bundled for the page, on a `resync` message: it stops reading (what
+ * follows is not taken) and reconnects with the id of the last message it got. Run in a `vm`
+ * context whose DOM is a stand-in that takes anything, and whose `fetch` plays the server.
  */
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_SCRIPT } from '../../src/dashboard/dashboardScript.js';
+import { pageScript } from '../../src/files/pageScript.js';
 
 /** A DOM node that takes any property, call or assignment (never a thenable). */
 function anything(): unknown {
@@ -58,7 +58,7 @@ describe('the dashboard script', () => {
       createElement: () => anything(),
       createElementNS: () => anything(),
     };
-    runInNewContext(DASHBOARD_SCRIPT, {
+    runInNewContext(await pageScript('browser/dashboard'), {
       document,
       fetch,
       location: { hash: '#key=k', pathname: '/', search: '' },

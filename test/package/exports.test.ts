@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the built package', () => {
   beforeAll(() => {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
   }, 120_000);
 
   it('is importable as "computesim" by plain Node, without tsx, with type declarations', () => {
@@ -93,6 +93,33 @@ describe('the built package', () => {
     expect(output).toMatch(/^3 points × 2 seeds \(11, 12\), 1h of virtual time each/m);
     expect(output).toMatch(/^suspendTimeout=-1\s+2\s/m);
   }, 60_000);
+
+  it('serves the dashboard with the page script the build bundled, and packs that script', () => {
+    const script = `
+      import { SimServer } from './dist/http/simServer.js';
+      import { Simulation } from 'computesim';
+      const server = new SimServer(new Simulation({ seed: 1 }), {
+        keys: [{ key: 'k', kind: 'personal' }],
+        clock: { name: 'manual', rate: 0 },
+      });
+      const base = await server.listen(0);
+      const page = await (await fetch(base.replace(/\\/api\\/v2$/, '/'))).text();
+      await server.close();
+      console.log(JSON.stringify(page));`;
+    const page = JSON.parse(
+      execFileSync('node', ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }),
+    ) as string;
+    const bundled = readFileSync(`${root}/dist/browser/dashboard.js`, 'utf8');
+    expect(page).toContain(`<script>${bundled}</script>`);
+    expect(existsSync(`${root}/dist/browser/pageElements.js`)).toBe(false);
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+        cwd: root,
+        encoding: 'utf8',
+      }),
+    ) as [{ files: { path: string }[] }];
+    expect(packed.files.map((file) => file.path)).toContain('dist/browser/dashboard.js');
+  });
 
   it('builds dist/ on prepare when it is missing (how npm builds a git dependency), not again', () => {
     const { scripts } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
