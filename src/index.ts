@@ -140,19 +140,12 @@ export { meanInterval, type MeanInterval } from './study/interval.js';
 export { FIGURES, type Figure } from './study/figures.js';
 export { sweepTable, sweepCsv } from './study/sweepOutput.js';
 export { sweepShardOfFile } from './study/sweep.js';
-export { mergeSweepParts, type Shard, type SweepPart, type NamedPart } from './study/sweepShard.js';
+export { mergeSweepParts, type Shard, type SweepPart } from './study/sweepShard.js';
 // Fleets: independent projects split by project range across threads, shards and queue workers.
 export { defineFleet, type FleetDefinition } from './study/fleet.js';
-export {
-  runFleet,
-  runFleetRange,
-  fleetResult,
-  projectSeed,
-  type FleetResult,
-} from './study/fleetRun.js';
+export { runFleet, runFleetRange, fleetResult, type FleetResult } from './study/fleetRun.js';
 export { runFleetFile, fleetShardOfFile, type FleetFileOptions } from './study/fleetFile.js';
-export type { FleetPart, FleetMeta } from './study/fleetPart.js';
-export { PERCENTILE_RELATIVE_ERROR } from './study/latencyHistogram.js';
+export type { FleetPart } from './study/fleetPart.js';
 
 // Scenarios and reports.
 export { defineScenario, type ScenarioDefinition } from './scenario/scenario.js';
@@ -172,5 +165,4 @@ export {
 export { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from './scenario/timelineEntry.js';
 export { runText } from './report/runText.js';
 export { metricsSummary } from './report/metricsSummary.js';
-export { parseConnectionPattern, type PatternSlot } from './scenario/connectionPattern.js';
 export type { ConnectionsOptions, LifecycleWindow } from './scenario/scenarioScript.js';

@@ -6,7 +6,7 @@
 import { reject, type Rejection } from '../domain/rejection.js';
 
 /** A JSON object as a record, or `undefined` for any other value. */
-export function asObject(value: unknown): Record<string, unknown> | undefined {
+function asObject(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;

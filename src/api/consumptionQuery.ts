@@ -20,7 +20,7 @@ import {
  * The metrics a frame may report; it always reports the first four (the schema requires them), and
  * the others the query names in `metrics`.
  */
-export const CONSUMPTION_METRICS = [
+const CONSUMPTION_METRICS = [
   'active_time_seconds',
   'compute_time_seconds',
   'written_data_bytes',

@@ -12,7 +12,7 @@ export const CONSUMPTION_GRANULARITIES = ['hourly', 'daily', 'monthly'] as const
 export type ConsumptionGranularity = (typeof CONSUMPTION_GRANULARITIES)[number];
 
 /** The most frames one query may span, per granularity. */
-export const MAX_TIMEFRAMES: Readonly<Record<ConsumptionGranularity, number>> = {
+const MAX_TIMEFRAMES: Readonly<Record<ConsumptionGranularity, number>> = {
   hourly: 168,
   daily: 60,
   monthly: 12,
@@ -28,7 +28,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** The start of the frame holding `t`. */
-export function frameStart(t: number, granularity: ConsumptionGranularity): number {
+function frameStart(t: number, granularity: ConsumptionGranularity): number {
   if (granularity === 'hourly') return Math.floor(t / HOUR_MS) * HOUR_MS;
   if (granularity === 'daily') return Math.floor(t / DAY_MS) * DAY_MS;
   const date = new Date(t);

@@ -16,7 +16,7 @@ export interface RateLimits {
 export const API_RATE_LIMITS: RateLimits = { perKeyPerMinute: 700, perRoutePerSecond: 40 };
 
 /** Windows kept at most, per kind; past that the least recently used are dropped. */
-export const MAX_WINDOWS = 50_000;
+const MAX_WINDOWS = 50_000;
 
 /** Counts requests in sliding windows and says when one must wait. */
 export class RateLimiter {

@@ -25,7 +25,7 @@ export function applyMessage(event: string, data: unknown, page: PageUpdates): v
 }
 
 /** The note that stands for what a stream that started far behind was not sent. */
-export function skippedNote(skipped: SkippedNews): FeedLine {
+function skippedNote(skipped: SkippedNews): FeedLine {
   return {
     kind: 'note',
     at: skipped.at,

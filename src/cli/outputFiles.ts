@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from './args.js';
 
 /** Why `path` cannot be written as a new or replaced file, or `undefined` when it can. */
-export function outputFileProblem(path: string): string | undefined {
+function outputFileProblem(path: string): string | undefined {
   const full = resolve(path);
   const folder = dirname(full);
   try {

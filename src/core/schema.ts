@@ -85,7 +85,7 @@ export function parseInput<S extends z.ZodType>(
 }
 
 /** The first of `issues` as one line: `root.path must …` or `root.path: problem`. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], root: string): string {
+function describeIssues(issues: readonly z.core.$ZodIssue[], root: string): string {
   const issue = firstIssue(issues, []);
   if (issue === undefined) return `${root || 'input'}: invalid`;
   const where = root + pathText(issue.path);

@@ -16,14 +16,12 @@ const ALLOWED = new Set(ALLOWED_CU);
 /** Bytes of RAM per CU. */
 export const RAM_BYTES_PER_CU = 4 * 1024 ** 3;
 /** RAM bytes per allowed connection (matches the spec's max_connections column). */
-export const RAM_BYTES_PER_CONNECTION = 9_531_392;
+const RAM_BYTES_PER_CONNECTION = 9_531_392;
 /** Ceiling of max_connections. */
-export const MAX_CONNECTIONS_CAP = 4_000;
-/** Local temporary disk per compute, bytes (about 20 GB). */
-export const TEMP_DISK_BYTES = 20 * 1024 ** 3;
+const MAX_CONNECTIONS_CAP = 4_000;
 
 /** True for an allowed size. */
-export function isAllowedCu(cu: unknown): cu is number {
+function isAllowedCu(cu: unknown): cu is number {
   return typeof cu === 'number' && ALLOWED.has(cu);
 }
 

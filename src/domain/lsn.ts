@@ -10,7 +10,7 @@
 export const INITIAL_LSN = 0x0150_0000;
 
 /** How far the head LSN of a timeline advances per millisecond of virtual time, in bytes. */
-export const WAL_BYTES_PER_MS = 16;
+const WAL_BYTES_PER_MS = 16;
 
 /** Where a timeline starts: an LSN and the instant (epoch ms) it was at. */
 export interface TimelineStart {

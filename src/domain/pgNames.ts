@@ -4,7 +4,7 @@
  */
 
 /** Longest identifier Postgres keeps, in bytes. */
-export const MAX_NAME_BYTES = 63;
+const MAX_NAME_BYTES = 63;
 
 /** Role names that Postgres reserves for role specifications or the platform keeps for itself. */
 const RESERVED_ROLES: ReadonlySet<string> = new Set([

@@ -16,7 +16,7 @@ export const PROFILE_NAMES = ['seed', 'current'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /** A duration range `[min, max]` in milliseconds; a draw is uniform in it. */
-export type LatencyRange = readonly [minMs: number, maxMs: number];
+type LatencyRange = readonly [minMs: number, maxMs: number];
 
 const RANGE_PROBLEM = 'must be [minMs, maxMs] with 0 ≤ min ≤ max, whole milliseconds';
 
@@ -298,12 +298,8 @@ export type ProfileChoice = ProfileOverrides | ProfileName;
 export type LatencyProfile = Profile['latency'];
 /** Fault injection for one action (see `faults` in the profile). */
 export type FaultSpec = Immutable<z.output<typeof faultSpecSchema>>;
-/** What faults are keyed by: an operation action, or `wake_compute` for wake-ups. */
-export type FaultTarget = (typeof FAULT_TARGETS)[number];
 /** Limits from the spec, overridable for what-if studies and fast tests. */
 export type LimitsProfile = Profile['limits'];
-/** Periodic availability checks of branches with a compute. */
-export type AvailabilityChecksProfile = Profile['availabilityChecks'];
 /** Autoscaling: sample period, scale-down hold, CPU and memory goals. */
 export type AutoscalingProfile = Profile['autoscaling'];
 /** Cold caches: warm-up time and the penalty of a session opening right after a start. */

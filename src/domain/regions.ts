@@ -4,7 +4,7 @@
  */
 
 /** The regions of the real service. */
-export const SERVICE_REGIONS: readonly string[] = [
+const SERVICE_REGIONS: readonly string[] = [
   'aws-us-east-1',
   'aws-us-east-2',
   'aws-us-west-2',

@@ -75,13 +75,13 @@ export interface RunOptions {
 }
 
 /** Default events between snapshots. */
-export const DEFAULT_SNAPSHOT_EVERY = 100_000;
+const DEFAULT_SNAPSHOT_EVERY = 100_000;
 /** Default virtual time `runUntilIdle` may take: longer than any suspend timeout plus retries. */
 export const DEFAULT_IDLE_WITHIN = '30d';
 /** Default events after a publish whose changed paths are recorded. */
-export const DEFAULT_TRACKED_EVENTS = 4_096;
+const DEFAULT_TRACKED_EVENTS = 4_096;
 /** Default timers one run call may fire. */
-export const DEFAULT_STEP_LIMIT = 10_000_000;
+const DEFAULT_STEP_LIMIT = 10_000_000;
 
 /** Runs a Decider over virtual time with an append-only log. */
 export class Engine<S, C, E extends LoggedEvent, T, R> {

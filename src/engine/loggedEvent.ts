@@ -29,7 +29,7 @@ export interface SimulationStarted extends LoggedEvent {
  * Written when a public call leaves the clock past the last event (for example `advance('10m')` with
  * nothing due), so that a replay ends at the same virtual time as the original.
  */
-export interface ClockAdvanced extends LoggedEvent {
+interface ClockAdvanced extends LoggedEvent {
   readonly type: 'ClockAdvanced';
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** The key a working object carries its view under (not enumerable, so no walk copies it). */
-export const PUBLISHED_VIEW: unique symbol = Symbol('computesim.publishedView');
+const PUBLISHED_VIEW: unique symbol = Symbol('computesim.publishedView');
 
 /** What a working object adds to its published copies. */
 export interface PublishedView {

@@ -12,7 +12,7 @@ export interface Snapshot<S> {
 }
 
 /** Default most snapshots held at once. */
-export const DEFAULT_MAX_SNAPSHOTS = 8;
+const DEFAULT_MAX_SNAPSHOTS = 8;
 
 /** Snapshots in log order, at least `spacing` events apart (`every` at first). */
 export class SnapshotIndex<S> {

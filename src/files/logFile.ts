@@ -169,7 +169,7 @@ function decodeLines(data: Buffer, linesBefore: number): string[] {
 }
 
 /** The first pass: finds the kept part and what follows it, reading every byte once. */
-export function scanLogFile(fd: number, size: number): LogFileScan {
+function scanLogFile(fd: number, size: number): LogFileScan {
   const lines = linesOf(fd, size);
   const first = lines.next();
   if (first.done === true) return { kind: 'empty', size, keptBytes: 0, keptEvents: 0 };

@@ -10,7 +10,7 @@ import type { SliceStop } from '../service/slicedRun.js';
  * The share of the heap limit, and of the memory the machine (or its cgroup) has, past which a long
  * run stops rather than let the process die.
  */
-export const MEMORY_CEILING = 0.85;
+const MEMORY_CEILING = 0.85;
 
 /**
  * A stop when memory is nearly full: the V8 heap near its limit, or the process (whose log lives

@@ -62,7 +62,7 @@ export function decideConfigChange(
 }
 
 /** A 423 refusal when an unfinished operation locks the branch (under the profile's `locks`), else `undefined`. */
-export function lockedConfig(
+function lockedConfig(
   target: ConfigTarget,
   command: Pick<CreateRole, 'projectId' | 'branchId' | 'request'>,
   locks: LocksProfile,
@@ -112,7 +112,7 @@ export function drawDatabaseIds(
 }
 
 /** Records the operations that apply a role or database change to the branch's compute. */
-export function applyConfig(draft: CommandDraft, project: ProjectState, branchId: string): void {
+function applyConfig(draft: CommandDraft, project: ProjectState, branchId: string): void {
   const endpoint = Object.values(project.endpoints).find(
     (e) => e.branchId === branchId && e.type === 'read_write',
   );

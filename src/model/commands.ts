@@ -13,7 +13,7 @@ import type { TimerCommand } from './timers.js';
  * The API request that issued a command: its method and route pattern (e.g.
  * `/projects/{project_id}/endpoints/{endpoint_id}/start`). A refusal with 423 records it.
  */
-export interface RequestOrigin {
+interface RequestOrigin {
   readonly method: string;
   readonly route: string;
 }

@@ -7,7 +7,7 @@ import type { Pending } from './decideContext.js';
 import type { ConnectionState, EndpointState, SimState } from './state.js';
 
 /** The live (connecting or open) connections of a compute. */
-export function liveConnections(state: SimState, endpointId: string): ConnectionState[] {
+function liveConnections(state: SimState, endpointId: string): ConnectionState[] {
   return connectionsOf(state, endpointId, undefined);
 }
 

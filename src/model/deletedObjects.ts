@@ -12,7 +12,7 @@ import type {
 } from './state.js';
 
 /** A compute as it comes back from a deletion at `at`: idle, no connection, no load, nothing counted. */
-export function idleEndpoint(endpoint: EndpointState, at: number): EndpointState {
+function idleEndpoint(endpoint: EndpointState, at: number): EndpointState {
   const {
     pendingState: _pending,
     idleSince: _idleSince,
@@ -46,7 +46,7 @@ export const UNUSED_COMPUTE = {
  * A branch as it comes back: ready (a creation cut short by the deletion does not resume), not
  * scheduled for an availability check until one of its computes is used again.
  */
-export function keptBranch(branch: BranchState): BranchState {
+function keptBranch(branch: BranchState): BranchState {
   const { nextCheckAt: _nextCheckAt, ...kept } = branch;
   return { ...kept, currentState: 'ready', usedSinceCheck: false };
 }

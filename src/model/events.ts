@@ -34,21 +34,21 @@ export interface ProjectCreated extends Stamp {
  * A project and everything in it were deleted: kept, with its computes idle and its unfinished
  * operations cancelled, until `recoverableUntil` (absent: gone for good at once).
  */
-export interface ProjectDeleted extends Stamp {
+interface ProjectDeleted extends Stamp {
   readonly type: 'ProjectDeleted';
   readonly projectId: string;
   readonly recoverableUntil?: number;
 }
 
 /** A deleted project came back, with its branches and the computes `endpointIds` (idle). */
-export interface ProjectRecovered extends Stamp {
+interface ProjectRecovered extends Stamp {
   readonly type: 'ProjectRecovered';
   readonly projectId: string;
   readonly endpointIds: readonly string[];
 }
 
 /** A deleted project's recovery window ended: it is gone for good. */
-export interface ProjectPurged extends Stamp {
+interface ProjectPurged extends Stamp {
   readonly type: 'ProjectPurged';
   readonly projectId: string;
 }
@@ -87,7 +87,7 @@ export interface NewDatabase {
 }
 
 /** A branch finished being created. */
-export interface BranchStateChanged extends Stamp {
+interface BranchStateChanged extends Stamp {
   readonly type: 'BranchStateChanged';
   readonly projectId: string;
   readonly branchId: string;
@@ -95,7 +95,7 @@ export interface BranchStateChanged extends Stamp {
 }
 
 /** A branch was deleted (its computes were deleted before it, as their own events). */
-export interface BranchDeleted extends Stamp {
+interface BranchDeleted extends Stamp {
   readonly type: 'BranchDeleted';
   readonly projectId: string;
   readonly branchId: string;
@@ -107,7 +107,7 @@ export interface BranchDeleted extends Stamp {
 }
 
 /** A deleted branch came back, with the computes `endpointIds` (idle). */
-export interface BranchRecovered extends Stamp {
+interface BranchRecovered extends Stamp {
   readonly type: 'BranchRecovered';
   readonly projectId: string;
   readonly branchId: string;
@@ -115,7 +115,7 @@ export interface BranchRecovered extends Stamp {
 }
 
 /** A deleted branch's recovery window ended: it is gone for good. */
-export interface BranchPurged extends Stamp {
+interface BranchPurged extends Stamp {
   readonly type: 'BranchPurged';
   readonly projectId: string;
   readonly branchId: string;
@@ -135,7 +135,7 @@ export interface EndpointCreated extends Stamp, EndpointSettings {
 }
 
 /** Settings of a compute changed (a branch change is a reassignment). */
-export interface EndpointUpdated extends Stamp {
+interface EndpointUpdated extends Stamp {
   readonly type: 'EndpointUpdated';
   readonly projectId: string;
   readonly endpointId: string;
@@ -143,7 +143,7 @@ export interface EndpointUpdated extends Stamp {
 }
 
 /** A compute was deleted. */
-export interface EndpointDeleted extends Stamp {
+interface EndpointDeleted extends Stamp {
   readonly type: 'EndpointDeleted';
   readonly projectId: string;
   readonly endpointId: string;
@@ -172,7 +172,7 @@ export interface OperationCreated extends Stamp {
 }
 
 /** An operation started running: a `scheduling` one whose predecessor finished, or a retry. */
-export interface OperationStarted extends Stamp {
+interface OperationStarted extends Stamp {
   readonly type: 'OperationStarted';
   readonly projectId: string;
   readonly operationId: string;
@@ -181,14 +181,14 @@ export interface OperationStarted extends Stamp {
 }
 
 /** A running operation finished successfully. */
-export interface OperationFinished extends Stamp {
+interface OperationFinished extends Stamp {
   readonly type: 'OperationFinished';
   readonly projectId: string;
   readonly operationId: string;
 }
 
 /** An attempt failed; the control plane retries at `retryAt`. */
-export interface OperationFailed extends Stamp {
+interface OperationFailed extends Stamp {
   readonly type: 'OperationFailed';
   readonly projectId: string;
   readonly operationId: string;
@@ -197,7 +197,7 @@ export interface OperationFailed extends Stamp {
 }
 
 /** An operation gave up (status `error`, terminal). */
-export interface OperationErrored extends Stamp {
+interface OperationErrored extends Stamp {
   readonly type: 'OperationErrored';
   readonly projectId: string;
   readonly operationId: string;
@@ -207,7 +207,7 @@ export interface OperationErrored extends Stamp {
 }
 
 /** An operation that had not finished was cancelled (its predecessor gave up, or its object went). */
-export interface OperationCancelled extends Stamp {
+interface OperationCancelled extends Stamp {
   readonly type: 'OperationCancelled';
   readonly projectId: string;
   readonly operationId: string;
@@ -225,7 +225,7 @@ export interface ComputeStateChanged extends Stamp {
 }
 
 /** The next availability check of a branch is due at `dueAt` (`null`: no more checks). */
-export interface AvailabilityCheckScheduled extends Stamp {
+interface AvailabilityCheckScheduled extends Stamp {
   readonly type: 'AvailabilityCheckScheduled';
   readonly projectId: string;
   readonly branchId: string;
@@ -234,7 +234,7 @@ export interface AvailabilityCheckScheduled extends Stamp {
 }
 
 /** A project's storage was detached after long idleness, or attached again. */
-export interface TenantAttachmentChanged extends Stamp {
+interface TenantAttachmentChanged extends Stamp {
   readonly type: 'TenantAttachmentChanged';
   readonly projectId: string;
   readonly attached: boolean;
@@ -257,7 +257,7 @@ export interface SessionDemand {
 }
 
 /** A client asked for a connection and waits for the compute to start. */
-export interface ConnectionRequested extends Stamp, SessionDemand {
+interface ConnectionRequested extends Stamp, SessionDemand {
   readonly type: 'ConnectionRequested';
   readonly connectionId: string;
   readonly projectId: string;
@@ -267,7 +267,7 @@ export interface ConnectionRequested extends Stamp, SessionDemand {
 }
 
 /** A connection opened (at once, or after waiting for a start). */
-export interface ConnectionOpened extends Stamp, SessionDemand {
+interface ConnectionOpened extends Stamp, SessionDemand {
   readonly type: 'ConnectionOpened';
   readonly connectionId: string;
   readonly projectId: string;
@@ -278,7 +278,7 @@ export interface ConnectionOpened extends Stamp, SessionDemand {
 }
 
 /** A statement of a session failed (for example 53100: more temporary disk than the compute has). */
-export interface StatementFailed extends Stamp {
+interface StatementFailed extends Stamp {
   readonly type: 'StatementFailed';
   readonly connectionId: string;
   readonly projectId: string;
@@ -291,7 +291,7 @@ export interface StatementFailed extends Stamp {
  * A request was refused with 423 because an unfinished operation locked what it named. State does
  * not change; the fact is kept so reports can count how often clients ran into locks.
  */
-export interface RequestLocked extends Stamp {
+interface RequestLocked extends Stamp {
   readonly type: 'RequestLocked';
   readonly projectId: string;
   readonly method: string;
@@ -301,7 +301,7 @@ export interface RequestLocked extends Stamp {
 }
 
 /** Autoscaling changed a running compute's size (no restart, no disconnect). */
-export interface ComputeResized extends Stamp {
+interface ComputeResized extends Stamp {
   readonly type: 'ComputeResized';
   readonly projectId: string;
   readonly endpointId: string;
@@ -310,7 +310,7 @@ export interface ComputeResized extends Stamp {
 }
 
 /** A workload was attached; its first session arrives at `firstAt` (`null`: it has none). */
-export interface WorkloadAttached extends Stamp {
+interface WorkloadAttached extends Stamp {
   readonly type: 'WorkloadAttached';
   readonly workloadId: string;
   readonly spec: WorkloadSpec;
@@ -344,7 +344,7 @@ export interface WorkloadRatesChange {
 }
 
 /** Session `index` of a workload arrived (its connection events follow); the next is due at `nextAt`. */
-export interface SessionArrived extends Stamp {
+interface SessionArrived extends Stamp {
   readonly type: 'SessionArrived';
   readonly workloadId: string;
   readonly index: number;
@@ -352,7 +352,7 @@ export interface SessionArrived extends Stamp {
 }
 
 /** A connection was refused (at once, or after waiting). */
-export interface ConnectionRefused extends Stamp {
+interface ConnectionRefused extends Stamp {
   readonly type: 'ConnectionRefused';
   readonly connectionId: string;
   readonly projectId?: string;
@@ -364,7 +364,7 @@ export interface ConnectionRefused extends Stamp {
 }
 
 /** The client closed its connection. */
-export interface ConnectionClosed extends Stamp {
+interface ConnectionClosed extends Stamp {
   readonly type: 'ConnectionClosed';
   readonly connectionId: string;
   readonly projectId: string;
@@ -372,7 +372,7 @@ export interface ConnectionClosed extends Stamp {
 }
 
 /** The control plane terminated every connection of a compute. */
-export interface ConnectionsDropped extends Stamp {
+interface ConnectionsDropped extends Stamp {
   readonly type: 'ConnectionsDropped';
   readonly projectId: string;
   readonly endpointId: string;
@@ -382,7 +382,7 @@ export interface ConnectionsDropped extends Stamp {
 }
 
 /** A statement started on an open connection; it runs until `until` (the connection is active). */
-export interface QueryStarted extends Stamp {
+interface QueryStarted extends Stamp {
   readonly type: 'QueryStarted';
   readonly connectionId: string;
   readonly projectId: string;
@@ -391,7 +391,7 @@ export interface QueryStarted extends Stamp {
 }
 
 /** The statement of a connection finished (the connection is idle again, unless in a transaction). */
-export interface QueryFinished extends Stamp {
+interface QueryFinished extends Stamp {
   readonly type: 'QueryFinished';
   readonly connectionId: string;
   readonly projectId: string;
@@ -399,7 +399,7 @@ export interface QueryFinished extends Stamp {
 }
 
 /** A connection opened (`open: true`) or ended (`false`) a transaction. */
-export interface TransactionChanged extends Stamp {
+interface TransactionChanged extends Stamp {
   readonly type: 'TransactionChanged';
   readonly connectionId: string;
   readonly projectId: string;
@@ -411,7 +411,7 @@ export interface TransactionChanged extends Stamp {
  * Ended operations of a project last updated before `before` were dropped from state (the log keeps
  * them); the next pruning is due at `nextAt`.
  */
-export interface OperationsPruned extends Stamp {
+interface OperationsPruned extends Stamp {
   readonly type: 'OperationsPruned';
   readonly projectId: string;
   readonly before: number;
@@ -428,13 +428,13 @@ export interface ApiKeyCreated extends Stamp {
 }
 
 /** An API key was revoked: from now on it is refused with 401. */
-export interface ApiKeyRevoked extends Stamp {
+interface ApiKeyRevoked extends Stamp {
   readonly type: 'ApiKeyRevoked';
   readonly keyId: number;
 }
 
 /** A project's name, history retention or default compute settings changed (PATCH). */
-export interface ProjectUpdated extends Stamp {
+interface ProjectUpdated extends Stamp {
   readonly type: 'ProjectUpdated';
   readonly projectId: string;
   readonly name?: string;
@@ -443,7 +443,7 @@ export interface ProjectUpdated extends Stamp {
 }
 
 /** A branch was renamed or (un)protected (PATCH). */
-export interface BranchUpdated extends Stamp {
+interface BranchUpdated extends Stamp {
   readonly type: 'BranchUpdated';
   readonly projectId: string;
   readonly branchId: string;
@@ -452,7 +452,7 @@ export interface BranchUpdated extends Stamp {
 }
 
 /** A branch became the project's default; the previous default is no longer one. */
-export interface DefaultBranchSet extends Stamp {
+interface DefaultBranchSet extends Stamp {
   readonly type: 'DefaultBranchSet';
   readonly projectId: string;
   readonly branchId: string;
@@ -463,7 +463,7 @@ export interface DefaultBranchSet extends Stamp {
  * The previous state of a branch about to be restored was kept as a new branch (`preserve_under_name`):
  * the old lineage and timeline, and the old branch's children, which move to it.
  */
-export interface BranchPreserved extends Stamp {
+interface BranchPreserved extends Stamp {
   readonly type: 'BranchPreserved';
   readonly projectId: string;
   /** The new branch holding the previous state. */
@@ -484,7 +484,7 @@ export interface BranchPreserved extends Stamp {
 }
 
 /** A branch was restored to a point in its own or another branch's history: a new timeline from it. */
-export interface BranchRestored extends Stamp {
+interface BranchRestored extends Stamp {
   readonly type: 'BranchRestored';
   readonly projectId: string;
   readonly branchId: string;
@@ -500,14 +500,14 @@ export interface BranchRestored extends Stamp {
 }
 
 /** A role was created on a branch. */
-export interface RoleCreated extends Stamp, NewRole {
+interface RoleCreated extends Stamp, NewRole {
   readonly type: 'RoleCreated';
   readonly projectId: string;
   readonly branchId: string;
 }
 
 /** A role of a branch got a new password. */
-export interface RolePasswordReset extends Stamp {
+interface RolePasswordReset extends Stamp {
   readonly type: 'RolePasswordReset';
   readonly projectId: string;
   readonly branchId: string;
@@ -516,7 +516,7 @@ export interface RolePasswordReset extends Stamp {
 }
 
 /** A role was deleted from a branch (it owned no database). */
-export interface RoleDeleted extends Stamp {
+interface RoleDeleted extends Stamp {
   readonly type: 'RoleDeleted';
   readonly projectId: string;
   readonly branchId: string;
@@ -524,14 +524,14 @@ export interface RoleDeleted extends Stamp {
 }
 
 /** A database was created on a branch. */
-export interface DatabaseCreated extends Stamp, NewDatabase {
+interface DatabaseCreated extends Stamp, NewDatabase {
   readonly type: 'DatabaseCreated';
   readonly projectId: string;
   readonly branchId: string;
 }
 
 /** A database of a branch was renamed or given another owner. */
-export interface DatabaseUpdated extends Stamp {
+interface DatabaseUpdated extends Stamp {
   readonly type: 'DatabaseUpdated';
   readonly projectId: string;
   readonly branchId: string;
@@ -540,7 +540,7 @@ export interface DatabaseUpdated extends Stamp {
 }
 
 /** A database was deleted from a branch. */
-export interface DatabaseDeleted extends Stamp {
+interface DatabaseDeleted extends Stamp {
   readonly type: 'DatabaseDeleted';
   readonly projectId: string;
   readonly branchId: string;

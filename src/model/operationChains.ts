@@ -20,7 +20,7 @@ const NONE_LEAVING: ReadonlySet<string> = new Set();
  * The operations to start once `operation` leaves its chain: each follower still `scheduling`, and,
  * past a cancelled (or `leaving`) follower, the ones behind it.
  */
-export function runnableAfter(
+function runnableAfter(
   project: ProjectState,
   operation: OperationState,
   leaving: ReadonlySet<string> = NONE_LEAVING,

@@ -12,7 +12,7 @@ import type { SqlError } from '../domain/sqlState.js';
 import type { OperationEffect } from './operationEffect.js';
 
 /** Pooler modes of the public API. */
-export type PoolerMode = 'transaction';
+type PoolerMode = 'transaction';
 
 /** The settings of a compute that requests can set. */
 export interface EndpointSettings {
@@ -220,7 +220,7 @@ export interface DeletedBranchState {
 }
 
 /** A deleted project kept for recovery: the project as it comes back (computes idle, no work under way). */
-export interface DeletedProjectState {
+interface DeletedProjectState {
   readonly project: ProjectState;
   readonly deletedAt: number;
   readonly recoverableUntil: number;

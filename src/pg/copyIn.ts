@@ -43,7 +43,7 @@ export function copyProbe(statement: Uint8Array, inTransaction: boolean): Buffer
 }
 
 /** The first message of `type` in a reply (whole messages), or `undefined`. */
-export function firstMessage(reply: Uint8Array, type: number): Uint8Array | undefined {
+function firstMessage(reply: Uint8Array, type: number): Uint8Array | undefined {
   let offset = 0;
   while (offset + 5 <= reply.length) {
     const length = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength).readUInt32BE(

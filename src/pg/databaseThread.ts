@@ -11,7 +11,7 @@ import { threadProgram } from '../files/threadProgram.js';
 import type { DatabaseReply, DatabaseRequest, DatabaseThreadData } from './databaseWorker.js';
 
 /** Reply bytes a database may have on their way to a client before its backend waits. */
-export const MAX_UNSENT_BYTES = 1 << 20;
+const MAX_UNSENT_BYTES = 1 << 20;
 
 /** The CopyFail after every run (see `exec`). */
 const COPY_GUARD = (() => {

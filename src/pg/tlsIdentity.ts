@@ -63,7 +63,7 @@ export async function tlsIdentity(domain: string, files?: TlsFiles): Promise<Tls
  * The hash of the certificate that `tls-server-end-point` binds to: with the hash of its signature
  * algorithm, SHA-256 for MD5 and SHA-1 (RFC 5929, section 4.1).
  */
-export function endPointHash(certPem: string): Buffer {
+function endPointHash(certPem: string): Buffer {
   const der = new X509Certificate(certPem).raw;
   return createHash(signatureHash(der)).update(der).digest();
 }

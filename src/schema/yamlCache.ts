@@ -30,7 +30,7 @@ interface Kept {
 }
 
 /** The folder of the kept documents: one per user. */
-export function yamlCacheFolder(): string {
+function yamlCacheFolder(): string {
   return join(tmpdir(), `computesim-cache-${process.getuid?.() ?? 'user'}`);
 }
 

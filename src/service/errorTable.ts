@@ -47,8 +47,3 @@ export function errorAnswer(
     ...(headers === undefined ? {} : { headers }),
   };
 }
-
-/** Whether `code` is in the table. */
-export function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERROR_STATUS, code);
-}

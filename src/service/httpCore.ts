@@ -47,7 +47,7 @@ export interface HttpContext {
 }
 
 /** Where served events are kept (the state file): written before every response. */
-export interface SimStore {
+interface SimStore {
   /** How many of the log's events the store holds durably. */
   readonly written: number;
   /** Appends the events it does not hold yet; throws when it cannot (the change is then undone). */
@@ -59,7 +59,7 @@ export interface SimStore {
 }
 
 /** How the core makes a new simulation: for `_sim/reset` and to roll back what a store refused. */
-export interface Renewal {
+interface Renewal {
   fresh(seed: number): ServedSimulation;
   fromJSONL(text: string): ServedSimulation;
   replay(events: Iterable<LoggedEvent>): ServedSimulation;
@@ -130,7 +130,7 @@ function messageOf(answer: Answer): string {
 }
 
 /** A front's change was not kept: the store cannot take writes (nothing changed). */
-export class NotServedError extends Error {
+class NotServedError extends Error {
   override readonly name = 'NotServedError';
 }
 

@@ -8,7 +8,7 @@ import { errorAnswer, type Answer } from './errorTable.js';
 import type { CollectedBody, RequestLike } from './requestLike.js';
 
 /** The largest body a request may carry. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Reads and parses the body of `request`; a refusal is the answer to send. */
 export async function readBody(request: RequestLike): Promise<Result<unknown, Answer>> {

@@ -42,11 +42,8 @@ export interface ControlHost {
   reset(from: { readonly seed?: number; readonly jsonl?: string }): Answer | undefined;
 }
 
-/** A control answer: JSON, or the log as JSON Lines. */
-export type ControlResponse = Answer;
-
 /** What a control route's handler gets: the host, the path parameters and the checked body. */
-export interface ControlInput {
+interface ControlInput {
   readonly host: ControlHost;
   readonly params: Readonly<Record<string, string>>;
   readonly body: Readonly<Record<string, unknown>>;

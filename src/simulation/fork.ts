@@ -16,7 +16,7 @@ import { settingsChangeAt } from '../model/settingsChange.js';
 import type { SimState } from '../model/state.js';
 import type { TimerCommand } from '../model/timers.js';
 
-export type { SettingsChange, ComputeChange, WorkloadChange } from '../model/settingsChange.js';
+export type { SettingsChange } from '../model/settingsChange.js';
 
 /** Options of a fork. */
 export interface ForkOptions extends Pick<

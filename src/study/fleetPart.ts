@@ -22,7 +22,7 @@ const SUMS = ['cuHours', 'activeHours'] as const;
 const TABLES = ['refused', 'dropped', 'failedStatements'] as const;
 
 /** The format tag of fleet part files. */
-export const FLEET_PART_FORMAT = 'computesim-fleet-part/1';
+const FLEET_PART_FORMAT = 'computesim-fleet-part/1';
 
 /** What identifies a fleet run: parts merge only when theirs are equal. */
 export interface FleetMeta {

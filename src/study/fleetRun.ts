@@ -19,7 +19,7 @@ import { FleetTally, type FleetMeta, type FleetPart } from './fleetPart.js';
 import { PERCENTILE_RELATIVE_ERROR } from './latencyHistogram.js';
 
 /** The seed project `index` of a fleet with seed `seed` runs with (its own random streams). */
-export function projectSeed(seed: number, index: number): number {
+function projectSeed(seed: number, index: number): number {
   return RandomSource.derive(seed, 'fleet:project', index).int(0, 0x7fff_ffff);
 }
 

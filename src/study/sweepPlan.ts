@@ -23,7 +23,7 @@ export interface SweepOptions {
 }
 
 /** One run of a sweep. */
-export interface SweepTask {
+interface SweepTask {
   readonly index: number;
   readonly point: number;
   readonly seed: number;

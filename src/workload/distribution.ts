@@ -79,17 +79,3 @@ export function sample(distribution: Distribution, random: RandomSource): number
     }
   }
 }
-
-/** The mean of a distribution (for reports and sanity checks). */
-export function meanOf(distribution: Distribution): number {
-  switch (distribution.dist) {
-    case 'fixed':
-      return distribution.value;
-    case 'uniform':
-      return (distribution.min + distribution.max) / 2;
-    case 'exponential':
-      return distribution.mean;
-    case 'lognormal':
-      return distribution.median * Math.exp((distribution.sigma * distribution.sigma) / 2);
-  }
-}

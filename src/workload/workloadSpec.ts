@@ -20,10 +20,10 @@ import { RATES_SCHEMA, type DailyRates } from './dailyRates.js';
 import { distributionSchema } from './distribution.js';
 
 /** The kinds of workload. */
-export const WORKLOAD_KINDS = ['poisson', 'cron', 'worker', 'burst', 'trace'] as const;
+const WORKLOAD_KINDS = ['poisson', 'cron', 'worker', 'burst', 'trace'] as const;
 
 /** Default CPU demand of a session, vCPUs. */
-export const DEFAULT_SESSION_CPU = 0.1;
+const DEFAULT_SESSION_CPU = 0.1;
 
 const endpointId = satisfying<string>(
   (id) => typeof id === 'string' && id !== '',
@@ -149,11 +149,8 @@ export type TraceInput = Immutable<z.input<typeof traceSchema>>;
 /** Any workload a user can attach. */
 export type WorkloadInput = Immutable<z.input<typeof workloadSchema>>;
 
-/** The schema of workloads, for checks outside a simulation (tests, tools). */
-export const WORKLOAD_SCHEMA = workloadSchema;
-
 /** A session's attributes, resolved. */
-export type SessionSpec = z.output<typeof sessionSchema>;
+type SessionSpec = z.output<typeof sessionSchema>;
 
 /** A workload resolved against the time it is attached: all times epoch ms, all durations ms. */
 export type WorkloadSpec =

@@ -11,7 +11,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   fleetResult,
-  PERCENTILE_RELATIVE_ERROR,
   runFleet,
   runFleetFile,
   runFleetRange,
@@ -19,7 +18,7 @@ import {
 } from '../../src/index.js';
 import { percentiles, type Percentiles } from '../../src/projection/percentiles.js';
 import { runProject } from '../../src/study/fleetRun.js';
-import { LatencyHistogram } from '../../src/study/latencyHistogram.js';
+import { LatencyHistogram, PERCENTILE_RELATIVE_ERROR } from '../../src/study/latencyHistogram.js';
 import { paramFleet } from '../fixtures/paramFleet.js';
 
 /** Sums and counts of a result (everything but the percentiles). */

@@ -11,7 +11,7 @@ import { reject } from '../../domain/rejection.js';
 import { latestOperations } from '../../model/operationStore.js';
 
 /** Page size when a listing gives no `limit`. */
-export const DEFAULT_OPERATIONS_LIMIT = 10;
+const DEFAULT_OPERATIONS_LIMIT = 10;
 const MAX_LIMIT = 1000;
 
 /** GET /projects/{project_id}/operations?limit=&cursor= */

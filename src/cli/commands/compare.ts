@@ -26,7 +26,7 @@ import {
 } from '../studyOptions.js';
 
 /** Help of the compare command. */
-export const COMPARE_HELP = `Usage: computesim compare <study.ts> [options]
+const COMPARE_HELP = `Usage: computesim compare <study.ts> [options]
 
 Runs every configuration of a study file (a module that default-exports defineStudy({...})) with the
 same seed, so every configuration sees the same sessions, and prints the figures side by side with

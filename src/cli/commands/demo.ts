@@ -8,7 +8,7 @@ import { parseCommand, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';
 
 /** Help of the demo command. */
-export const DEMO_HELP = `Usage: computesim demo [--seed N]
+const DEMO_HELP = `Usage: computesim demo [--seed N]
 
 Runs the quickstart scenario: create a project, poll its operations every 5 s of virtual time, then
 watch the compute scale to zero. Same seed, same output.

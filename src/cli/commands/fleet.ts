@@ -17,7 +17,7 @@ import { runOnQueue } from '../queueOptions.js';
 import { parseShard, readParts } from '../shardOption.js';
 
 /** Help of the fleet command. */
-export const FLEET_HELP = `Usage: computesim fleet <fleet.ts> [options]
+const FLEET_HELP = `Usage: computesim fleet <fleet.ts> [options]
        computesim fleet --merge <part.json>… [--json FILE]
 
 Runs a fleet file (a defineFleet(...) of independent projects), each project in a simulation of

@@ -14,7 +14,7 @@ import { SET_HELP } from '../settingAssignments.js';
 import { replayFork } from './replayFork.js';
 
 /** Help of the replay command. */
-export const REPLAY_HELP = `Usage: computesim replay <log.jsonl> [--at TIME]
+const REPLAY_HELP = `Usage: computesim replay <log.jsonl> [--at TIME]
        computesim replay <log.jsonl> --fork-at TIME --set NAME=VALUE… [--until TIME] [--report FILE]
 
 Narrates a saved event log, event by event, or prints the state at one instant of it. The log may be

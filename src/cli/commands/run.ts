@@ -18,7 +18,7 @@ import type { CliIo } from '../io.js';
 import { progressBar } from '../progressBar.js';
 
 /** Help of the run command. */
-export const RUN_HELP = `Usage: computesim run <scenario.ts> [options]
+const RUN_HELP = `Usage: computesim run <scenario.ts> [options]
 
 Plays a scenario file (a module that default-exports defineScenario({...})): prints its timeline,
 virtual time first, then whether its expectations held and a summary of the metrics.

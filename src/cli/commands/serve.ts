@@ -22,7 +22,7 @@ import { parseCommand, UsageError, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';
 
 /** Help of the serve command. */
-export const SERVE_HELP = `Usage: computesim serve [options]
+const SERVE_HELP = `Usage: computesim serve [options]
 
 Serves the simulated API over HTTP at http://HOST:PORT/api/v2, the same routes and bodies as
 in process, plus control routes under /api/v2/_sim/ (clock, step, advance, run_until_idle,
@@ -305,7 +305,7 @@ function openState(path: string, io: CliIo): StateFile {
 }
 
 /** The state file cannot be served (in use, damaged, unreadable): exit code 3. */
-export class StateFileRefused extends Error {
+class StateFileRefused extends Error {
   override readonly name = 'StateFileRefused';
   readonly exitCode = 3;
 }

@@ -32,7 +32,7 @@ import {
 } from '../studyOptions.js';
 
 /** Help of the sweep command. */
-export const SWEEP_HELP = `Usage: computesim sweep <study.ts> [options]
+const SWEEP_HELP = `Usage: computesim sweep <study.ts> [options]
        computesim sweep --merge <part.json>… [--json FILE] [--csv FILE] [--report FILE] [--figures K1,K2]
 
 Runs every point of a study's grid (or its configurations) with several seeds on worker threads,

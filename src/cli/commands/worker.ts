@@ -9,7 +9,7 @@ import type { CliIo } from '../io.js';
 import { queueConnection } from '../queueOptions.js';
 
 /** Help of the worker command. */
-export const WORKER_HELP = `Usage: computesim worker --queue redis://HOST:PORT [options]
+const WORKER_HELP = `Usage: computesim worker --queue redis://HOST:PORT [options]
 
 Runs the cells that computesim sweep --queue (or fleet --queue) puts on the queue, until stopped
 (Ctrl-C or SIGTERM finishes the cells in hand first). Study and fleet files are read from this

@@ -5,7 +5,7 @@ import { escapeXml } from './escapeXml.js';
 import { CHART_LEFT, CHART_WIDTH, svg } from './laneChart.js';
 
 /** One part of a bar. */
-export interface BarSegment {
+interface BarSegment {
   readonly name: string;
   readonly className: string;
   readonly value: number;
