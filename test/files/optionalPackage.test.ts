@@ -1,13 +1,15 @@
 /**
  * Optional packages: a missing one becomes one line naming the feature, the package and what to
  * install, from a real failed import (nothing mocked); anything else an import throws stays as it
- * is.
+ * is. The list of optional features agrees with package.json: each of their packages is an
+ * optional peer dependency (and a dev dependency, for the tests), none a dependency.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { OPTIONAL_FEATURES } from '../../src/files/optionalFeatures.js';
 import {
   loadOptional,
   MissingPackageError,
@@ -65,5 +67,23 @@ describe('requireFeature', () => {
 
   it('passes when every package is installed', () => {
     expect(() => requireFeature({ name: 'f', packages: ['zod', 'ws'] })).not.toThrow();
+  });
+});
+
+describe('the optional features', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  };
+  const packages = [...new Set(OPTIONAL_FEATURES.flatMap((f) => f.packages))];
+
+  it('need only optional peer dependencies, which the tests have as dev dependencies', () => {
+    for (const name of packages) {
+      expect(pkg.dependencies, name).not.toHaveProperty([name]);
+      expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
+      expect(pkg.devDependencies[name], name).toBe(pkg.peerDependencies[name]);
+    }
   });
 });
