@@ -1,8 +1,8 @@
 /**
  * Optional packages: a missing one becomes one line naming the feature, the package and what to
  * install, from a real failed import (nothing mocked); anything else an import throws stays as it
- * is. The list of optional features agrees with package.json: each of their packages is an
- * optional peer dependency (and a dev dependency, for the tests), none a dependency.
+ * is. The list of optional features agrees with docs/install.md and package.json: each of their
+ * packages is an optional peer dependency (and a dev dependency, for the tests), none a dependency.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,23 @@ describe('the optional features', () => {
     peerDependenciesMeta: Record<string, { optional?: boolean }>;
   };
   const packages = [...new Set(OPTIONAL_FEATURES.flatMap((f) => f.packages))];
+
+  it('are the rows of the table in docs/install.md, in order, each with its install command', () => {
+    const doc = readFileSync(new URL('../../docs/install.md', import.meta.url), 'utf8');
+    const table =
+      /<!-- optional-features:start -->([\s\S]*?)<!-- optional-features:end -->/.exec(doc)?.[1] ??
+      '';
+    const rows = table
+      .split('\n')
+      .filter((line) => line.startsWith('|'))
+      .slice(2) // the header and its rule
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    expect(rows).toHaveLength(OPTIONAL_FEATURES.length);
+    OPTIONAL_FEATURES.forEach((feature, i) => {
+      expect(rows[i]?.[1]?.startsWith(feature.name), feature.name).toBe(true);
+      expect(rows[i]?.[3]).toBe(`\`npm install ${feature.packages.join(' ')}\``);
+    });
+  });
 
   it('need only optional peer dependencies, which the tests have as dev dependencies', () => {
     for (const name of packages) {
