@@ -4,6 +4,7 @@
  */
 import { CellFailed, submitCells } from '../queue/submitCells.js';
 import { redisConnection, type QueuedCell } from '../queue/cellQueue.js';
+import { MissingPackageError } from '../files/optionalPackage.js';
 import type { StudyDefinition } from '../study/study.js';
 import { planSweep, type SweepOptions } from '../study/sweepPlan.js';
 import {
@@ -45,6 +46,7 @@ export async function runOnQueue(
   } catch (error) {
     if (error instanceof CellFailed)
       throw new Error(`${label}: ${what(error.cell)} failed: ${error.reason}`, { cause: error });
+    if (error instanceof MissingPackageError) throw error; // its own line says what to install
     throw new Error(`${label}: ${(error as Error).message}`, { cause: error });
   } finally {
     progress.stop();

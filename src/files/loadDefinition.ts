@@ -1,11 +1,14 @@
 /**
  * Loads a definition file (a study, a scenario): a module whose default export is a
  * `defineStudy(...)` or `defineScenario(...)`. TypeScript files load through tsx when the running
- * Node cannot import them itself (the compiled command line).
+ * Node cannot import them itself (the compiled command line); tsx is an optional package, needed
+ * only for them.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TYPESCRIPT_FEATURE } from './optionalFeatures.js';
+import { loadOptional } from './optionalPackage.js';
 
 /** A definition file could not be loaded or does not define what it should. */
 export class DefinitionFileError extends Error {
@@ -37,10 +40,13 @@ export function isTypeScript(url: string): boolean {
 
 let tsxRegistered = false;
 
-/** Lets this thread import TypeScript (once; no-op when it already can). */
+/**
+ * Lets this thread import TypeScript (once; no-op when it already can). Rejects with a
+ * `MissingPackageError` when tsx is not installed.
+ */
 export async function enableTypeScript(): Promise<void> {
   if (tsxRegistered) return;
-  const { register } = await import('tsx/esm/api');
+  const { register } = await loadOptional(TYPESCRIPT_FEATURE, 'tsx', () => import('tsx/esm/api'));
   register();
   tsxRegistered = true;
 }
@@ -69,12 +75,12 @@ export function useCompiledProgram(
 /** Imports the file at `url` and checks that its default export is a `kind`. */
 export async function loadDefinition<T>(url: string, kind: DefinitionKind<T>): Promise<T> {
   const fromProgram = compiled.get(url);
-  // Register before the first import: Node does not retry an import that failed for its extension.
-  if (fromProgram === undefined && isTypeScript(url) && !runningTypeScript)
-    await enableTypeScript();
   const path = fileURLToPath(url);
   if (!existsSync(path))
     throw new DefinitionFileError(`cannot load ${kind.noun} ${displayPath(url)}: no such file`);
+  // Register before the first import: Node does not retry an import that failed for its extension.
+  if (fromProgram === undefined && isTypeScript(url) && !runningTypeScript)
+    await enableTypeScript();
   let module: { default?: unknown };
   try {
     module = (await (fromProgram?.() ?? import(url))) as { default?: unknown };

@@ -179,7 +179,7 @@ export class SimServer {
     // The template database is made before anyone connects, and the wall time it takes is not
     // simulated time: computes do not age while the server gets ready.
     this.core.skipWallTime();
-    await front.prepare();
+    await Promise.all([front.prepare(), this.#webSockets.prepare()]);
     this.core.skipWallTime();
     const address = await front.listen(port, host);
     this.#postgres = { front, address };

@@ -25,7 +25,6 @@ import { StateFileError } from '../service/stateFileError.js';
 import { writeAll, writeLines } from '../files/writeLines.js';
 import { identityOf, StateFileLock } from './stateFileLock.js';
 
-
 /** What opening a state file found and did. */
 export interface StateFileRecovery {
   /** The unfinished request (or torn line, or blank lines) cut off the end. */

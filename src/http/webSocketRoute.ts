@@ -3,17 +3,34 @@
  * `Client` reach the real service (its proxy form `/v2?address=host:port` included): the WebSocket
  * becomes a stream of Postgres protocol into the same front as TCP clients, the compute named by
  * the first label of `address` (or by the password, `endpoint=<id>;<password>`). Other upgrades
- * are refused with 404.
+ * are refused with 404. ws is an optional package, loaded when a Postgres front starts.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { createWebSocketStream, WebSocketServer } from 'ws';
+import type { createWebSocketStream, WebSocketServer } from 'ws';
+import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
+import { loadOptional } from '../files/optionalPackage.js';
 import { endpointFromHost } from '../pg/endpointRouting.js';
 import type { PostgresFront } from '../pg/postgresFront.js';
 
 /** Answers HTTP upgrades of one server. */
 export class WebSocketRoute {
-  readonly #server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  #ws:
+    | { readonly server: WebSocketServer; readonly toStream: typeof createWebSocketStream }
+    | undefined;
+
+  /**
+   * Loads ws, before the first upgrade with a front; rejects with a `MissingPackageError` when it
+   * is not installed.
+   */
+  async prepare(): Promise<void> {
+    if (this.#ws !== undefined) return;
+    const ws = await loadOptional(POSTGRES_FEATURE, 'ws', () => import('ws'));
+    this.#ws = {
+      server: new ws.WebSocketServer({ noServer: true, perMessageDeflate: false }),
+      toStream: ws.createWebSocketStream,
+    };
+  }
 
   /** Takes an upgrade request: `/v2` with a front becomes a Postgres client; anything else is refused. */
   upgrade(
@@ -24,9 +41,12 @@ export class WebSocketRoute {
   ): void {
     socket.on('error', () => undefined);
     const url = new URL(incoming.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/v2' || front === undefined) {
+    const ws = this.#ws;
+    if (url.pathname !== '/v2' || front === undefined || ws === undefined) {
       const reason =
-        front === undefined ? 'Postgres over WebSocket needs serve --pg-port' : 'no such route';
+        front === undefined || ws === undefined
+          ? 'Postgres over WebSocket needs serve --pg-port'
+          : 'no such route';
       socket.end(
         `HTTP/1.1 404 Not Found\r\ncontent-type: text/plain\r\ncontent-length: ${reason.length}\r\nconnection: close\r\n\r\n${reason}`,
       );
@@ -34,8 +54,8 @@ export class WebSocketRoute {
     }
     const address = url.searchParams.get('address') ?? incoming.headers.host ?? '';
     const endpoint = endpointFromHost(address.replace(/:\d+$/, ''));
-    this.#server.handleUpgrade(incoming, socket, head, (webSocket) => {
-      const stream = createWebSocketStream(webSocket);
+    ws.server.handleUpgrade(incoming, socket, head, (webSocket) => {
+      const stream = ws.toStream(webSocket);
       stream.on('error', () => undefined);
       front.acceptStream(stream, endpoint);
     });
@@ -43,6 +63,6 @@ export class WebSocketRoute {
 
   /** Closes the WebSocket server (its clients are ended by the front). */
   close(): void {
-    this.#server.close();
+    this.#ws?.server.close();
   }
 }

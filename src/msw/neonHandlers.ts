@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { RandomSource } from '../core/randomSource.js';
 import { SQL_STATES } from '../domain/sqlState.js';
+import { MSW_SQL_FEATURE } from '../files/optionalFeatures.js';
 import { PostgresFront } from '../pg/postgresFront.js';
 import type { Simulation } from '../simulation/simulation.js';
 
@@ -71,7 +72,7 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
           paced: false,
           ...(skip ? { skipAhead: () => skipAhead(sim) } : {}),
         },
-        { root, tls: false, hostDomain: sim.profile.hostDomain },
+        { root, tls: false, hostDomain: sim.profile.hostDomain, feature: MSW_SQL_FEATURE },
       );
       await front.prepare();
       return front;
@@ -108,7 +109,8 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
     }),
   ] as NeonHandlers;
   handlers.close = async () => {
-    if (ready !== undefined) await (await ready).close();
+    // A front that never started (PGlite not installed, say) has nothing to close.
+    await (await ready?.catch(() => undefined))?.close();
     if (options.dataDir === undefined) await rm(root, { recursive: true, force: true });
   };
   return handlers;

@@ -11,6 +11,8 @@ import type { Subscription } from 'rxjs';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { SimEvent } from '../model/events.js';
+import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
+import { requireFeature, type OptionalFeature } from '../files/optionalPackage.js';
 import { BranchDatabases, type BranchDatabasesOptions, type BranchRef } from './branchDatabases.js';
 import { CancelKeys, type BackendKey } from './cancelKeys.js';
 import { ClientSession } from './clientSession.js';
@@ -42,6 +44,11 @@ export interface PostgresFrontOptions extends BranchDatabasesOptions {
   readonly tls?: TlsFiles | false;
   /** The domain of endpoint hosts, for the self-signed certificate (`computesim.local`). */
   readonly hostDomain?: string;
+  /**
+   * What the front is started for, and so which optional packages it needs (PGlite at least):
+   * named in the error when one is missing. Default `serve --pg-port`'s.
+   */
+  readonly feature?: OptionalFeature;
 }
 
 /** The Postgres front of a served simulation. */
@@ -66,7 +73,9 @@ export class PostgresFront {
   /** Data jobs (copies and deletions) under way, so `close` can wait for them. */
   readonly #jobs = new Set<Promise<void>>();
 
+  /** Throws a `MissingPackageError` when a package of `options.feature` is not installed. */
   constructor(host: FrontHost, options: PostgresFrontOptions) {
+    requireFeature(options.feature ?? POSTGRES_FEATURE);
     this.#host = host;
     this.#options = options;
     this.databases = new BranchDatabases(options);

@@ -7,6 +7,8 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
+import { loadOptional } from '../files/optionalPackage.js';
 
 /** A certificate, its private key, and its end-point hash. */
 export interface TlsIdentity {
@@ -39,7 +41,11 @@ export async function tlsIdentity(domain: string, files?: TlsFiles): Promise<Tls
     }
   }
   // Loaded only when a front needs TLS: nothing else in computesim uses it.
-  const { generate } = await import('selfsigned');
+  const { generate } = await loadOptional(
+    POSTGRES_FEATURE,
+    'selfsigned',
+    () => import('selfsigned'),
+  );
   const made = await generate([{ name: 'commonName', value: `*.${domain}` }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -6,7 +6,6 @@ import type { SimEvent } from '../model/events.js';
 import { ComputeActivity, type StateSpan } from './computeActivity.js';
 import { OperationOutcomes } from './operationOutcomes.js';
 
-
 /** An operation mark on a lane. */
 export interface OperationMark {
   readonly at: number;

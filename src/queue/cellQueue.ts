@@ -3,8 +3,9 @@
  * a job carries. A job names its definition file as the submitter was given it, so every worker
  * resolves it against its own working directory (the same checkout or image everywhere).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { CellTask, FleetCell, SweepCell } from '../study/cellTask.js';
+import { loadIoredis } from './queuePackages.js';
 
 /** The BullMQ queue every submitter and worker uses. */
 export const QUEUE_NAME = 'computesim-cells';
@@ -49,7 +50,8 @@ export function redisConnection(url: string): RedisAddress {
  * A Redis client for BullMQ (in an ES module BullMQ cannot load ioredis itself, so it is given
  * clients). Each queue object gets one of its own; its owner disconnects it after closing them.
  */
-export function redisClient(address: RedisAddress): Redis {
+export async function redisClient(address: RedisAddress): Promise<Redis> {
+  const { Redis } = await loadIoredis();
   // BullMQ workers block on Redis; they must not give up on a slow reply.
   const client = new Redis({ ...address, maxRetriesPerRequest: null });
   // Errors reach the queue objects' own handlers; an unhandled 'error' would end the process.

@@ -4,7 +4,6 @@
  * mid-cell loses its lock and BullMQ gives the cell to another; a cell that throws fails for good
  * (it would throw again); a thread that dies stops the worker, leaving its cells to the others.
  */
-import { UnrecoverableError, Worker } from 'bullmq';
 import { fileUrl } from '../files/loadDefinition.js';
 import { CellThreads } from '../study/cellThreads.js';
 import {
@@ -14,6 +13,7 @@ import {
   type QueuedCell,
   type RedisAddress,
 } from './cellQueue.js';
+import { loadBullmq } from './queuePackages.js';
 import { reachable } from './reachable.js';
 
 /** How a queue worker runs. */
@@ -46,10 +46,11 @@ export async function startQueueWorker(
   options: QueueWorkerOptions = {},
 ): Promise<QueueWorker> {
   await reachable(url, connection);
+  const { UnrecoverableError, Worker } = await loadBullmq();
   const concurrency = options.concurrency ?? 1;
   const lockDuration = options.lockDurationMs ?? 30_000;
   const threads = new CellThreads(concurrency);
-  const client = redisClient(connection);
+  const client = await redisClient(connection);
   const worker = new Worker<QueuedCell>(
     QUEUE_NAME,
     async (job) => {

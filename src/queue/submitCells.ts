@@ -5,8 +5,9 @@
  * a cell that failed (its study threw) fails the run.
  */
 import { randomUUID } from 'node:crypto';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import type { Job, Queue, QueueEvents } from 'bullmq';
 import { QUEUE_NAME, redisClient, type QueuedCell, type RedisAddress } from './cellQueue.js';
+import { loadBullmq } from './queuePackages.js';
 import { reachable } from './reachable.js';
 
 /** How a submission reports as it goes. */
@@ -37,7 +38,8 @@ export async function submitCells(
   options: SubmitOptions = {},
 ): Promise<unknown[]> {
   await reachable(url, connection, options.connectTimeoutMs);
-  const clients = [redisClient(connection), redisClient(connection)] as const;
+  const { Queue, QueueEvents } = await loadBullmq();
+  const clients = [await redisClient(connection), await redisClient(connection)] as const;
   const queue = new Queue(QUEUE_NAME, { connection: clients[0] });
   const events = new QueueEvents(QUEUE_NAME, { connection: clients[1] });
   // A lost connection is retried by the clients; a job that cannot finish fails on its own.
@@ -118,7 +120,7 @@ function jobOutcomes(events: QueueEvents, ids: readonly string[]) {
     async poll(queue: Queue, id: string): Promise<void> {
       const state = await queue.getJobState(id);
       if (state !== 'completed' && state !== 'failed') return;
-      const job = await Job.fromId(queue, id);
+      const job = await queue.getJob(id);
       if (state === 'completed') pending.get(id)?.resolve(job?.returnvalue);
       else pending.get(id)?.reject(new Error(job?.failedReason ?? 'failed'));
     },

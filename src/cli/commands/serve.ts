@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROFILE_NAMES, Simulation, type ProfileName } from '../../simulation/simulation.js';
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
+import { MissingPackageError } from '../../files/optionalPackage.js';
 import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
 import { API_RATE_LIMITS } from '../../api/rateLimiter.js';
 import { API_PREFIX } from '../../service/httpCore.js';
@@ -169,6 +170,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     } catch (error) {
       await server.close();
       stateFile?.close();
+      if (error instanceof MissingPackageError) throw error; // its own line says what to install
       const failure = error as NodeJS.ErrnoException;
       throw new Error(
         failure.syscall === 'listen'
