@@ -14,7 +14,7 @@ export function readEndpointDefaults(reader: BodyReader): ProjectEndpointDefault
     pgSettings: reader.stringMap('pg_settings'),
   };
   const given = Object.entries(fields).filter(([, value]) => value !== undefined);
-  return given.length === 0 ? undefined : (Object.fromEntries(given) as ProjectEndpointDefaults);
+  return given.length === 0 ? undefined : Object.fromEntries(given);
 }
 
 /**

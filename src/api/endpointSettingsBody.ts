@@ -27,7 +27,7 @@ export function readSettingChanges(reader: BodyReader): Partial<EndpointSettings
   };
   const given: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) given[key] = value;
-  return given as Partial<EndpointSettings>;
+  return given;
 }
 
 /** Full settings of a new compute: the given fields over the defaults (a lone size limit fixes the size). */

@@ -23,8 +23,9 @@ export interface DecideContext {
    * The random stream for one purpose and an index of the caller's choosing (for example the
    * number of a workload's session), independent of where the command sits in the log: draws that
    * must come out the same whatever else happened (common random numbers across configurations).
+   * A function, not a method: handlers hand it on to the generators that draw.
    */
-  stream(purpose: string, index: number): RandomSource;
+  readonly stream: (purpose: string, index: number) => RandomSource;
 }
 
 /**

@@ -562,9 +562,8 @@ class CommandContext implements DecideContext {
     this.#drawn = 0;
   }
 
-  stream(purpose: string, index: number): RandomSource {
-    return RandomSource.derive(this.seed, purpose, index);
-  }
+  readonly stream = (purpose: string, index: number): RandomSource =>
+    RandomSource.derive(this.seed, purpose, index);
 
   random(purpose: string): RandomSource {
     for (let i = 0; i < this.#drawn; i++)

@@ -459,6 +459,7 @@ type ValueRead = (input: ByteReader, at: number, tables: DecodeTables) => unknow
 const VALUE_READS: readonly (ValueRead | undefined)[] = Array.from({ length: KINDS }, (_, kind) => {
   const read = kind === TYPE ? undefined : compiledRead(kind, undefined);
   if (read === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one description of each read, compiled (shapeDecoder.ts)
   const factory = new Function(
     ...Object.keys(DECODE_HELPERS),
     `return (input, at, tables) => ${read};`,

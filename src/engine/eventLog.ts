@@ -71,7 +71,7 @@ export class EventLog<E extends LoggedEvent> implements Iterable<E> {
       keeping.write(LOG_STREAM_MAGIC);
     } else
       throw new RangeError(
-        `log must be 'memory', 'none' or a sink with a write(bytes) method, got ${String(keeping)}`,
+        `log must be 'memory', 'none' or a sink with a write(bytes) method, got ${describeKeeping(keeping)}`,
       );
   }
 
@@ -347,4 +347,9 @@ class Cursor {
     if (header === ABSOLUTE_TIME) this.at = input.float64();
     else if (!atCheckpoint) this.at += unzigzag(header / 2 - 1);
   }
+}
+
+/** What a caller passed as `log` that is none of its forms, for the refusal. */
+function describeKeeping(keeping: unknown): string {
+  return typeof keeping === 'string' ? `'${keeping}'` : keeping === null ? 'null' : typeof keeping;
 }

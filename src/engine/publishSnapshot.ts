@@ -32,14 +32,14 @@ function shallowRefresh(published: unknown, working: unknown, dirty: DirtyNode):
   const view = publishedViewOf(working);
   const out: Node = {};
   for (const key in working) {
-    const value = (working as Node)[key];
+    const value = working[key];
     if (!isObject(value) || Object.isFrozen(value)) {
       out[key] = value;
       continue;
     }
     const dirtyChild = dirty.get(key);
     const previous =
-      view?.keys.has(key) === true ? view.underlying(published, key) : (published as Node)[key];
+      view?.keys.has(key) === true ? view.underlying(published, key) : published[key];
     if (dirtyChild !== undefined) out[key] = refresh(previous, value, dirtyChild);
     else out[key] = previous === undefined ? frozenCopy(value) : previous;
   }

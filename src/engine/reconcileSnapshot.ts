@@ -62,7 +62,7 @@ function reconcileObject(previous: Node | undefined, working: Node, walked: Walk
     else keyStack.push(key);
     count++;
   }
-  const result = out ?? (sameKeys(previous as Node, base, count) ? (previous as Node) : undefined);
+  const result = out ?? (sameKeys(previous as Node, base, count) ? previous : undefined);
   keyStack.length = base;
   if (result !== undefined) return result === out ? Object.freeze(out) : result;
   return Object.freeze(copyOf(previous as Node, working));

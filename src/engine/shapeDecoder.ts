@@ -74,7 +74,8 @@ export function shapeDecoder(
   helpers: Readonly<Record<string, unknown>>,
 ): ShapeDecoder | undefined {
   let byType = byReads.get(readOf);
-  if (byType === undefined) byReads.set(readOf, (byType = new Map()));
+  if (byType === undefined)
+    byReads.set(readOf, (byType = new Map<string | undefined, Compiled[]>()));
   let known = byType.get(shape.typeName);
   if (known === undefined) byType.set(shape.typeName, (known = []));
   for (let i = 0; i < known.length; i++) {
@@ -110,6 +111,7 @@ function compile(
   }
   const names = Object.keys(helpers);
   // The helpers are bound once here, so the decoder itself is a plain function of its arguments.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a decoder compiled per event shape: its worth is in docs/performance.md
   const factory = new Function(
     ...names,
     `return function decodeShape(input, at, seq, tables) { return { ${fields}at: at, seq: seq }; };`,

@@ -114,7 +114,7 @@ export function createControlPlane(profile: Profile): ControlPlane {
           return context.nextSeq;
         },
         random: (purpose) => context.random(purpose),
-        stream: (purpose, index) => context.stream(purpose, index),
+        stream: context.stream,
         get profile() {
           return inForce;
         },

@@ -83,7 +83,7 @@ const HANDLERS: EventHandlers = {
     if (kept === undefined) throw new Error(`no deleted project ${e.projectId}`);
     const project = { ...kept.project, lastUsedAt: e.at, recoveredAt: e.at };
     draft.projects[e.projectId] = project;
-    linkArchive(draft, project as ProjectState);
+    linkArchive(draft, project);
     for (const endpointId of Object.keys(project.endpoints))
       draft.endpointOwners[endpointId] = e.projectId;
     delete draft.deletedProjects?.[e.projectId];
@@ -730,7 +730,7 @@ function settle(
   ended.effects = ENDED_EFFECTS as Draft<OperationState['effects']>;
   delete project.pendingOperations[operationId];
   // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.
-  if (isDraft(ended)) return current(ended) as OperationState;
+  if (isDraft(ended)) return current<OperationState>(ended);
   if (ended.nextIds !== undefined) Object.freeze(ended.nextIds);
   const frozen = Object.freeze(ended) as OperationState;
   const archive = archiveOf(draft);
@@ -751,7 +751,7 @@ function withEveryOperation(project: Draft<ProjectState>): ProjectState {
 
 /** A project as a plain value (the engine applies events to drafts and to plain copies alike). */
 function plain(project: Draft<ProjectState>): ProjectState {
-  return (isDraft(project) ? current(project) : project) as ProjectState;
+  return isDraft(project) ? current(project) : project;
 }
 
 function projectOf(draft: S, projectId: string): Draft<SimState>['projects'][string] {

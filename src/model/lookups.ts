@@ -13,13 +13,7 @@ import {
   reject,
   type Rejection,
 } from '../domain/rejection.js';
-import type {
-  BranchState,
-  EndpointState,
-  OperationState,
-  ProjectState,
-  SimState,
-} from './state.js';
+import type { BranchState, EndpointState, ProjectState, SimState } from './state.js';
 
 /** The project, or a 404. */
 export function findProject(state: SimState, projectId: string): Result<ProjectState, Rejection> {
@@ -66,7 +60,7 @@ export function lockedBy(
 ): Rejection | undefined {
   const unfinished = Object.keys(project.pendingOperations);
   for (const id of unfinished) {
-    const operation = project.operations[id] as OperationState | undefined;
+    const operation = project.operations[id];
     if (operation === undefined || operationKind(operation.action).locks === 'nothing') continue;
     const hit =
       locks.scope === 'project' ||

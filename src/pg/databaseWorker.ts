@@ -50,7 +50,7 @@ async function serve(): Promise<void> {
     // The backend reuses its buffer: the chunk is copied before it goes.
     const copy = chunk.slice();
     Atomics.add(unsent, 0, copy.byteLength);
-    say({ kind: 'chunk', data: copy }, [copy.buffer as ArrayBuffer]);
+    say({ kind: 'chunk', data: copy }, [copy.buffer]);
     for (let now = Atomics.load(unsent, 0); now > data.maxUnsent; now = Atomics.load(unsent, 0))
       Atomics.wait(unsent, 0, now, WAIT_MS);
   };

@@ -8,7 +8,8 @@
 /** A change of what a client listens on, as one of its statements asks. */
 export type ListenChange =
   | { readonly listen: true; readonly channel: string }
-  | { readonly listen: false; readonly channel: string | '*' };
+  /** `channel` is `*` for `UNLISTEN *`: every channel. */
+  | { readonly listen: false; readonly channel: string };
 
 const QUERY = 0x51; // 'Q'
 const PARSE = 0x50; // 'P'

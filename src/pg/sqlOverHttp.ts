@@ -144,7 +144,7 @@ function statementsOf(
     return { query, params: (params as unknown[] | undefined) ?? [] };
   };
   if (typeof body === 'object' && body !== null && 'queries' in body) {
-    const queries = (body as { queries: unknown }).queries;
+    const queries = body.queries;
     if (!Array.isArray(queries)) return 'queries must be an array of {query, params}';
     const statements = queries.map(one);
     if (statements.some((s) => s === undefined))
@@ -314,7 +314,9 @@ function shape(result: Result, arrayMode: boolean): unknown {
   if ('error' in result) return result;
   const rows = arrayMode
     ? result.rows
-    : result.rows.map((row) => Object.fromEntries(row.map((v, i) => [result.fields[i]?.name, v])));
+    : result.rows.map((row) =>
+        Object.fromEntries(row.map((v, i) => [result.fields[i]?.name ?? '', v])),
+      );
   return {
     command: result.command,
     rowCount: result.rowCount,

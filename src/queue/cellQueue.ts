@@ -62,5 +62,5 @@ export async function redisClient(address: RedisAddress): Promise<Redis> {
 /** The cell a worker runs for a job: its file resolved to a URL by `toUrl`. */
 export function cellOf(job: QueuedCell, toUrl: (file: string) => string): CellTask {
   const { file, ...rest } = job;
-  return { ...rest, url: toUrl(file) } as CellTask;
+  return { ...rest, url: toUrl(file) };
 }

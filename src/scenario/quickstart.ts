@@ -5,6 +5,7 @@
  */
 import { Simulation } from '../simulation/simulation.js';
 import { defineScenario } from './scenario.js';
+import type { OperationRef } from './scenarioScript.js';
 
 /** The quickstart scenario. */
 export const quickstartScenario = defineScenario({
@@ -13,9 +14,13 @@ export const quickstartScenario = defineScenario({
   seed: 42,
   start: '2026-01-05T09:00:00Z',
   script(s) {
-    const created = s.request('POST', '/projects', { project: { name: 'quickstart' } });
+    const created = s.request<{
+      project: { id: string };
+      endpoints: { id: string }[];
+      operations: OperationRef[];
+    }>('POST', '/projects', { project: { name: 'quickstart' } });
     const { project, endpoints, operations } = created.body;
-    const endpointId: string = endpoints[0].id;
+    const endpointId = (endpoints[0] as { id: string }).id;
     const state = () => s.state.projects[project.id]?.endpoints[endpointId]?.currentState;
 
     s.waitFor(operations, () => {

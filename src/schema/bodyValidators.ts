@@ -34,7 +34,7 @@ export class BodyValidators {
         logger: false,
       }),
     );
-    this.#ajv.addSchema(doc as object, 'openapi');
+    this.#ajv.addSchema(doc, 'openapi');
   }
 
   /** Why `body` is refused as the body of `method pattern`, or `undefined`. */
@@ -54,7 +54,7 @@ export class BodyValidators {
 
   #rule(method: string, pattern: string): BodyRule {
     let byMethod = this.#rules.get(pattern);
-    if (byMethod === undefined) this.#rules.set(pattern, (byMethod = new Map()));
+    if (byMethod === undefined) this.#rules.set(pattern, (byMethod = new Map<string, BodyRule>()));
     let rule = byMethod.get(method);
     if (rule === undefined) {
       rule = this.#compile(method.toLowerCase(), pattern);

@@ -263,7 +263,7 @@ export function controlBody(
 
 function handles(sim: ServedSimulation): Map<string, ServedConnection> {
   let map = connections.get(sim);
-  if (map === undefined) connections.set(sim, (map = new Map()));
+  if (map === undefined) connections.set(sim, (map = new Map<string, ServedConnection>()));
   return map;
 }
 

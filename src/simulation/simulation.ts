@@ -245,12 +245,12 @@ export class Simulation {
 
   /** The append-only event log, header first. */
   get log(): EventLog<SimEvent> {
-    return this.#engine.log as EventLog<SimEvent>;
+    return this.#engine.log;
   }
 
   /** Every event as it is appended (synchronous, in order). */
   get events$(): Observable<SimEvent> {
-    return this.#engine.events$ as Observable<SimEvent>;
+    return this.#engine.events$;
   }
 
   /** The state after each public call; a new subscriber gets the current state first. */

@@ -40,7 +40,7 @@ export function createAxiosAdapter(
     if (parked) return parked;
     const url = new URL(joinUrl(config.baseURL, config.url ?? ''), SIM_ORIGIN);
     for (const [key, value] of Object.entries((config.params ?? {}) as Record<string, unknown>))
-      if (value !== undefined && value !== null) url.searchParams.append(key, String(value));
+      if (value !== undefined && value !== null) url.searchParams.append(key, textOf(value));
     const method = (config.method ?? 'get').toUpperCase();
     const bearer = /^Bearer\s+(\S+)$/i.exec(headerOf(config.headers, 'authorization'))?.[1];
     let body: unknown = config.data;
@@ -99,9 +99,17 @@ function headerOf(headers: unknown, name: string): string {
   const withGet = headers as { get?: (n: string) => unknown };
   if (typeof withGet.get === 'function') {
     const value = withGet.get(name);
-    if (value !== undefined && value !== null && value !== false) return String(value);
+    if (value !== undefined && value !== null && value !== false) return textOf(value);
   }
   for (const [key, value] of Object.entries(headers))
-    if (key.toLowerCase() === name && value !== undefined && value !== null) return String(value);
+    if (key.toLowerCase() === name && value !== undefined && value !== null) return textOf(value);
   return '';
+}
+
+/** A header or query value as text: a string as it is, a number or boolean as written, else JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return value.toString();
+  return JSON.stringify(value) ?? '';
 }

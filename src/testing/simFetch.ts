@@ -14,7 +14,10 @@ export const SIM_ORIGIN = 'http://computesim.test';
 export function createSimFetch(edge: ClientEdge, onRequest: () => void = () => {}): SimFetch {
   return async (input, init) => {
     const request = input instanceof Request ? input : undefined;
-    const url = new URL(request?.url ?? String(input), SIM_ORIGIN);
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      SIM_ORIGIN,
+    );
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init?.headers ?? request?.headers);
     const text =

@@ -209,7 +209,7 @@ function openInBrowser(url: string, io: CliIo): void {
       : process.platform === 'win32'
         ? ['cmd', '/c', 'start', '', url]
         : ['xdg-open', url];
-  const child = spawn(command as string, args, { stdio: 'ignore', detached: true });
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => io.err(`computesim: cannot open a browser here; open ${url}`));
   child.unref();
 }

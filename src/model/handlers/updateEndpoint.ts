@@ -122,5 +122,5 @@ function realChanges(
       key === 'pgSettings' ? JSON.stringify(current) === JSON.stringify(value) : current === value;
     if (!same) changes[key] = value;
   }
-  return changes as UpdateEndpoint['changes'];
+  return changes;
 }

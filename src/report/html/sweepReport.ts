@@ -4,7 +4,6 @@
  * interval. Drawn from the sweep's results alone, so a merged or queued sweep draws the same.
  */
 import { formatDuration, parseDuration } from '../../core/duration.js';
-import type { MeanInterval } from '../../study/interval.js';
 import { DEFAULT_TABLE_FIGURES, figuresByKey, withInterval } from '../../study/sweepOutput.js';
 import type { SweepResult } from '../../study/sweepResult.js';
 import { escapeXml } from './escapeXml.js';
@@ -31,7 +30,7 @@ export function sweepReport(
   const rows = result.points
     .map((point) => {
       const cells = figures.map((f) => {
-        const value = point.summary[f.key] as MeanInterval | undefined;
+        const value = point.summary[f.key];
         return `<td>${escapeXml(value === undefined ? '–' : withInterval(value, f.digits))}</td>`;
       });
       return `<tr><th scope="row">${escapeXml(point.name)}</th>${cells.join('')}</tr>`;

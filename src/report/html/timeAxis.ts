@@ -25,7 +25,7 @@ export interface TimeScale {
   readonly until: number;
   readonly left: number;
   readonly right: number;
-  x(at: number): number;
+  readonly x: (at: number) => number;
 }
 
 /** One tick's label as drawn: its text, and the x of its middle (inset from the plot's ends). */

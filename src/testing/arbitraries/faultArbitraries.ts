@@ -68,5 +68,5 @@ export function faultProfile(
     );
   if (constraints.connections !== false)
     parts['connections'] = fc.record({ dropsPerHour: fc.integer({ min: 0, max: 60 }) });
-  return fc.record(parts, { requiredKeys: [] }) as fc.Arbitrary<FaultProfile>;
+  return fc.record(parts, { requiredKeys: [] });
 }

@@ -68,7 +68,7 @@ export function timelineAction(): fc.Arbitrary<TimelineAction> {
     fc.record({ kind: fc.constant('deleteBranch' as const), branch: index }),
     fc.record({ kind: fc.constant('createRole' as const), branch: index, role: index }),
     fc.record({ kind: fc.constant('createDatabase' as const), branch: index, database: index }),
-  ) as fc.Arbitrary<TimelineAction>;
+  );
 }
 
 /** Steps of a timeline: gaps shrink toward 0, the list toward each step alone, then toward empty. */

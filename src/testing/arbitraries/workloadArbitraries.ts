@@ -37,5 +37,5 @@ export function workload(endpointId: string): fc.Arbitrary<WorkloadInput> {
       within: fc.integer({ min: 1, max: 120 }).map((s) => `${s}s`),
       session,
     }),
-  ) as fc.Arbitrary<WorkloadInput>;
+  );
 }

@@ -17,7 +17,7 @@ export function operationsIn(request: RecordedRequest): SeenOperation[] {
   const body = request.response as { operation?: unknown; operations?: unknown } | undefined;
   const records = [
     ...(body?.operation === undefined ? [] : [body.operation]),
-    ...(Array.isArray(body?.operations) ? body.operations : []),
+    ...(Array.isArray(body?.operations) ? (body.operations as unknown[]) : []),
   ];
   const seen: SeenOperation[] = [];
   for (const record of records) {
