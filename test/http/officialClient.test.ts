@@ -3,8 +3,6 @@
  * conformance flows; every response it receives validates against the public v2 schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router } from '../../src/api/router.js';
-import { ROUTES } from '../../src/api/routeTable.js';
 import { Simulation } from '../../src/index.js';
 import { SimServer } from '../../src/http/simServer.js';
 import {
@@ -12,11 +10,9 @@ import {
   rolesAndDatabasesFlow,
   type OfficialWorld,
 } from '../support/officialFlows.js';
-import { schemaProblems } from '../support/openApiValidator.js';
-import { servedWorld } from '../support/officialWorlds.js';
+import { checkedBySchema, servedWorld } from '../support/officialWorlds.js';
 
 const KEY = 'official-client-key';
-const router = new Router(ROUTES);
 let server: SimServer;
 let base: string;
 
@@ -32,22 +28,7 @@ afterAll(() => server.close());
 /** The served world, with every response checked against the schema into `problems`. */
 function checkedWorld(problems: string[]): OfficialWorld & { responses: () => number } {
   const world = servedWorld(server, base, KEY);
-  let responses = 0;
-  world.api.instance.interceptors.response.use((response) => {
-    responses++;
-    const method = (response.config.method ?? 'get').toUpperCase();
-    const path = new URL(response.config.url ?? '', `${base}/`).pathname.replace('/api/v2', '');
-    const match = router.match(method, path);
-    if (!match.ok) problems.push(`no route for ${method} ${path}`);
-    else
-      problems.push(
-        ...schemaProblems(method, match.value.route.pattern, response.status, response.data).map(
-          (p) => `${method} ${path} ${response.status}: ${p}`,
-        ),
-      );
-    return response;
-  });
-  return { ...world, responses: () => responses };
+  return { ...world, responses: checkedBySchema(world.api, base, problems) };
 }
 
 describe('the official client against computesim serve', () => {

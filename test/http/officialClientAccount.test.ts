@@ -6,14 +6,11 @@
  */
 import { ConsumptionHistoryGranularity, createApiClient, type Api } from '@neondatabase/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router } from '../../src/api/router.js';
-import { ROUTES } from '../../src/api/routeTable.js';
 import { Simulation } from '../../src/index.js';
 import { SimServer } from '../../src/http/simServer.js';
-import { schemaProblems } from '../support/openApiValidator.js';
+import { checkedBySchema } from '../support/officialWorlds.js';
 
 const KEY = 'official-account-key';
-const router = new Router(ROUTES);
 let server: SimServer;
 let base: string;
 const problems: string[] = [];
@@ -30,19 +27,7 @@ afterAll(() => server.close());
 /** A client with `apiKey` whose every response is checked against the schema. */
 function client(apiKey: string): Api<unknown> {
   const api = createApiClient({ apiKey, baseURL: base });
-  api.instance.interceptors.response.use((response) => {
-    const method = (response.config.method ?? 'get').toUpperCase();
-    const path = new URL(response.config.url ?? '', `${base}/`).pathname.replace('/api/v2', '');
-    const match = router.match(method, path);
-    if (!match.ok) problems.push(`no route for ${method} ${path}`);
-    else
-      problems.push(
-        ...schemaProblems(method, match.value.route.pattern, response.status, response.data).map(
-          (p) => `${method} ${path}: ${p}`,
-        ),
-      );
-    return response;
-  });
+  checkedBySchema(api, base, problems);
   return api;
 }
 

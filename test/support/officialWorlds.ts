@@ -3,12 +3,17 @@
  * control routes) and a simulation in process (the testing toolkit's axios adapter, time moved by
  * `advance` and `runUntilIdle`). Each records what the client sent and what it was answered.
  */
-import { createApiClient } from '@neondatabase/api-client';
+import { createApiClient, type Api } from '@neondatabase/api-client';
+import { Router } from '../../src/api/router.js';
+import { ROUTES } from '../../src/api/routeTable.js';
 import type { SimServer } from '../../src/http/simServer.js';
 import type { Simulation } from '../../src/index.js';
 import { createAxiosAdapter } from '../../src/testing/axiosAdapter.js';
 import { ClientEdge } from '../../src/testing/clientEdge.js';
 import type { OfficialWorld } from './officialFlows.js';
+import { schemaProblems } from './openApiValidator.js';
+
+const router = new Router(ROUTES);
 
 /** One request of a flow and its answer, as the client saw them. */
 export interface Exchange {
@@ -75,4 +80,27 @@ export function recording(world: OfficialWorld, into: Exchange[]): OfficialWorld
     },
   );
   return world;
+}
+
+/**
+ * Checks every response `api` receives from `base` against the public schema, adding what does not
+ * validate to `problems`; returns a count of the responses seen so far.
+ */
+export function checkedBySchema(api: Api<unknown>, base: string, problems: string[]): () => number {
+  let responses = 0;
+  api.instance.interceptors.response.use((response) => {
+    responses++;
+    const method = (response.config.method ?? 'get').toUpperCase();
+    const path = new URL(response.config.url ?? '', `${base}/`).pathname.replace('/api/v2', '');
+    const match = router.match(method, path);
+    if (!match.ok) problems.push(`no route for ${method} ${path}`);
+    else
+      problems.push(
+        ...schemaProblems(method, match.value.route.pattern, response.status, response.data).map(
+          (p) => `${method} ${path} ${response.status}: ${p}`,
+        ),
+      );
+    return response;
+  });
+  return () => responses;
 }
