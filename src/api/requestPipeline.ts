@@ -162,7 +162,9 @@ function routed<A extends ApiResponse, C>(
   const keys = keyRingOf(target.apiKeys, target.state);
   const known = apiKey === undefined ? undefined : keys.find(apiKey);
   const caller = known === undefined ? (hooks.anonymousCaller ?? 'anonymous') : `key ${apiKey}`;
-  const admit = hooks.admit ?? target.admit?.bind(target);
+  // The simulation's own limits are the public API's: a server's added routes meet only its own.
+  const addedRoute = match.ok && match.value.added !== undefined;
+  const admit = hooks.admit ?? (addedRoute ? undefined : target.admit?.bind(target));
   // Unmatched paths of a method count together, so made-up paths cost the limiter no memory.
   const wait = admit?.(caller, `${method} ${pattern ?? '?'}`);
   if (wait !== undefined) {

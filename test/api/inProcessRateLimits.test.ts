@@ -4,9 +4,25 @@
  * without a server.
  */
 import { describe, expect, it } from 'vitest';
-import { Simulation } from '../../src/index.js';
+import { fetchHandler, Simulation } from '../../src/index.js';
 
 describe('rate limits in process (virtual time)', () => {
+  it('given rateLimits: true, served in process, the public routes are limited and the control routes are not', async () => {
+    const sim = new Simulation({ rateLimits: true });
+    const fetch = fetchHandler(sim);
+    const get = async (path: string) =>
+      (await fetch(new Request(`http://sim.local/api/v2${path}`))).status;
+    const api: number[] = [];
+    const control: number[] = [];
+    for (let i = 0; i < 41; i++) {
+      api.push(await get('/projects'));
+      control.push(await get('/_sim/clock'));
+    }
+    expect(api.slice(0, 40).every((status) => status === 200)).toBe(true);
+    expect(api[40]).toBe(429);
+    expect(control.every((status) => status === 200)).toBe(true);
+  });
+
   it('given rateLimits: true, when 41 requests hit one route in the same second, then the 41st is 429 with Retry-After, and after waiting it is admitted', () => {
     const sim = new Simulation({ rateLimits: true });
     const answers = Array.from({ length: 41 }, () => sim.request('GET', '/projects'));
