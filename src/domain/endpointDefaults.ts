@@ -4,10 +4,7 @@
  */
 
 /** Provisioners of the public API; only `k8s-neonvm` autoscales. */
-export const PROVISIONERS = ['k8s-pod', 'k8s-neonvm', 'serverless-platform'] as const;
-
-/** Pooler modes of the public API (the schema lists `transaction` only). */
-export const POOLER_MODES = ['transaction'] as const;
+const PROVISIONERS = ['k8s-pod', 'k8s-neonvm', 'serverless-platform'] as const;
 
 /** Bounds of an explicit `suspend_timeout_seconds` (besides 0, the default, and -1, never). */
 export const SUSPEND_TIMEOUT_RANGE = { min: 60, max: 604_800 } as const;

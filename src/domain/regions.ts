@@ -20,7 +20,7 @@ const SERVICE_REGIONS: readonly string[] = [
 ];
 
 /** Whether a project may be created in `regionId` (a service region, or the profile's own). */
-export function isKnownRegion(regionId: string, profileRegionId: string): boolean {
+function isKnownRegion(regionId: string, profileRegionId: string): boolean {
   return regionId === profileRegionId || SERVICE_REGIONS.includes(regionId);
 }
 
