@@ -14,6 +14,16 @@ import type { Method } from './method.js';
 /** The kinds of API key. */
 export const API_KEY_KINDS = ['personal', 'organization', 'project'] as const;
 
+/**
+ * Why `secret` cannot be an API key (empty, or with white space: it goes in an `Authorization`
+ * header as one token), or `undefined`.
+ */
+export function apiKeyProblem(secret: string): string | undefined {
+  return secret.length === 0 || /\s/.test(secret)
+    ? 'an API key must be a non-empty string without spaces'
+    : undefined;
+}
+
 /** An API key the simulation accepts. */
 export type ApiKey =
   | { readonly key: string; readonly kind: 'personal' | 'organization' }

@@ -1,20 +1,23 @@
 /**
  * A project's `default_endpoint_settings` in request bodies (create and update), mapped to the
- * settings the project keeps for computes created later.
+ * settings the project keeps for the computes created from then on.
  */
+import type { DefaultEndpointSettings } from '@neondatabase/api-client';
 import type { EndpointSettings, ProjectEndpointDefaults } from '../model/state.js';
-import type { BodyReader } from './bodyReader.js';
+import { presentFields } from './presentFields.js';
 
-/** The fields of `default_endpoint_settings` present in `reader` (none: `undefined`). */
-export function readEndpointDefaults(reader: BodyReader): ProjectEndpointDefaults | undefined {
-  const fields: Record<keyof ProjectEndpointDefaults, unknown> = {
-    minCu: reader.number('autoscaling_limit_min_cu'),
-    maxCu: reader.number('autoscaling_limit_max_cu'),
-    suspendTimeoutSeconds: reader.number('suspend_timeout_seconds', true),
-    pgSettings: reader.stringMap('pg_settings'),
-  };
-  const given = Object.entries(fields).filter(([, value]) => value !== undefined);
-  return given.length === 0 ? undefined : Object.fromEntries(given);
+/** The fields of `default_endpoint_settings` present in `given` (none: `undefined`). */
+export function endpointDefaults(
+  given: DefaultEndpointSettings | undefined,
+): ProjectEndpointDefaults | undefined {
+  if (given === undefined) return undefined;
+  const present = presentFields({
+    minCu: given.autoscaling_limit_min_cu,
+    maxCu: given.autoscaling_limit_max_cu,
+    suspendTimeoutSeconds: given.suspend_timeout_seconds,
+    pgSettings: given.pg_settings === undefined ? undefined : { ...given.pg_settings },
+  });
+  return Object.keys(present).length === 0 ? undefined : present;
 }
 
 /**

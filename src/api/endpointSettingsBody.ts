@@ -1,59 +1,89 @@
 /**
  * The compute fields of request bodies, mapped to domain settings: `autoscaling_limit_min_cu` →
- * `minCu` and so on. When only one of the size limits is given, the compute is fixed at that size.
+ * `minCu` and so on. The public schema has checked their types; the domain rules the schema cannot
+ * state are checked here once (the provisioner) or by the model (sizes, the suspend timeout's
+ * range, the plan). When only one of the size limits is given, the compute is fixed at that size.
  */
-import { COMPUTE_TYPES, type ComputeType } from '../domain/computeState.js';
-import { ENDPOINT_DEFAULTS, POOLER_MODES, PROVISIONERS } from '../domain/endpointDefaults.js';
+import type {
+  BranchCreateRequestEndpointOptions,
+  EndpointUpdateRequest,
+} from '@neondatabase/api-client';
+import { err, ok, type Result } from '../core/result.js';
+import { ENDPOINT_DEFAULTS, provisionerProblem } from '../domain/endpointDefaults.js';
+import { reject, type Rejection } from '../domain/rejection.js';
+import type { NewEndpoint } from '../model/commands.js';
 import type { EndpointSettings } from '../model/state.js';
-import type { BodyReader } from './bodyReader.js';
+import { presentFields } from './presentFields.js';
 
-const NAME = /^.{1,64}$/su;
+/** The compute settings a body may give (a new compute's, or an update's). */
+export type ComputeFields = Omit<EndpointUpdateRequest['endpoint'], 'branch_id'>;
 
-/** The settings fields present in `reader` (absent ones stay absent). */
-export function readSettingChanges(reader: BodyReader): Partial<EndpointSettings> {
-  const min = reader.number('autoscaling_limit_min_cu');
-  const max = reader.number('autoscaling_limit_max_cu');
-  const fields: Partial<Record<keyof EndpointSettings, unknown>> = {
-    minCu: min,
-    maxCu: max,
-    suspendTimeoutSeconds: reader.number('suspend_timeout_seconds', true),
-    poolerEnabled: reader.boolean('pooler_enabled'),
-    poolerMode: reader.oneOf('pooler_mode', POOLER_MODES),
-    disabled: reader.boolean('disabled'),
-    passwordlessAccess: reader.boolean('passwordless_access'),
-    pgSettings: reader.object_('settings').stringMap('pg_settings'),
-    provisioner: reader.oneOf('provisioner', PROVISIONERS),
-    name: reader.string('name', NAME, 'a string of 1 to 64 characters'),
-  };
-  const given: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) given[key] = value;
-  return given;
+/** The fields a new branch's compute declares besides its type: the only ones read from it. */
+const BRANCH_COMPUTE_FIELDS = [
+  'autoscaling_limit_min_cu',
+  'autoscaling_limit_max_cu',
+  'provisioner',
+  'suspend_timeout_seconds',
+  'settings',
+] as const satisfies readonly (keyof BranchCreateRequestEndpointOptions & keyof ComputeFields)[];
+
+/**
+ * The settings `fields` give (absent ones stay absent), or the refusal of one the domain does not
+ * allow, named under `at` (`endpoint`, `endpoints[0]`).
+ */
+export function settingChanges(
+  fields: ComputeFields,
+  at: string,
+): Result<Partial<EndpointSettings>, Rejection> {
+  const problem =
+    fields.provisioner === undefined ? undefined : provisionerProblem(fields.provisioner);
+  if (problem !== undefined) return err(reject('invalid_input', `${at}.${problem}`));
+  const pgSettings = fields.settings?.pg_settings;
+  return ok(
+    presentFields({
+      minCu: fields.autoscaling_limit_min_cu,
+      maxCu: fields.autoscaling_limit_max_cu,
+      suspendTimeoutSeconds: fields.suspend_timeout_seconds,
+      poolerEnabled: fields.pooler_enabled,
+      poolerMode: fields.pooler_mode,
+      disabled: fields.disabled,
+      passwordlessAccess: fields.passwordless_access,
+      pgSettings: pgSettings === undefined ? undefined : { ...pgSettings },
+      provisioner: fields.provisioner,
+      name: fields.name,
+    }),
+  );
 }
 
-/** Full settings of a new compute: the given fields over the defaults (a lone size limit fixes the size). */
-export function readNewSettings(
-  reader: BodyReader,
-  defaults: Partial<EndpointSettings> = {},
-): EndpointSettings {
-  const given = readSettingChanges(reader);
+/**
+ * Full settings of a new compute: the given fields over `defaults` over the defaults of every
+ * compute (a lone size limit fixes the size).
+ */
+export function newSettings(
+  fields: ComputeFields,
+  defaults: Partial<EndpointSettings>,
+  at: string,
+): Result<EndpointSettings, Rejection> {
+  const changes = settingChanges(fields, at);
+  if (!changes.ok) return changes;
+  const given = changes.value;
   const base = { ...ENDPOINT_DEFAULTS, ...defaults };
-  const minCu = given.minCu ?? given.maxCu ?? base.minCu;
-  const maxCu = given.maxCu ?? given.minCu ?? base.maxCu;
-  return {
+  return ok({
     ...base,
     ...given,
-    minCu,
-    maxCu,
+    minCu: given.minCu ?? given.maxCu ?? base.minCu,
+    maxCu: given.maxCu ?? given.minCu ?? base.maxCu,
     pgSettings: { ...(given.pgSettings ?? base.pgSettings) },
-  };
+  });
 }
 
-/** The compute type of a create body: required, as the public schema says. */
-export function readEndpointType(reader: BodyReader): ComputeType {
-  const type = reader.oneOf('type', COMPUTE_TYPES);
-  if (type === undefined && reader.object['type'] === undefined)
-    reader.fail(
-      `${reader.path === 'body' ? '' : `${reader.path}.`}type is required (read_write or read_only)`,
-    );
-  return type ?? 'read_write';
+/** A compute of a new branch (`endpoints[i]` of a branch create body) over `defaults`. */
+export function newBranchCompute(
+  options: BranchCreateRequestEndpointOptions,
+  defaults: Partial<EndpointSettings>,
+  at: string,
+): Result<NewEndpoint, Rejection> {
+  const declared = Object.fromEntries(BRANCH_COMPUTE_FIELDS.map((key) => [key, options[key]]));
+  const settings = newSettings(declared, defaults, at);
+  return settings.ok ? ok({ endpointType: options.type, settings: settings.value }) : settings;
 }

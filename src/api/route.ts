@@ -5,19 +5,26 @@ import type { ApiResponse } from './apiResponse.js';
 import type { Method } from './method.js';
 import type { RequestTarget } from './requestTarget.js';
 
-/** What a handler receives. */
-export interface RouteInput {
+/** What a handler receives; `body` is typed `B` by the route (see `Route`). */
+export interface RouteInput<B = unknown> {
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
-  readonly body: unknown;
+  readonly body: B;
   readonly target: RequestTarget;
   /** Set when the API key reaches only one project (listings show only it). */
   readonly onlyProject?: string;
 }
 
-/** A route: `pattern` is relative to `/api/v2`, e.g. `/projects/{project_id}/endpoints`. */
-export interface Route {
+/**
+ * A route: `pattern` is relative to `/api/v2`, e.g. `/projects/{project_id}/endpoints`. `B` is the
+ * request body of its operation as the public schema declares it (`ProjectCreateRequest`, …): the
+ * pipeline calls the handler only with a body that schema accepted, so a handler maps fields and
+ * checks only what the schema cannot say (the domain's rules). A route without a body keeps
+ * `unknown`.
+ */
+export interface Route<B = unknown> {
   readonly method: Method;
   readonly pattern: string;
-  readonly handle: (input: RouteInput) => ApiResponse;
+  // A method, not a function property: a route typed by its body then fits the table of routes.
+  handle(input: RouteInput<B>): ApiResponse;
 }

@@ -51,25 +51,30 @@ export function nonNegative(message = 'must be a finite number ≥ 0') {
   return satisfying<number>((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0, message);
 }
 
-/** A duration as users write it (`'5m'`, `90_000`), parsed to milliseconds. */
-export const durationMs = z
-  .custom<Duration>(() => true)
-  .transform((value, context) => {
-    const parsed = tryParseDuration(value);
+/**
+ * A value `input` accepts, read by `parse` into what the code uses; `parse`'s error is the refusal
+ * (`by: Invalid duration "soon": …`).
+ */
+export function parsedWith<I, O>(input: z.ZodType<I>, parse: (value: I) => Result<O, string>) {
+  return input.transform((value, context) => {
+    const parsed = parse(value);
     if (parsed.ok) return parsed.value;
     context.issues.push({ code: 'custom', message: parsed.error, input: value });
     return z.NEVER;
   });
+}
+
+/** A duration as users write it (`'5m'`, `90_000`), parsed to milliseconds. */
+export const durationMs = parsedWith(
+  z.custom<Duration>(() => true),
+  tryParseDuration,
+);
 
 /** An instant as users write it (ISO 8601 with a zone, or epoch ms), parsed to epoch ms. */
-export const instantMs = z
-  .custom<Instant>(() => true)
-  .transform((value, context) => {
-    const parsed = tryParseInstant(value);
-    if (parsed.ok) return parsed.value;
-    context.issues.push({ code: 'custom', message: parsed.error, input: value });
-    return z.NEVER;
-  });
+export const instantMs = parsedWith(
+  z.custom<Instant>(() => true),
+  tryParseInstant,
+);
 
 /**
  * Parses `value` with `schema`; a refusal is the first problem as one line, its path under `root`

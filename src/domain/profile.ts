@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Result } from '../core/result.js';
 import { parseInput, satisfying, strictObject, whole, type Immutable } from '../core/schema.js';
+import { isExplicitSuspendTimeout, SUSPEND_TIMEOUT_RANGE } from './endpointDefaults.js';
 import { OPERATION_ACTIONS, type OperationAction } from './operationAction.js';
 import { PLANS } from './plan.js';
 
@@ -247,8 +248,8 @@ const profileSchema = strictObject(
     ).default('aws.computesim.local'),
     /** Scale-to-zero timeout used when a compute says 0 ("default"), in seconds. */
     defaultSuspendTimeoutSeconds: satisfying<number>(
-      (n) => Number.isSafeInteger(n) && (n as number) >= 60 && (n as number) <= 604_800,
-      'must be a whole number of seconds in 60..604800',
+      isExplicitSuspendTimeout,
+      `must be a whole number of seconds in ${SUSPEND_TIMEOUT_RANGE.min}..${SUSPEND_TIMEOUT_RANGE.max}`,
     ).default(300),
     latency: withDefaults(latencySchema),
     /** Faults per action (and for wake-ups); none by default. */

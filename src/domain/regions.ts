@@ -1,6 +1,7 @@
 /**
  * The regions a project can be created in: the real service's (its public documentation), and the
- * profile's own region, so a profile may name a region the list does not have.
+ * profile's own region, so a profile may name a region the list does not have. A compute lives in
+ * its project's region.
  */
 
 /** The regions of the real service. */
@@ -19,6 +20,26 @@ const SERVICE_REGIONS: readonly string[] = [
 ];
 
 /** Whether a project may be created in `regionId` (a service region, or the profile's own). */
-export function isKnownRegion(regionId: string, profileRegionId: string): boolean {
+function isKnownRegion(regionId: string, profileRegionId: string): boolean {
   return regionId === profileRegionId || SERVICE_REGIONS.includes(regionId);
+}
+
+/** Why a new project cannot be created in `regionId`, or `undefined`. */
+export function projectRegionProblem(
+  regionId: string,
+  profileRegionId: string,
+): string | undefined {
+  return isKnownRegion(regionId, profileRegionId)
+    ? undefined
+    : `unknown region ${JSON.stringify(regionId)}`;
+}
+
+/** Why a new compute of a project in `projectRegionId` cannot be in `regionId`, or `undefined`. */
+export function computeRegionProblem(
+  regionId: string,
+  projectRegionId: string,
+): string | undefined {
+  return regionId === projectRegionId
+    ? undefined
+    : `region_id must be the project's region, ${projectRegionId}`;
 }

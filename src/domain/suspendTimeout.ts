@@ -3,9 +3,6 @@
  */
 import type { Profile } from './profile.js';
 
-/** Bounds of an explicit `suspend_timeout_seconds`. */
-export const SUSPEND_TIMEOUT_RANGE = { min: 60, max: 604_800 } as const;
-
 /** Longest wait scale to zero backs off to after suspends that gave up (unless the timeout is longer). */
 export const SCALE_TO_ZERO_MAX_BACKOFF_MS = 86_400_000;
 

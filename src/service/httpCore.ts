@@ -20,13 +20,8 @@ import { errorAnswer, type Answer } from './errorTable.js';
 import { RateLimiter, type RateLimits } from '../api/rateLimiter.js';
 import { readBody } from './readBody.js';
 import type { RequestLike } from './requestLike.js';
-import {
-  CONTROL_PREFIX,
-  CONTROL_ROUTES,
-  controlBody,
-  noControlRoute,
-  type ControlHost,
-} from './simControl.js';
+import { CONTROL_PREFIX, CONTROL_ROUTES, noControlRoute, type ControlHost } from './simControl.js';
+import { parseControlBody } from './controlBody.js';
 import { ClockMove } from './clockMove.js';
 import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
 import { StateFileError } from './stateFileError.js';
@@ -155,13 +150,9 @@ export class HttpCore {
       method: route.method,
       pattern: route.pattern,
       access: (apiKey) => controlAccess(this.options.keys, apiKey, 'control the simulation'),
-      parse: (body) => controlBody(route.bodyKeys, body),
+      parse: (body) => parseControlBody(route.body, body),
       handle: (params, body, context) =>
-        route.handle({
-          host: this.#controlHost(context),
-          params,
-          body: body as Readonly<Record<string, unknown>>,
-        }),
+        route.handle({ host: this.#controlHost(context), params, body }),
     }),
   );
 

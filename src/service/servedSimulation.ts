@@ -25,7 +25,8 @@ export interface ServedConnection {
 }
 
 /** What a statement on a connection answered: accepted, or refused with a SQLSTATE. */
-type StatementOutcome = { readonly ok: true } | { readonly ok: false; readonly error: SqlError };
+export type StatementOutcome =
+  { readonly ok: true } | { readonly ok: false; readonly error: SqlError };
 
 /** A simulation the service can serve. */
 export interface ServedSimulation {

@@ -1,17 +1,20 @@
 /**
  * The control routes of a served simulation, under `/api/v2/_sim/`, as a route table: read the
  * clock, set its speed, step to the next due work, advance it, run until idle, open and close
- * simulated client connections, take a snapshot of the log, and reset. They act on the same simulation as the API routes, through its public
- * methods only. Bodies are checked like the public routes' (an unknown field is a 400 and nothing
- * changes). Every control route needs a key that is not project-scoped (`scope: 'control'`).
+ * simulated client connections, take a snapshot of the log, and reset. They act on the same
+ * simulation as the API routes, through its public methods only. Each route declares its body with
+ * zod (`controlBody.ts`), parsed once before its handler runs: an unknown field is a 400 and nothing
+ * changes. Every control route needs a key that is not project-scoped (`scope: 'control'`).
  */
-import { parseDuration, tryParseDuration } from '../core/duration.js';
+import { z } from 'zod';
+import { formatDuration, parseDuration } from '../core/duration.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
-import { err, ok, type Result } from '../core/result.js';
+import { parsedWith, satisfying } from '../core/schema.js';
 import { DEFAULT_IDLE_WITHIN } from '../engine/engine.js';
 import { ClockError, LogFormatError } from '../engine/errors.js';
 import { parseClockMode, type ClockMode } from './clockMode.js';
-import type { ServedConnection, ServedSimulation } from './servedSimulation.js';
+import { controlBody, durationField, NO_BODY } from './controlBody.js';
+import type { ServedConnection, ServedSimulation, StatementOutcome } from './servedSimulation.js';
 import { errorAnswer, type Answer } from './errorTable.js';
 
 /** What the control routes work on; `reset` swaps the simulation. */
@@ -42,22 +45,23 @@ export interface ControlHost {
   reset(from: { readonly seed?: number; readonly jsonl?: string }): Answer | undefined;
 }
 
-/** What a control route's handler gets: the host, the path parameters and the checked body. */
-interface ControlInput {
+/** What a control route's handler gets: the host, the path parameters and the parsed body. */
+interface ControlInput<B = unknown> {
   readonly host: ControlHost;
   readonly params: Readonly<Record<string, string>>;
-  readonly body: Readonly<Record<string, unknown>>;
+  readonly body: B;
 }
 
 /** One control route; `pattern` is relative to `/api/v2`. */
-export interface ControlRoute {
+export interface ControlRoute<B = unknown> {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly pattern: string;
   /** Who may call it: a key that is not limited to one project. */
   readonly scope: 'control';
-  /** The keys its body may have (none: it takes no body). */
-  readonly bodyKeys: readonly string[];
-  readonly handle: (input: ControlInput) => Answer | Promise<Answer>;
+  /** Its body, declared once (`NO_BODY` when it takes none); parsed before `handle` runs. */
+  readonly body: z.ZodType<B>;
+  // A method, not a function property: a route typed by its body then fits the table of routes.
+  handle(input: ControlInput<B>): Answer | Promise<Answer>;
 }
 
 /** The prefix of every control route, relative to `/api/v2`. */
@@ -69,17 +73,17 @@ function clock(host: ControlHost) {
   return { now: formatInstant(host.sim.now()), now_ms: host.sim.now(), mode: host.clockName };
 }
 
-function route(
+function route<B>(
   method: ControlRoute['method'],
   path: string,
-  handle: ControlRoute['handle'],
-  bodyKeys: readonly string[] = [],
-): ControlRoute {
-  return { method, pattern: `${CONTROL_PREFIX}${path}`, scope: 'control', bodyKeys, handle };
+  body: z.ZodType<B>,
+  handle: (input: ControlInput<B>) => Answer | Promise<Answer>,
+): ControlRoute<B> {
+  return { method, pattern: `${CONTROL_PREFIX}${path}`, scope: 'control', body, handle };
 }
 
 function connectionRoute(method: 'GET' | 'DELETE'): ControlRoute {
-  return route(method, '/connections/{id}', ({ host, params }) => {
+  return route(method, '/connections/{id}', NO_BODY, ({ host, params }) => {
     const id = params['id'] ?? '';
     const connection = handles(host.sim).get(id);
     if (connection === undefined) return errorAnswer('not_found', `connection ${id} not found`);
@@ -93,46 +97,35 @@ function connectionRoute(method: 'GET' | 'DELETE'): ControlRoute {
  * and `commit` open and end a transaction (the connection is active meanwhile, keeping its compute
  * awake). A refusal (not open: 08003, already running one: 55000) is a 409 naming the SQLSTATE.
  */
-function statementRoute(action: 'query' | 'begin' | 'commit'): ControlRoute {
-  return route(
-    'POST',
-    `/connections/{id}/${action}`,
-    ({ host, params, body }) => {
-      const id = params['id'] ?? '';
-      const connection = handles(host.sim).get(id);
-      if (connection === undefined) return errorAnswer('not_found', `connection ${id} not found`);
-      let outcome;
-      if (action === 'query') {
-        const duration = tryParseDuration((body['duration'] ?? '') as string);
-        if (!duration.ok) return bad(`query needs { "duration": "30s" }: ${duration.error}`);
-        outcome = connection.query(duration.value);
-      } else outcome = action === 'begin' ? connection.begin() : connection.commit();
-      if (!outcome.ok)
-        return errorAnswer(
-          'conflict',
-          `${outcome.error.sqlstate} ${outcome.error.message} (connection ${id} is ${connection.state})`,
-        );
-      return { status: 200, body: { connection: describe(connection) } };
-    },
-    action === 'query' ? ['duration'] : [],
-  );
+function statementRoute<B>(
+  action: 'query' | 'begin' | 'commit',
+  body: z.ZodType<B>,
+  run: (connection: ServedConnection, body: B) => StatementOutcome,
+): ControlRoute<B> {
+  return route('POST', `/connections/{id}/${action}`, body, ({ host, params, body }) => {
+    const id = params['id'] ?? '';
+    const connection = handles(host.sim).get(id);
+    if (connection === undefined) return errorAnswer('not_found', `connection ${id} not found`);
+    const outcome = run(connection, body);
+    if (!outcome.ok)
+      return errorAnswer(
+        'conflict',
+        `${outcome.error.sqlstate} ${outcome.error.message} (connection ${id} is ${connection.state})`,
+      );
+    return { status: 200, body: { connection: describe(connection) } };
+  });
 }
 
 /** Every control route. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
-  route('GET', '/clock', ({ host }) => ({ status: 200, body: clock(host) })),
+  route('GET', '/clock', NO_BODY, ({ host }) => ({ status: 200, body: clock(host) })),
   route(
     'POST',
     '/clock',
-    ({ host, body }) => {
-      const mode = parseClockMode(typeof body['mode'] === 'string' ? body['mode'] : '');
-      if (!mode.ok)
-        return bad(`clock needs { "mode": "manual" | "realtime" | "60x" }: ${mode.error}`);
-      return host.setClock(mode.value) ?? { status: 200, body: clock(host) };
-    },
-    ['mode'],
+    controlBody({ mode: parsedWith(z.string(), parseClockMode) }),
+    ({ host, body }) => host.setClock(body.mode) ?? { status: 200, body: clock(host) },
   ),
-  route('POST', '/step', async ({ host }) => {
+  route('POST', '/step', NO_BODY, async ({ host }) => {
     // One step: to the next instant any work is due (a timer of the agenda), and all work due then.
     const next = host.sim.pending.nextDue;
     if (!Number.isFinite(next)) return { status: 200, body: clock(host) };
@@ -142,62 +135,52 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       (await host.advanceTo(Math.max(next, host.sim.now()))) ?? { status: 200, body: clock(host) }
     );
   }),
-  route(
-    'POST',
-    '/advance',
-    async ({ host, body }) => {
-      const sim = host.sim;
-      const by = tryParseDuration((body['by'] ?? '') as string);
-      if (!by.ok) return bad(`advance needs { "by": "5m" }: ${by.error}`);
-      const target = sim.now() + by.value;
-      if (target > LAST_INSTANT)
-        return bad(
-          `advance by ${String(body['by'])} would pass ${formatInstant(LAST_INSTANT)}, the last ` +
-            `instant a simulation can reach (now ${formatInstant(sim.now())})`,
-        );
-      return (await host.advanceTo(target)) ?? { status: 200, body: clock(host) };
-    },
-    ['by'],
-  ),
+  route('POST', '/advance', controlBody({ by: durationField }), async ({ host, body }) => {
+    const sim = host.sim;
+    const target = sim.now() + body.by;
+    if (target > LAST_INSTANT)
+      return bad(
+        `advance by ${formatDuration(body.by)} would pass ${formatInstant(LAST_INSTANT)}, the last ` +
+          `instant a simulation can reach (now ${formatInstant(sim.now())})`,
+      );
+    return (await host.advanceTo(target)) ?? { status: 200, body: clock(host) };
+  }),
   // Stops any clock move under way (an advance, a step, a run until idle): 200 with where the clock
   // stopped; the move's own request answers 409 `stopped`, saying the same.
-  route('DELETE', '/advance', async ({ host }) => {
+  route('DELETE', '/advance', NO_BODY, async ({ host }) => {
     return (await host.stopMove()) ?? { status: 200, body: clock(host) };
   }),
   route(
     'POST',
     '/run_until_idle',
+    controlBody({ within: durationField.optional() }),
     async ({ host, body }) => {
-      const within =
-        body['within'] === undefined ? undefined : tryParseDuration(body['within'] as string);
-      if (within !== undefined && !within.ok) return bad(`within: ${within.error}`);
-      const stopped = await host.runUntilIdle(within?.value ?? parseDuration(DEFAULT_IDLE_WITHIN));
+      const stopped = await host.runUntilIdle(body.within ?? parseDuration(DEFAULT_IDLE_WITHIN));
       return stopped ?? { status: 200, body: clock(host) };
     },
-    ['within'],
   ),
   route(
     'POST',
     '/connections',
+    controlBody({
+      endpoint_id: z.string().min(1, { error: 'must be a compute id such as ep-…' }),
+      pooled: z.boolean().optional(),
+    }),
     ({ host, body }) => {
       const sim = host.sim;
-      const endpointId = body['endpoint_id'];
-      if (typeof endpointId !== 'string' || endpointId === '')
-        return bad('connections need { "endpoint_id": "ep-…", "pooled"?: boolean }');
-      if (body['pooled'] !== undefined && typeof body['pooled'] !== 'boolean')
-        return bad('pooled must be true or false');
-      const connection = sim.connect(endpointId, { pooled: body['pooled'] === true });
+      const connection = sim.connect(body.endpoint_id, { pooled: body.pooled === true });
       handles(sim).set(connection.id, connection);
       return { status: 201, body: { connection: describe(connection) } };
     },
-    ['endpoint_id', 'pooled'],
   ),
   connectionRoute('GET'),
   connectionRoute('DELETE'),
-  statementRoute('query'),
-  statementRoute('begin'),
-  statementRoute('commit'),
-  route('GET', '/snapshot', ({ host }) => ({
+  statementRoute('query', controlBody({ duration: durationField }), (connection, body) =>
+    connection.query(body.duration),
+  ),
+  statementRoute('begin', NO_BODY, (connection) => connection.begin()),
+  statementRoute('commit', NO_BODY, (connection) => connection.commit()),
+  route('GET', '/snapshot', NO_BODY, ({ host }) => ({
     status: 200,
     body: undefined,
     // Streamed: a log can be hundreds of MB, never one string.
@@ -207,22 +190,20 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route(
     'POST',
     '/reset',
+    controlBody({
+      seed: satisfying<number>(Number.isSafeInteger, 'must be a whole number').optional(),
+      jsonl: z.string({ error: 'must be a JSON Lines log' }).optional(),
+    }),
     ({ host, body }) => {
-      const seed = body['seed'];
-      const jsonl = body['jsonl'];
-      if (seed !== undefined && !Number.isSafeInteger(seed))
-        return bad('seed must be a whole number');
-      if (jsonl !== undefined && typeof jsonl !== 'string')
-        return bad('jsonl must be a JSON Lines log');
+      const { seed, jsonl } = body;
       const failed = refused(() =>
         host.reset({
-          ...(seed === undefined ? {} : { seed: seed as number }),
+          ...(seed === undefined ? {} : { seed }),
           ...(jsonl === undefined ? {} : { jsonl }),
         }),
       );
       return failed ?? { status: 200, body: clock(host) };
     },
-    ['seed', 'jsonl'],
   ),
 ];
 
@@ -232,33 +213,6 @@ export function noControlRoute(method: string, path: string): Answer {
     'not_found',
     `no control route ${method} ${path} (clock, step, advance, run_until_idle, connections, snapshot, reset)`,
   );
-}
-
-/**
- * The body of a control request: nothing, or a JSON object with only the keys its route takes
- * (`allowed`; `undefined` when no route matched). Anything else, `null` included, is a 400 that
- * names what is wrong: `null` is a value sent, not an absent body.
- */
-export function controlBody(
-  allowed: readonly string[] | undefined,
-  body: unknown,
-): Result<Readonly<Record<string, unknown>>, Answer> {
-  if (body === undefined) return ok({});
-  const takes = allowed !== undefined && allowed.length > 0 ? allowed : undefined;
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return err(
-      bad(
-        `the body must be a JSON object${takes === undefined ? ' or empty' : ` with ${takes.map((k) => `"${k}"`).join(', ')}, or empty`}, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`,
-      ),
-    );
-  const unknown = Object.keys(body).find((key) => !(allowed ?? []).includes(key));
-  if (unknown !== undefined)
-    return err(
-      bad(
-        `unknown field "${unknown}"${takes === undefined ? ' (this route takes no body)' : ` (expected ${takes.map((k) => `"${k}"`).join(', ')})`}`,
-      ),
-    );
-  return ok(body as Record<string, unknown>);
 }
 
 function handles(sim: ServedSimulation): Map<string, ServedConnection> {

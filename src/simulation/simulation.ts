@@ -23,7 +23,7 @@ import {
   type PipelineHooks,
   type RequestOptions,
 } from '../api/requestPipeline.js';
-import { API_KEY_KINDS, keyRingOf, type ApiKey } from '../api/apiKey.js';
+import { API_KEY_KINDS, apiKeyProblem, keyRingOf, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
 import { forkRun, type ForkOptions, type ForkSource } from './fork.js';
@@ -442,8 +442,8 @@ export class Simulation {
       );
     }
     const value = key.key ?? `csim_${key.kind}_${this.#apiKeys.size + 1}_${this.seed.toString(36)}`;
-    if (value.length === 0 || /\s/.test(value))
-      throw new RangeError('an API key must be a non-empty string without spaces');
+    const problem = apiKeyProblem(value);
+    if (problem !== undefined) throw new RangeError(problem);
     this.#apiKeys.set(
       value,
       key.kind === 'project'

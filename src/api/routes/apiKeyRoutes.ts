@@ -2,27 +2,22 @@
  * Personal API keys: create (the secret is in this one response only), list (never the secrets),
  * revoke. Usage is not tracked, so `last_used_at` is null and `last_used_from_addr` empty.
  */
+import type { ApiKeyCreateRequest } from '@neondatabase/api-client';
 import { formatInstant } from '../../core/instant.js';
 import { reject } from '../../domain/rejection.js';
 import { SIMULATED_USER } from '../../domain/simulatedAccount.js';
 import type { ApiKeyCreated } from '../../model/events.js';
 import type { ApiKeyState } from '../../model/state.js';
 import { errorResponse } from '../apiResponse.js';
-import { BodyReader } from '../bodyReader.js';
 import type { Route } from '../route.js';
 import { executed } from './responses.js';
 
 /** POST /api_keys ({ key_name }) */
-export const createApiKeyRoute: Route = {
+export const createApiKeyRoute: Route<ApiKeyCreateRequest> = {
   method: 'POST',
   pattern: '/api_keys',
   handle({ body, target }) {
-    const reader = BodyReader.ofBody(body);
-    const name = reader.string('key_name', /^.{0,64}$/su, 'a string of at most 64 characters');
-    if (name === undefined)
-      return errorResponse(
-        reader.problem ?? reject('invalid_input', 'body.key_name is required: a name for the key'),
-      );
+    const name = body.key_name;
     const result = target.execute({ type: 'CreateApiKey', name });
     return executed(result, (events) => {
       const created = events.find((e): e is ApiKeyCreated => e.type === 'ApiKeyCreated');

@@ -3,58 +3,36 @@
  * its parent's or another branch's history (see model/handlers/restoreBranch.ts). `neonctl branches
  * reset --parent` sends this too, with the parent as source and no point (its head).
  */
+import type { BranchRestoreRequest } from '@neondatabase/api-client';
 import { tryParseInstant } from '../../core/instant.js';
+import { err, ok, type Result } from '../../core/result.js';
+import { branchNameProblem } from '../../domain/branchNames.js';
 import { parseLsn } from '../../domain/lsn.js';
-import { reject } from '../../domain/rejection.js';
+import { reject, type Rejection } from '../../domain/rejection.js';
+import type { RestoreBranch } from '../../model/commands.js';
 import { errorResponse } from '../apiResponse.js';
-import { BodyReader } from '../bodyReader.js';
 import { branchDto } from '../dto.js';
+import { presentFields } from '../presentFields.js';
 import type { Route } from '../route.js';
 import { findBranch } from './lookup.js';
 import { executed, recordedOperations } from './responses.js';
 
-const ID = /^[a-z0-9-]{1,60}$/;
-
 /** POST /projects/{project_id}/branches/{branch_id}/restore */
-export const restoreBranchRoute: Route = {
+export const restoreBranchRoute: Route<BranchRestoreRequest> = {
   method: 'POST',
   pattern: '/projects/{project_id}/branches/{branch_id}/restore',
   handle({ params, body, target }) {
     const found = findBranch(target, params);
     if (!found.ok) return errorResponse(found.error);
-    const reader = BodyReader.ofBody(body);
-    const sourceBranchId = reader.string('source_branch_id', ID, 'a branch id');
-    if (reader.object['source_branch_id'] === undefined)
-      reader.fail('source_branch_id is required');
-    const lsnText = reader.string('source_lsn', /^.*$/su, 'an LSN such as 0/1E19478');
-    const sourceLsn = lsnText === undefined ? undefined : parseLsn(lsnText);
-    if (lsnText !== undefined && sourceLsn === undefined)
-      reader.fail(`source_lsn must be an LSN such as 0/1E19478, got ${JSON.stringify(lsnText)}`);
-    const timestampText = reader.string('source_timestamp', /^.*$/su, 'an ISO 8601 timestamp');
-    const timestamp = timestampText === undefined ? undefined : tryParseInstant(timestampText);
-    if (timestamp !== undefined && !timestamp.ok)
-      reader.fail(
-        `source_timestamp must be an ISO 8601 timestamp such as 2024-02-26T12:00:00Z, got ${JSON.stringify(timestampText)}`,
-      );
-    const preserve = reader.string(
-      'preserve_under_name',
-      /^.{0,256}$/su,
-      'a branch name of up to 256 characters',
-    );
-    if (reader.problem !== undefined || sourceBranchId === undefined)
-      return errorResponse(
-        reader.problem ?? reject('invalid_input', 'source_branch_id is required'),
-      );
+    const point = restorePoint(body);
+    if (!point.ok) return errorResponse(point.error);
     const { projectId, id } = found.value;
     const result = target.execute({
       type: 'RestoreBranch',
       projectId,
       branchId: id,
-      sourceBranchId,
-      ...(sourceLsn === undefined ? {} : { sourceLsn }),
-      ...(timestamp?.ok === true ? { sourceTimestamp: timestamp.value } : {}),
-      // The schema: "if not empty, the previous state of the branch will be saved".
-      ...(preserve === undefined || preserve === '' ? {} : { preserveUnderName: preserve }),
+      sourceBranchId: body.source_branch_id,
+      ...point.value,
     });
     return executed(result, (events) => {
       const branch = target.state.projects[projectId]?.branches[id];
@@ -69,3 +47,37 @@ export const restoreBranchRoute: Route = {
     });
   },
 };
+
+/**
+ * The point and the preserved name of a restore, read from their text: what the schema types as
+ * any string (an LSN, a branch name) or as a date-time computesim cannot read is refused, naming
+ * the field.
+ */
+function restorePoint(
+  body: BranchRestoreRequest,
+): Result<Pick<RestoreBranch, 'sourceLsn' | 'sourceTimestamp' | 'preserveUnderName'>, Rejection> {
+  const { source_lsn: lsnText, source_timestamp: timestampText } = body;
+  const sourceLsn = lsnText === undefined ? undefined : parseLsn(lsnText);
+  if (lsnText !== undefined && sourceLsn === undefined)
+    return refused(`source_lsn must be an LSN such as 0/1E19478, got ${JSON.stringify(lsnText)}`);
+  const timestamp = timestampText === undefined ? undefined : tryParseInstant(timestampText);
+  if (timestamp !== undefined && !timestamp.ok)
+    return refused(
+      `source_timestamp must be an ISO 8601 timestamp such as 2024-02-26T12:00:00Z, got ${JSON.stringify(timestampText)}`,
+    );
+  // The schema: "if not empty, the previous state of the branch will be saved".
+  const preserve = body.preserve_under_name === '' ? undefined : body.preserve_under_name;
+  const nameProblem = preserve === undefined ? undefined : branchNameProblem(preserve);
+  if (nameProblem !== undefined) return refused(`preserve_under_name ${nameProblem}`);
+  return ok(
+    presentFields({
+      sourceLsn,
+      sourceTimestamp: timestamp?.value,
+      preserveUnderName: preserve,
+    }),
+  );
+}
+
+function refused(message: string): Result<never, Rejection> {
+  return err(reject('invalid_input', message));
+}

@@ -1,11 +1,11 @@
 /**
  * Branch routes: create (with computes or without), list, get, delete a non-default branch.
  */
+import type { BranchCreateRequest } from '@neondatabase/api-client';
 import type { BranchCreated } from '../../model/events.js';
 import type { NewEndpoint } from '../../model/commands.js';
 import { errorResponse } from '../apiResponse.js';
 import { newComputeBase } from '../endpointDefaultsBody.js';
-import { BodyReader } from '../bodyReader.js';
 import {
   branchAnnotationDto,
   branchDto,
@@ -14,37 +14,34 @@ import {
   endpointDto,
   roleDto,
 } from '../dto.js';
-import { readEndpointType, readNewSettings } from '../endpointSettingsBody.js';
+import { newBranchCompute } from '../endpointSettingsBody.js';
+import { presentFields } from '../presentFields.js';
 import type { Route } from '../route.js';
 import { findBranch, findProject } from './lookup.js';
 import { executed, recordedOperations } from './responses.js';
 import { flag } from './listingQuery.js';
 import { deletedBranchDto } from './recoveryRoutes.js';
 
-const ID = /^[a-z0-9-]{1,60}$/;
-
-/** POST /projects/{project_id}/branches */
-export const createBranchRoute: Route = {
+/** POST /projects/{project_id}/branches (the body is optional) */
+export const createBranchRoute: Route<BranchCreateRequest | undefined> = {
   method: 'POST',
   pattern: '/projects/{project_id}/branches',
   handle({ params, body, target }) {
     const project = findProject(target, params);
     if (!project.ok) return errorResponse(project.error);
-    const reader = BodyReader.ofBody(body);
-    const branch = reader.object_('branch');
-    const name = branch.string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
-    const parentId = branch.string('parent_id', ID, 'a branch id');
-    const endpoints: NewEndpoint[] = reader.objects('endpoints').map((e) => ({
-      endpointType: readEndpointType(e),
-      settings: readNewSettings(e, newComputeBase(project.value.defaultEndpointSettings)),
-    }));
-    if (reader.problem !== undefined) return errorResponse(reader.problem);
+    const defaults = newComputeBase(project.value.defaultEndpointSettings);
+    const endpoints: NewEndpoint[] = [];
+    for (const [i, options] of (body?.endpoints ?? []).entries()) {
+      const endpoint = newBranchCompute(options, defaults, `endpoints[${i}]`);
+      if (!endpoint.ok) return errorResponse(endpoint.error);
+      endpoints.push(endpoint.value);
+    }
+    const branch = body?.branch ?? {};
     const result = target.execute({
       type: 'CreateBranch',
       projectId: project.value.id,
       endpoints,
-      ...(name === undefined ? {} : { name }),
-      ...(parentId === undefined ? {} : { parentId }),
+      ...presentFields({ name: branch.name, parentId: branch.parent_id }),
     });
     return executed(result, (events) => {
       const { branchId } = events.find(

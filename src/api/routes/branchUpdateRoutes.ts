@@ -1,9 +1,10 @@
 /**
  * More branch routes: update (rename, protect), set as default, count, and the computes of a branch.
  */
+import type { BranchUpdateRequest } from '@neondatabase/api-client';
 import { errorResponse } from '../apiResponse.js';
-import { BodyReader } from '../bodyReader.js';
 import { branchDto, endpointDto } from '../dto.js';
+import { presentFields } from '../presentFields.js';
 import type { RequestTarget } from '../requestTarget.js';
 import type { Route } from '../route.js';
 import { matchesSearch } from './listingQuery.js';
@@ -27,25 +28,19 @@ function branchOperations(
 }
 
 /** PATCH /projects/{project_id}/branches/{branch_id} */
-export const updateBranchRoute: Route = {
+export const updateBranchRoute: Route<BranchUpdateRequest> = {
   method: 'PATCH',
   pattern: '/projects/{project_id}/branches/{branch_id}',
   handle({ params, body, target }) {
     const found = findBranch(target, params);
     if (!found.ok) return errorResponse(found.error);
-    const reader = BodyReader.ofBody(body);
-    if (reader.object['branch'] === undefined) reader.fail('branch is required');
-    const branch = reader.object_('branch');
-    const name = branch.string('name', /^.{1,256}$/su, 'a branch name of 1 to 256 characters');
-    const isProtected = branch.boolean('protected');
-    if (reader.problem !== undefined) return errorResponse(reader.problem);
+    const { branch } = body;
     const { projectId, id } = found.value;
     const result = target.execute({
       type: 'UpdateBranch',
       projectId,
       branchId: id,
-      ...(name === undefined ? {} : { name }),
-      ...(isProtected === undefined ? {} : { protected: isProtected }),
+      ...presentFields({ name: branch.name, protected: branch.protected }),
     });
     return executed(result, (events) => branchOperations(target, projectId, id, events));
   },

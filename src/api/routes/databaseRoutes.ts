@@ -2,12 +2,13 @@
  * Database routes of a branch: list, create, get, update (rename, change owner), delete. Mutations
  * answer with the database and the operations that apply the change to the branch's compute.
  */
+import type { DatabaseCreateRequest, DatabaseUpdateRequest } from '@neondatabase/api-client';
 import { databaseNamed } from '../../model/branchConfig.js';
 import type { DomainEvent } from '../../model/events.js';
 import type { BranchState } from '../../model/state.js';
 import { errorResponse, type ApiResponse } from '../apiResponse.js';
-import { BodyReader } from '../bodyReader.js';
 import { databaseDto } from '../dto.js';
+import { presentFields } from '../presentFields.js';
 import type { RequestTarget } from '../requestTarget.js';
 import type { Route } from '../route.js';
 import { findBranch, findDatabase } from './lookup.js';
@@ -15,7 +16,6 @@ import { executed, recordedOperations } from './responses.js';
 
 const DATABASES = '/projects/{project_id}/branches/{branch_id}/databases';
 const DATABASE = `${DATABASES}/{database_name}`;
-const ANY = /^/u;
 
 /** GET /projects/{project_id}/branches/{branch_id}/databases */
 export const listDatabasesRoute: Route = {
@@ -30,28 +30,17 @@ export const listDatabasesRoute: Route = {
 };
 
 /** POST /projects/{project_id}/branches/{branch_id}/databases */
-export const createDatabaseRoute: Route = {
+export const createDatabaseRoute: Route<DatabaseCreateRequest> = {
   method: 'POST',
   pattern: DATABASES,
   handle({ params, body, target }) {
     const branch = findBranch(target, params);
     if (!branch.ok) return errorResponse(branch.error);
-    const database = BodyReader.ofBody(body).object_('database');
-    const name = database.string('name', ANY, 'a string');
-    const ownerName = database.string('owner_name', ANY, 'a string');
-    if (name === undefined) database.fail('database.name is required');
-    if (ownerName === undefined) database.fail('database.owner_name is required');
-    if (database.problem !== undefined) return errorResponse(database.problem);
+    const { name, owner_name: ownerName } = body.database;
     const { projectId, id: branchId } = branch.value;
-    const command = {
-      type: 'CreateDatabase',
-      projectId,
-      branchId,
-      name: name as string,
-      ownerName: ownerName as string,
-    } as const;
+    const command = { type: 'CreateDatabase', projectId, branchId, name, ownerName } as const;
     return executed(target.execute(command), (events) =>
-      answer(201, target, branch.value, name as string, events),
+      answer(201, target, branch.value, name, events),
     );
   },
 };
@@ -69,28 +58,20 @@ export const getDatabaseRoute: Route = {
 };
 
 /** PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name} */
-export const updateDatabaseRoute: Route = {
+export const updateDatabaseRoute: Route<DatabaseUpdateRequest> = {
   method: 'PATCH',
   pattern: DATABASE,
   handle({ params, body, target }) {
     const found = findDatabase(target, params);
     if (!found.ok) return errorResponse(found.error);
-    const reader = BodyReader.ofBody(body);
-    if (reader.object['database'] === undefined) reader.fail('database is required');
-    const changes = reader.object_('database');
-    const name = changes.string('name', ANY, 'a string');
-    const ownerName = changes.string('owner_name', ANY, 'a string');
-    if (reader.problem !== undefined) return errorResponse(reader.problem);
+    const { name, owner_name: ownerName } = body.database;
     const { branch, database } = found.value;
     const command = {
       type: 'UpdateDatabase',
       projectId: branch.projectId,
       branchId: branch.id,
       name: database.name,
-      changes: {
-        ...(name === undefined ? {} : { name }),
-        ...(ownerName === undefined ? {} : { ownerName }),
-      },
+      changes: presentFields({ name, ownerName }),
     } as const;
     return executed(target.execute(command), (events) =>
       answer(200, target, branch, name ?? database.name, events),

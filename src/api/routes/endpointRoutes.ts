@@ -3,44 +3,47 @@
  * controls. Mutations answer with the compute as it stands after the request and the operations the
  * request recorded.
  */
+import type { EndpointCreateRequest, EndpointUpdateRequest } from '@neondatabase/api-client';
+import { computeRegionProblem } from '../../domain/regions.js';
+import { reject } from '../../domain/rejection.js';
 import type { EndpointCreated } from '../../model/events.js';
 import type { RequestCommand } from '../../model/commands.js';
 import { errorResponse, type ApiResponse } from '../apiResponse.js';
-import { BodyReader } from '../bodyReader.js';
 import { endpointDto } from '../dto.js';
 import { newComputeBase } from '../endpointDefaultsBody.js';
-import { readEndpointType, readNewSettings, readSettingChanges } from '../endpointSettingsBody.js';
+import { newSettings, settingChanges } from '../endpointSettingsBody.js';
+import { presentFields } from '../presentFields.js';
 import type { Route, RouteInput } from '../route.js';
 import { findEndpoint, findProject } from './lookup.js';
 import { executed, recordedOperations } from './responses.js';
 
-const ID = /^[a-z0-9-]{1,60}$/;
-
 /** POST /projects/{project_id}/endpoints */
-export const createEndpointRoute: Route = {
+export const createEndpointRoute: Route<EndpointCreateRequest> = {
   method: 'POST',
   pattern: '/projects/{project_id}/endpoints',
   handle({ params, body, target }) {
     const project = findProject(target, params);
     if (!project.ok) return errorResponse(project.error);
-    const endpoint = BodyReader.ofBody(body).object_('endpoint');
-    const branchId = endpoint.string('branch_id', ID, 'a branch id');
-    if (branchId === undefined) endpoint.fail('endpoint.branch_id is required');
-    const endpointType = readEndpointType(endpoint);
-    const settings = readNewSettings(
+    const { endpoint } = body;
+    const { regionId } = project.value;
+    const regionProblem =
+      endpoint.region_id === undefined
+        ? undefined
+        : computeRegionProblem(endpoint.region_id, regionId);
+    if (regionProblem !== undefined)
+      return errorResponse(reject('invalid_input', `endpoint.${regionProblem}`));
+    const settings = newSettings(
       endpoint,
       newComputeBase(project.value.defaultEndpointSettings),
+      'endpoint',
     );
-    const regionId = endpoint.string('region_id', ID, 'a region id');
-    if (regionId !== undefined && regionId !== project.value.regionId)
-      endpoint.fail(`endpoint.region_id must be the project's region, ${project.value.regionId}`);
-    if (endpoint.problem !== undefined) return errorResponse(endpoint.problem);
+    if (!settings.ok) return errorResponse(settings.error);
     const command = {
       type: 'CreateEndpoint',
       projectId: project.value.id,
-      branchId: branchId as string,
-      endpointType,
-      settings,
+      branchId: endpoint.branch_id,
+      endpointType: endpoint.type,
+      settings: settings.value,
     } as const;
     return executed(target.execute(command), (events) => {
       const { endpointId } = events.find(
@@ -77,22 +80,21 @@ export const getEndpointRoute: Route = {
 };
 
 /** PATCH /projects/{project_id}/endpoints/{endpoint_id} */
-export const updateEndpointRoute: Route = {
+export const updateEndpointRoute: Route<EndpointUpdateRequest> = {
   method: 'PATCH',
   pattern: '/projects/{project_id}/endpoints/{endpoint_id}',
   handle({ params, body, target }) {
     const found = findEndpoint(target, params);
     if (!found.ok) return errorResponse(found.error);
-    const reader = BodyReader.ofBody(body).object_('endpoint');
-    const branchId = reader.string('branch_id', ID, 'a branch id');
-    const changes = readSettingChanges(reader);
-    if (reader.problem !== undefined) return errorResponse(reader.problem);
+    const { branch_id: branchId, ...fields } = body.endpoint;
+    const changes = settingChanges(fields, 'endpoint');
+    if (!changes.ok) return errorResponse(changes.error);
     const { projectId, id } = found.value;
     const command = {
       type: 'UpdateEndpoint',
       projectId,
       endpointId: id,
-      changes: { ...changes, ...(branchId === undefined ? {} : { branchId }) },
+      changes: { ...changes.value, ...presentFields({ branchId }) },
     } as const;
     return executed(target.execute(command), (events) =>
       answer(200, projectId, id, events, target),

@@ -1,9 +1,9 @@
 /**
  * Project routes: create (with its default branch, primary compute and operations), list, get, delete.
  */
+import type { ProjectCreateRequest } from '@neondatabase/api-client';
 import type { ProjectCreated } from '../../model/events.js';
 import { errorResponse } from '../apiResponse.js';
-import { BodyReader } from '../bodyReader.js';
 import {
   branchDto,
   connectionUrisDto,
@@ -13,69 +13,55 @@ import {
   projectListItemDto,
   roleDto,
 } from '../dto.js';
-import { PROVISIONERS } from '../../domain/endpointDefaults.js';
 import { reject } from '../../domain/rejection.js';
-import { readNewSettings } from '../endpointSettingsBody.js';
-import { readEndpointDefaults } from '../endpointDefaultsBody.js';
+import { projectRegionProblem } from '../../domain/regions.js';
+import { newSettings } from '../endpointSettingsBody.js';
+import { endpointDefaults, newComputeBase } from '../endpointDefaultsBody.js';
+import { presentFields } from '../presentFields.js';
 import type { Route } from '../route.js';
 import { findProject } from './lookup.js';
 import { flag, matchesSearch, pageAfter, pageLimit } from './listingQuery.js';
 import { deletionDto } from './recoveryRoutes.js';
 import { executed, proxyHostOf, recordedOperations } from './responses.js';
-import { isKnownRegion } from '../../domain/regions.js';
 
 /** POST /projects */
-export const createProjectRoute: Route = {
+export const createProjectRoute: Route<ProjectCreateRequest> = {
   method: 'POST',
   pattern: '/projects',
   handle({ body, target }) {
-    const project = BodyReader.ofBody(body).object_('project');
-    const name = project.string('name', /^.{1,256}$/su, 'a string of 1 to 256 characters');
-    const pgVersion = project.number('pg_version', true);
-    if (pgVersion !== undefined && (pgVersion < 14 || pgVersion > 18))
-      project.fail('project.pg_version must be 14 to 18');
-    const retention = project.number('history_retention_seconds', true);
-    if (retention !== undefined && (retention < 0 || retention > 2_592_000)) {
-      project.fail('project.history_retention_seconds must be 0 to 2592000');
-    }
-    const regionId = project.string(
-      'region_id',
-      /^[a-z0-9-]{1,60}$/,
-      'a region id such as aws-us-east-2',
-    );
-    if (regionId !== undefined && !isKnownRegion(regionId, target.profile.regionId))
-      project.fail(`project.region_id: unknown region ${JSON.stringify(regionId)}`);
-    const branchBody = project.object_('branch');
-    const branchName = branchBody.string(
-      'name',
-      /^.{1,256}$/su,
-      'a branch name of 1 to 256 characters',
-    );
-    const roleName = branchBody.string('role_name', /^/u, 'a string');
-    const databaseName = branchBody.string('database_name', /^/u, 'a string');
-    const defaults = project.object_('default_endpoint_settings');
-    const kept = readEndpointDefaults(defaults);
-    const provisioner = project.oneOf('provisioner', PROVISIONERS);
+    const { project } = body;
+    const regionProblem =
+      project.region_id === undefined
+        ? undefined
+        : projectRegionProblem(project.region_id, target.profile.regionId);
+    if (regionProblem !== undefined)
+      return errorResponse(reject('invalid_input', `project.region_id: ${regionProblem}`));
+    const kept = endpointDefaults(project.default_endpoint_settings);
     // The deprecated top-level limits still work when default_endpoint_settings does not give them.
-    const legacyMin = project.number('autoscaling_limit_min_cu');
-    const legacyMax = project.number('autoscaling_limit_max_cu');
-    const endpoint = readNewSettings(defaults, {
-      ...(provisioner === undefined ? {} : { provisioner }),
-      ...(legacyMin === undefined ? {} : { minCu: legacyMin }),
-      ...(legacyMax === undefined ? {} : { maxCu: legacyMax }),
+    const legacy = presentFields({
+      minCu: project.autoscaling_limit_min_cu,
+      maxCu: project.autoscaling_limit_max_cu,
     });
-    if (project.problem !== undefined) return errorResponse(project.problem);
+    const endpoint = newSettings(
+      presentFields({ provisioner: project.provisioner }),
+      { ...legacy, ...newComputeBase(kept) },
+      'project',
+    );
+    if (!endpoint.ok) return errorResponse(endpoint.error);
+    const branch = project.branch ?? {};
     const result = target.execute({
       type: 'CreateProject',
-      endpoint,
-      ...(name === undefined ? {} : { name }),
-      ...(regionId === undefined ? {} : { regionId }),
-      ...(branchName === undefined ? {} : { branchName }),
-      ...(roleName === undefined ? {} : { roleName }),
-      ...(databaseName === undefined ? {} : { databaseName }),
-      ...(pgVersion === undefined ? {} : { pgVersion }),
-      ...(retention === undefined ? {} : { historyRetentionSeconds: retention }),
-      ...(kept === undefined ? {} : { defaultEndpointSettings: kept }),
+      endpoint: endpoint.value,
+      ...presentFields({
+        name: project.name,
+        regionId: project.region_id,
+        branchName: branch.name,
+        roleName: branch.role_name,
+        databaseName: branch.database_name,
+        pgVersion: project.pg_version,
+        historyRetentionSeconds: project.history_retention_seconds,
+        defaultEndpointSettings: kept,
+      }),
     });
     return executed(result, (events) => {
       const { projectId } = events.find(

@@ -2,10 +2,11 @@
  * Role routes of a branch: list, create, get, delete, reveal and reset the password. Mutations answer
  * with the role and the operations that apply the change to the branch's compute.
  */
+import type { RoleCreateRequest } from '@neondatabase/api-client';
+import { reject } from '../../domain/rejection.js';
 import { roleNamed } from '../../model/branchConfig.js';
 import type { BranchState } from '../../model/state.js';
 import { errorResponse, type ApiResponse } from '../apiResponse.js';
-import { BodyReader } from '../bodyReader.js';
 import { roleDto } from '../dto.js';
 import type { RequestTarget } from '../requestTarget.js';
 import type { Route } from '../route.js';
@@ -28,22 +29,24 @@ export const listRolesRoute: Route = {
 };
 
 /** POST /projects/{project_id}/branches/{branch_id}/roles */
-export const createRoleRoute: Route = {
+export const createRoleRoute: Route<RoleCreateRequest> = {
   method: 'POST',
   pattern: ROLES,
   handle({ params, body, target }) {
     const branch = findBranch(target, params);
     if (!branch.ok) return errorResponse(branch.error);
-    const role = BodyReader.ofBody(body).object_('role');
-    const name = role.string('name', /^/u, 'a string');
-    if (name === undefined) role.fail('role.name is required');
-    if (role.boolean('no_login') === true)
-      role.fail('role.no_login is not simulated: computesim roles always log in with a password');
-    if (role.problem !== undefined) return errorResponse(role.problem);
+    const { name, no_login: noLogin } = body.role;
+    if (noLogin === true)
+      return errorResponse(
+        reject(
+          'invalid_input',
+          'role.no_login is not simulated: computesim roles always log in with a password',
+        ),
+      );
     const { projectId, id: branchId } = branch.value;
-    const command = { type: 'CreateRole', projectId, branchId, name: name as string } as const;
+    const command = { type: 'CreateRole', projectId, branchId, name } as const;
     return executed(target.execute(command), (events) =>
-      answer(201, target, branch.value, name as string, events, true),
+      answer(201, target, branch.value, name, events, true),
     );
   },
 };

@@ -11,6 +11,7 @@ import { PROFILE_NAMES, Simulation, type ProfileName } from '../../simulation/si
 import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
 import { MissingPackageError } from '../../files/optionalPackage.js';
 import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
+import { apiKeyProblem } from '../../api/apiKey.js';
 import { API_RATE_LIMITS } from '../../api/rateLimiter.js';
 import { API_PREFIX } from '../../service/httpCore.js';
 import { SimServer, type ServedKey } from '../../http/simServer.js';
@@ -100,8 +101,8 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   if (!clock.ok) throw new UsageError(`--clock: ${clock.error}`);
   const seed = values.seed === undefined ? undefined : wholeNumber('--seed', values.seed);
   const given = values['api-key'] ?? [];
-  const bad = given.find((key) => key === '' || /\s/.test(key));
-  if (bad !== undefined) throw new UsageError('--api-key must be non-empty, without spaces');
+  const problem = given.map(apiKeyProblem).find((found) => found !== undefined);
+  if (problem !== undefined) throw new UsageError(`--api-key: ${problem}`);
   const keys: ServedKey[] = (
     given.length > 0 ? given : [`csim_${randomBytes(16).toString('hex')}`]
   ).map((key) => ({ key, kind: 'personal' }));
