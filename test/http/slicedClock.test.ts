@@ -1,6 +1,6 @@
 /**
  * Long clock moves on a served simulation: they run in slices that give the same log as one call,
- * stop where they are when memory runs short or the state file fails (never acknowledging what is
+ * each sized so that it and the writing after it hold the event loop about 15 ms, stop where they are when memory runs short or the state file fails (never acknowledging what is
  * not durable), and a run until idle that never settles says where the clock got to.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +13,7 @@ import type { SimServerOptions } from '../../src/http/simServer.js';
 import { serveOver } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
+import { runSliced, SLICE_MS } from '../../src/service/slicedRun.js';
 
 async function serve(sim: Simulation, options: Partial<SimServerOptions> = {}) {
   const served = await serveOver('socket', options, sim);
@@ -76,6 +77,30 @@ describe('slices', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('are sized by what a slice and the writing after it take together, not the slice alone', async () => {
+    // A clock of its own: each timer takes 1/64 ms to run and as long again to write to the file.
+    let now = 0;
+    const sizes: number[] = [];
+    let left = 100_000;
+    const ended = await runSliced({
+      clock: () => now,
+      slice: (maxTimers) => {
+        sizes.push(maxTimers);
+        const ran = Math.min(maxTimers, left);
+        left -= ran;
+        now += ran / 64;
+        return left > 0 ? 'more' : 'done';
+      },
+      afterSlice: () => {
+        now += (sizes.at(-1) as number) / 64;
+        return undefined;
+      },
+    });
+    expect(ended).toBe('done');
+    // 1/32 ms a timer all told: 480 timers make SLICE_MS (the slice alone would allow 960).
+    expect(new Set(sizes.slice(1))).toEqual(new Set([SLICE_MS * 32]));
   });
 });
 
