@@ -59,6 +59,8 @@ interface FeedStream {
   req: number;
   /** The clock message last sent, so an unchanged clock is not sent again. */
   clock: string;
+  /** Whether it is being sent what is new (a pull meanwhile must not send it all again). */
+  flushing: boolean;
 }
 
 /** The event streams of the dashboard of one server. */
@@ -146,6 +148,7 @@ export class DashboardFeed {
             seq: resumes ? cursor.seq : 0,
             req: resumes ? cursor.req : 0,
             clock: '',
+            flushing: false,
           };
           this.#streams.add(stream);
           if (lastEventId !== null && !resumes) this.#send(stream, sseMessage('reset', {}));
@@ -296,10 +299,24 @@ export class DashboardFeed {
     }, FLUSH_MS);
   }
 
-  /** Sends `stream` everything since its cursor, then the clock if it moved. */
+  /**
+   * Sends `stream` everything since its cursor, then the clock if it moved. Once at a time: a
+   * message handed to a waiting read calls `pull` at once, inside this, and a second flush there
+   * would send what this one is about to send (the reader got lines twice).
+   */
   #flush(stream: FeedStream): void {
     // A stream its reader leaves full is not even told what it skips until it takes some.
-    if (!this.#streams.has(stream) || isFull(stream)) return;
+    if (!this.#streams.has(stream) || isFull(stream) || stream.flushing) return;
+    stream.flushing = true;
+    try {
+      this.#sendNew(stream);
+    } finally {
+      stream.flushing = false;
+    }
+  }
+
+  /** `#flush`'s work: what is new for `stream`, while it has room. */
+  #sendNew(stream: FeedStream): void {
     const sim = this.#sim();
     const log = sim.log;
     const end = log.length;

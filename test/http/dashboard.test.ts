@@ -2,10 +2,12 @@
  * `serve`'s dashboard over a real socket: the page at `/` without a key, its data routes with the
  * control routes' key rules and JSON errors, the figures on screen, the report of the run so far,
  * and the event stream: a dropped stream resumes from its Last-Event-ID with nothing lost or
- * repeated, and a stream of another simulation starts again.
+ * repeated, a reader that keeps up gets each line once, and a stream of another simulation starts
+ * again.
  */
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
+import { bodyMessages } from '../support/streamMessages.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 interface Message {
@@ -215,5 +217,41 @@ describe('the dashboard of serve', () => {
     const after = await open.feedUntil('POST /_sim/reset → 200');
     expect(after.items[0]).toMatchObject({ text: 'simulation started (seed 9)' });
     open.drop();
+  });
+
+  it('sends a reader that keeps up each line once, however many messages one change makes', async () => {
+    const sim = new Simulation({ seed: 5 });
+    for (let i = 0; i < 10; i++) sim.request('POST', '/projects', { project: { name: `p${i}` } });
+    const { server, call } = await serveOver('fetch', {}, sim);
+    const reader = server.dashboard.feed.open(null).getReader();
+    const decoder = new TextDecoder();
+    const items: { text: string; seq?: number }[] = [];
+    let text = '';
+    /** Reads on (a read always pending, as a page's is) until a line reads `last`. */
+    const readUntil = async (last: string) => {
+      while (!items.some((item) => item.text === last)) {
+        const next = await reader.read();
+        if (next.done === true) throw new Error('the stream ended');
+        text += decoder.decode(next.value, { stream: true });
+        const cut = text.lastIndexOf('\n\n') + 2;
+        for (const message of bodyMessages(text.slice(0, cut)))
+          if (message.event === 'feed') items.push(...(message.data as typeof items));
+        text = text.slice(cut);
+      }
+    };
+    await call('GET', '/_sim/clock');
+    await readUntil('GET /_sim/clock → 200');
+    // Over 200 lines in one go (a message holds 200 at most) but less than the stream's buffer:
+    // they go out in one flush, the first message to the read waiting for it.
+    const rest = readUntil('POST /_sim/advance → 200');
+    await call('POST', '/_sim/advance', { by: '1d' });
+    await rest;
+    await call('POST', '/projects', { project: { name: 'after' } });
+    await readUntil('POST /projects → 201');
+    const seqs = items.flatMap((item) => (item.seq === undefined ? [] : [item.seq]));
+    expect(seqs.length).toBeGreaterThan(300);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    await reader.cancel();
   });
 });

@@ -9,7 +9,8 @@ import { STREAM_BUFFER_BYTES } from '../../src/http/dashboardFeed.js';
 import type { SimServer } from '../../src/http/simServer.js';
 import { Simulation } from '../../src/index.js';
 import { pollUntil } from '../support/pollUntil.js';
-import { readToEnd, stalledReader, streamMessages } from '../support/stalledReaders.js';
+import { readToEnd, stalledReader } from '../support/stalledReaders.js';
+import { bodyMessages, streamMessages } from '../support/streamMessages.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 /** A feed message's lines as the tests compare them. */
@@ -37,7 +38,7 @@ async function feedUntil(server: SimServer, base: string, last: string, lastEven
     if (next.done === true) throw new Error('the stream ended');
     text += decoder.decode(next.value, { stream: true });
     const cut = text.lastIndexOf('\n\n') + 2;
-    for (const message of streamMessages(`\r\n\r\n${text.slice(0, cut)}`))
+    for (const message of bodyMessages(text.slice(0, cut)))
       if (message.event === 'feed') items.push(...(message.data as Item[]));
     text = text.slice(cut);
   }

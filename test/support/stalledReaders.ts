@@ -1,17 +1,11 @@
 /**
  * Readers of a server's `/_sim/events` that do not read: a raw HTTP/1.0 request on a paused socket
  * (no chunked framing: the body is the bytes after the head, and the server closes the connection
- * at its end), and what such a reader finds once it reads at last: the messages that reached it,
- * and whether the server had already let it go.
+ * at its end), and what such a reader finds once it reads at last: what reached it, and whether
+ * the server had already let it go.
  */
 import { connect, type Socket } from 'node:net';
-
-/** One server-sent message of an event stream. */
-export interface StreamMessage {
-  readonly event: string;
-  readonly id?: string;
-  readonly data: unknown;
-}
+import { lastEvent } from './streamMessages.js';
 
 /** Opens `/_sim/events` of the server at `base` with `key` on a socket that does not read. */
 export function stalledReader(base: string, key: string, lastEventId?: string): Socket {
@@ -25,33 +19,6 @@ export function stalledReader(base: string, key: string, lastEventId?: string): 
     `GET ${url.pathname}/_sim/events HTTP/1.0\r\nauthorization: Bearer ${key}\r\n${idLine}\r\n`,
   );
   return socket;
-}
-
-/** The blocks of a stream's body that are whole messages (one cut off at the end is not one). */
-function wholeBlocks(body: string): string[] {
-  const blocks = body.split('\n\n');
-  blocks.pop();
-  return blocks.filter((block) => !block.startsWith(':'));
-}
-
-/** The value of field `name` of a message block. */
-function field(block: string, name: string): string | undefined {
-  return block
-    .split('\n')
-    .find((line) => line.startsWith(`${name}: `))
-    ?.slice(name.length + 2);
-}
-
-/** The complete messages in the body of a raw response (head included). */
-export function streamMessages(raw: string): StreamMessage[] {
-  return wholeBlocks(raw.slice(raw.indexOf('\r\n\r\n') + 4)).map((block) => {
-    const id = field(block, 'id');
-    return {
-      event: field(block, 'event') ?? 'message',
-      ...(id === undefined ? {} : { id }),
-      data: JSON.parse(field(block, 'data') ?? 'null'),
-    };
-  });
 }
 
 /** Everything `socket` receives until it ends. */
@@ -99,12 +66,7 @@ export function letGo(socket: Socket, graceMs: number): Promise<ReaderEnd> {
     // Closed by the server, whether with an end or a reset: either way it let the stream go.
     socket.on('close', () => {
       clearTimeout(bound);
-      const last = wholeBlocks(tail).at(-1);
-      resolve({
-        ended: !held,
-        bytes,
-        lastEvent: last === undefined ? undefined : (field(last, 'event') ?? 'message'),
-      });
+      resolve({ ended: !held, bytes, lastEvent: lastEvent(tail) });
     });
     socket.resume();
   });
