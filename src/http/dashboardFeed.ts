@@ -8,10 +8,10 @@
  * for a whole tick is sent `resync` and closed, and dropped if it does not take even that.
  */
 import type { Subscription } from 'rxjs';
+import { FeedLines, type FeedLine } from '../dashboard/feedLines.js';
 import { FeedNarrator } from '../dashboard/feedNarrator.js';
-import { eventItem, requestItem, type FeedItem } from '../dashboard/feedItem.js';
 import type { PlacedRequest } from '../dashboard/runReportBuilder.js';
-import { SSE_HEARTBEAT, sseMessage } from '../dashboard/sseMessage.js';
+import { SSE_HEARTBEAT, sseMessage, sseMessageOfJson } from '../dashboard/sseMessage.js';
 import { formatCursor, parseCursor, type StreamCursor } from '../dashboard/streamCursor.js';
 import type { AnsweredRequest, HttpCore } from '../service/httpCore.js';
 import type { Simulation } from '../simulation/simulation.js';
@@ -76,7 +76,8 @@ export class DashboardFeed {
   #requests: PlacedRequest[] = [];
   #requestsDropped = 0;
   #subscription: Subscription | undefined;
-  #narrator: FeedNarrator;
+  /** The lines of the latest events, made once for every stream. */
+  #lines: FeedLines;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #ticks = 0;
@@ -89,7 +90,7 @@ export class DashboardFeed {
   constructor(core: HttpCore, instance: string) {
     this.#core = core;
     this.#instance = instance;
-    this.#narrator = this.#newNarrator();
+    this.#lines = this.#newLines();
     core.onReplaced(() => this.#replaced());
   }
 
@@ -261,7 +262,7 @@ export class DashboardFeed {
     this.#generation++;
     this.#requests = [];
     this.#requestsDropped = 0;
-    this.#narrator = this.#newNarrator();
+    this.#lines = this.#newLines();
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;
     for (const stream of this.#streams) {
@@ -322,40 +323,41 @@ export class DashboardFeed {
     const end = log.length;
     const requestEnd = this.#requestsDropped + this.#requests.length;
     this.#skipBacklog(stream, end, requestEnd);
-    let items: FeedItem[] = [];
+    // While its reader leaves its buffer full, the rest stays in the log (pull sends it). Only
+    // sending changes that here (what the reader takes comes in later turns): it is read after.
+    const room = () => this.#streams.has(stream) && !isFull(stream);
+    let open = room();
+    let lines: FeedLine[] = [];
     let text = 0;
     const emit = () => {
-      if (items.length === 0) return;
+      if (lines.length === 0) return;
       const id = formatCursor({ epoch: this.epoch, seq: stream.seq, req: stream.req });
-      this.#send(stream, sseMessage('feed', items, id));
-      items = [];
+      this.#send(stream, sseMessageOfJson('feed', `[${lines.map((l) => l.json).join(',')}]`, id));
+      lines = [];
       text = 0;
+      open = room();
     };
-    const add = (item: FeedItem) => {
-      items.push(item);
-      text += item.text.length;
-      if (items.length >= ITEMS_PER_MESSAGE || text >= MESSAGE_TEXT) emit();
+    const add = (line: FeedLine) => {
+      lines.push(line);
+      text += line.textLength;
+      if (lines.length >= ITEMS_PER_MESSAGE || text >= MESSAGE_TEXT) emit();
     };
-    // While its reader leaves its buffer full, the rest stays in the log (pull sends it).
-    const room = () => this.#streams.has(stream) && !isFull(stream);
     const requestsUpTo = (position: number) => {
-      while (stream.req < requestEnd && room()) {
+      while (stream.req < requestEnd && open) {
         const request = this.#requests[stream.req - this.#requestsDropped] as PlacedRequest;
         if (request.position > position) break;
         // Counted before it is added: a message it ends carries the cursor after it.
         stream.req++;
-        add(requestItem(request));
+        add(this.#lines.request(request));
       }
     };
-    if (stream.seq < end)
-      for (const event of log.range(stream.seq, end)) {
-        if (!room()) break;
-        requestsUpTo(event.seq);
-        if (!room()) break;
-        const narrated = this.#narrator.narrate(event);
-        stream.seq = event.seq + 1;
-        if (narrated !== undefined) add(eventItem(event, narrated));
-      }
+    for (let seq = stream.seq; seq < end && open; seq++) {
+      requestsUpTo(seq);
+      if (!open) break;
+      const line = this.#lines.event(seq, end);
+      stream.seq = seq + 1;
+      if (line !== null) add(line);
+    }
     requestsUpTo(end);
     emit();
     if (!room()) return;
@@ -387,9 +389,11 @@ export class DashboardFeed {
     this.#send(stream, sseMessage('skipped', skipped, id));
   }
 
-  #newNarrator(): FeedNarrator {
+  #newLines(): FeedLines {
     const sim = this.#sim();
-    return new FeedNarrator((from, to) => sim.log.range(from, to));
+    const read = (from: number, to: number) => sim.log.range(from, to);
+    // Room for every stream's last BACKLOG events, with the log moving on meanwhile.
+    return new FeedLines(new FeedNarrator(read), read, 4 * BACKLOG);
   }
 
   /** Queues `text` for `stream` (the callers keep to its bound). */
