@@ -1,11 +1,13 @@
 /**
  * Long clock moves of a served simulation (an advance over years, a run until idle over a busy
  * fleet) run in slices of a few milliseconds each, handing the event loop back in between, so the
- * server keeps answering other requests while the clock moves. Slice sizes adapt to how fast the
- * simulation runs; the work done is the same as in one call, so the log is too. Runtime-neutral:
- * the memory check is passed in (`memoryFull.ts` is node's).
+ * server keeps answering other requests while the clock moves; runs under way at once take turns
+ * (`sliceTurns.ts`). Slice sizes adapt to how fast the simulation runs; the work done is the same
+ * as in one call, so the log is too. Runtime-neutral: the memory check is passed in
+ * (`memoryFull.ts` is node's).
  */
 import type { ErrorCode } from './errorTable.js';
+import { nextSliceTurn } from './sliceTurns.js';
 
 /** What one slice reports: finished, more to do, or out of time (`runUntilIdle`'s `within`). */
 export type SliceResult = 'done' | 'more' | 'deadline';
@@ -54,13 +56,6 @@ export async function runSliced(run: SlicedRun): Promise<SliceResult | SliceStop
       100,
       Math.min(1_000_000, Math.round((maxTimers * SLICE_MS) / Math.max(took, 1))),
     );
-    await nextTurn();
+    await nextSliceTurn();
   }
-}
-
-/** Hands the event loop back for a turn (setImmediate where the runtime has it). */
-function nextTurn(): Promise<void> {
-  return new Promise<void>((resolve) =>
-    typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
-  );
 }

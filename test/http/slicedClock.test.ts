@@ -1,7 +1,9 @@
 /**
  * Long clock moves on a served simulation: they run in slices that give the same log as one call,
- * each sized so that it and the writing after it hold the event loop about 15 ms, stop where they are when memory runs short or the state file fails (never acknowledging what is
- * not durable), and a run until idle that never settles says where the clock got to.
+ * each sized so that it and the writing after it hold the event loop about 15 ms, runs under way at
+ * once taking turns, a slice a turn of the event loop; they stop where they are when memory runs
+ * short or the state file fails (never acknowledging what is not durable), and a run until idle
+ * that never settles says where the clock got to.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +103,34 @@ describe('slices', () => {
     expect(ended).toBe('done');
     // 1/32 ms a timer all told: 480 timers make SLICE_MS (the slice alone would allow 960).
     expect(new Set(sizes.slice(1))).toEqual(new Set([SLICE_MS * 32]));
+  });
+
+  it('of runs under way at once take turns: one slice a turn of the event loop, in order', async () => {
+    // Counts the turns of the event loop while the runs go.
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const slices: { readonly run: string; readonly turn: number }[] = [];
+    const run = (name: string) => {
+      let left = 4;
+      return runSliced({
+        slice: () => {
+          slices.push({ run: name, turn });
+          return --left > 0 ? 'more' : 'done';
+        },
+        afterSlice: () => undefined,
+      });
+    };
+    await Promise.all([run('a'), run('b'), run('c')]);
+    counting = false;
+    // The first slices go when asked for; after them, no two slices share a turn.
+    const later = slices.slice(3);
+    expect(new Set(later.map((slice) => slice.turn)).size).toBe(later.length);
+    expect(slices.map((slice) => slice.run).join('')).toBe('abcabcabcabc');
   });
 });
 
