@@ -22,7 +22,6 @@ const READ_AHEAD = 512;
 
 /** The lines of the latest events of one log, and of answered requests. */
 export class FeedLines {
-  readonly #narrator: FeedNarrator;
   readonly #read: (from: number, to: number) => Iterable<SimEvent>;
   /** Which event each slot of the ring holds (-1: none). */
   readonly #seqs: Float64Array;
@@ -36,11 +35,10 @@ export class FeedLines {
    * @param capacity - events whose lines are kept: at least what a stream far behind is sent
    */
   constructor(
-    narrator: FeedNarrator,
+    readonly narrator: FeedNarrator,
     read: (from: number, to: number) => Iterable<SimEvent>,
     readonly capacity: number,
   ) {
-    this.#narrator = narrator;
     this.#read = read;
     this.#seqs = new Float64Array(capacity).fill(-1);
     this.#lines = new Array<FeedLine | null>(capacity).fill(null);
@@ -69,7 +67,7 @@ export class FeedLines {
   /** Reads, narrates and keeps the lines of events `[from, to)`. */
   #fill(from: number, to: number): void {
     for (const event of this.#read(from, to)) {
-      const text = this.#narrator.narrate(event);
+      const text = this.narrator.narrate(event);
       const slot = event.seq % this.capacity;
       this.#seqs[slot] = event.seq;
       this.#lines[slot] =

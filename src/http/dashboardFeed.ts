@@ -5,7 +5,9 @@
  * a page that lost its connection resumes with `Last-Event-ID` without losing or repeating a line.
  * Each stream holds at most `STREAM_BUFFER_BYTES` unread (plus one message): past that the feed
  * waits for its reader, reading on from the log when it takes more. A reader that takes nothing
- * for a whole tick is sent `resync` and closed, and dropped if it does not take even that.
+ * for a whole tick is sent `resync` and closed, and dropped if it does not take even that. The
+ * lines are made once for every stream (`FeedLines`); a narrator far behind the first line asked
+ * for reads on in slices, between other requests.
  */
 import type { Subscription } from 'rxjs';
 import { FeedLines, type FeedLine } from '../dashboard/feedLines.js';
@@ -14,6 +16,7 @@ import type { PlacedRequest } from '../dashboard/runReportBuilder.js';
 import { SSE_HEARTBEAT, sseMessage, sseMessageOfJson } from '../dashboard/sseMessage.js';
 import { formatCursor, parseCursor, type StreamCursor } from '../dashboard/streamCursor.js';
 import type { AnsweredRequest, HttpCore } from '../service/httpCore.js';
+import { runSliced } from '../service/slicedRun.js';
 import type { Simulation } from '../simulation/simulation.js';
 import { StreamDropped } from './streamDropped.js';
 
@@ -21,6 +24,11 @@ import { StreamDropped } from './streamDropped.js';
 const REQUESTS_KEPT = 10_000;
 /** Events a stream is sent at most when it starts or resumes far behind; older ones are skipped. */
 const BACKLOG = 5_000;
+/**
+ * Events the narrator may read in one go to reach the first line a stream is sent; when it is
+ * further behind (a first page on a long log), it reads on in slices between other requests.
+ */
+const READ_IN_ONE_GO = 50_000;
 /** Feed lines per message at most. */
 const ITEMS_PER_MESSAGE = 200;
 /** Characters of feed text a message ends at (its last line may take it past: one path at most). */
@@ -78,6 +86,8 @@ export class DashboardFeed {
   #subscription: Subscription | undefined;
   /** The lines of the latest events, made once for every stream. */
   #lines: FeedLines;
+  /** The lines whose narrator is reading on in slices, if any. */
+  #readingOn: FeedLines | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #ticks = 0;
@@ -323,6 +333,10 @@ export class DashboardFeed {
     const end = log.length;
     const requestEnd = this.#requestsDropped + this.#requests.length;
     this.#skipBacklog(stream, end, requestEnd);
+    if (this.#lines.narrator.behind(stream.seq) > READ_IN_ONE_GO) {
+      this.#readOn(stream.seq);
+      return;
+    }
     // While its reader leaves its buffer full, the rest stays in the log (pull sends it). Only
     // sending changes that here (what the reader takes comes in later turns): it is read after.
     const room = () => this.#streams.has(stream) && !isFull(stream);
@@ -367,6 +381,27 @@ export class DashboardFeed {
       stream.clock = shown;
       this.#send(stream, sseMessage('clock', clock));
     }
+  }
+
+  /**
+   * Has the narrator read on to event `to` in slices (once, however many streams wait for it),
+   * then sends every stream what is new.
+   */
+  #readOn(to: number): void {
+    const lines = this.#lines;
+    if (this.#readingOn === lines) return;
+    this.#readingOn = lines;
+    void runSliced({
+      slice: (max) => (lines.narrator.readOn(max, to) ? 'done' : 'more'),
+      // A simulation replaced, or the server stopping, leaves this narrator behind.
+      afterSlice: () =>
+        this.#closed || this.#lines !== lines
+          ? { code: 'service_unavailable', message: 'the feed moved on' }
+          : undefined,
+    }).finally(() => {
+      if (this.#readingOn === lines) this.#readingOn = undefined;
+      for (const stream of [...this.#streams]) this.#flush(stream);
+    });
   }
 
   /**
