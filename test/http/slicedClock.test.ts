@@ -1,7 +1,8 @@
 /**
  * Long clock moves on a served simulation: they run in slices that give the same log as one call,
- * each sized so that it and the writing after it hold the event loop about 15 ms, runs under way at
- * once taking turns, a slice a turn of the event loop; they stop where they are when memory runs
+ * each ending when it and the writing after it have held the event loop about 15 ms (read between
+ * chunks of timers, whatever they cost), runs under way at once taking turns, a slice a turn of the
+ * event loop; they stop where they are when memory runs
  * short or the state file fails (never acknowledging what is not durable), and a run until idle
  * that never settles says where the clock got to.
  */
@@ -15,7 +16,7 @@ import type { SimServerOptions } from '../../src/http/simServer.js';
 import { serveOver } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
-import { runSliced, SLICE_MS } from '../../src/service/slicedRun.js';
+import { CHUNK_MS, runSliced, SLICE_MS } from '../../src/service/slicedRun.js';
 
 async function serve(sim: Simulation, options: Partial<SimServerOptions> = {}) {
   const served = await serveOver('socket', options, sim);
@@ -81,28 +82,52 @@ describe('slices', () => {
     );
   });
 
-  it('are sized by what a slice and the writing after it take together, not the slice alone', async () => {
-    // A clock of its own: each timer takes 1/64 ms to run and as long again to write to the file.
+  /**
+   * Runs `timers` timers sliced on a clock of its own, each costing `cost(done)` ms to run and as
+   * long again to write after its slice; the wall time of each slice, writing included.
+   */
+  async function sliceTimes(timers: number, cost: (done: number) => number): Promise<number[]> {
     let now = 0;
-    const sizes: number[] = [];
-    let left = 100_000;
+    let done = 0;
+    let made = 0;
+    let sliceStarted = 0;
+    const times: number[] = [];
     const ended = await runSliced({
       clock: () => now,
       slice: (maxTimers) => {
-        sizes.push(maxTimers);
-        const ran = Math.min(maxTimers, left);
-        left -= ran;
-        now += ran / 64;
-        return left > 0 ? 'more' : 'done';
+        if (made === 0) sliceStarted = now;
+        for (let i = 0; i < maxTimers && done < timers; i++, done++, made++) now += cost(done);
+        return done < timers ? 'more' : 'done';
       },
       afterSlice: () => {
-        now += (sizes.at(-1) as number) / 64;
+        for (let i = done - made; i < done; i++) now += cost(i);
+        made = 0;
+        times.push(now - sliceStarted);
         return undefined;
       },
     });
     expect(ended).toBe('done');
-    // 1/32 ms a timer all told: 480 timers make SLICE_MS (the slice alone would allow 960).
-    expect(new Set(sizes.slice(1))).toEqual(new Set([SLICE_MS * 32]));
+    return times;
+  }
+
+  it('take about SLICE_MS each, the writing after them included', async () => {
+    // 1/64 ms a timer to run and as long to write: half of each slice is writing.
+    const times = await sliceTimes(100_000, () => 1 / 64);
+    // After the first (1,000 timers, whatever they cost), within a chunk of the mark.
+    for (const time of times.slice(1, -1)) {
+      expect(time).toBeGreaterThanOrEqual(SLICE_MS);
+      expect(time).toBeLessThanOrEqual(SLICE_MS + 2 * CHUNK_MS);
+    }
+  });
+
+  it('end when their time is up when timers turn costlier, not after a count of them', async () => {
+    // From the 20,000th timer on, each costs 50 times as much (a day of heavy timers).
+    const times = await sliceTimes(40_000, (done) => (done < 20_000 ? 1 / 64 : 50 / 64));
+    // One chunk sized at the old cost overruns once (50 × CHUNK_MS, doubled by its writing); a
+    // slice sized by a count of timers ran 50 times SLICE_MS.
+    expect(Math.max(...times.slice(1))).toBeLessThanOrEqual(SLICE_MS + 2 * 50 * CHUNK_MS);
+    for (const time of times.slice(1, -1).slice(-20))
+      expect(time).toBeLessThanOrEqual(SLICE_MS + 4);
   });
 
   it('of runs under way at once take turns: one slice a turn of the event loop, in order', async () => {
@@ -116,13 +141,20 @@ describe('slices', () => {
     setImmediate(count);
     const slices: { readonly run: string; readonly turn: number }[] = [];
     const run = (name: string) => {
+      // Four slices, on a clock of its own: each call of `slice` takes 1 ms.
       let left = 4;
+      let now = 0;
       return runSliced({
+        clock: () => now,
         slice: () => {
-          slices.push({ run: name, turn });
-          return --left > 0 ? 'more' : 'done';
+          now += 1;
+          return left > 1 ? 'more' : 'done';
         },
-        afterSlice: () => undefined,
+        afterSlice: () => {
+          slices.push({ run: name, turn });
+          left--;
+          return undefined;
+        },
       });
     };
     await Promise.all([run('a'), run('b'), run('c')]);
