@@ -2,10 +2,11 @@
  * `serve`'s dashboard over a real socket: the page at `/` without a key, its data routes with the
  * control routes' key rules and JSON errors, the figures on screen, the report of the run so far,
  * and the event stream: a dropped stream resumes from its Last-Event-ID with nothing lost or
- * repeated, a reader that keeps up gets each line once, and a stream of another simulation starts
- * again.
+ * repeated, a reader that keeps up gets each line once and at most its buffer's worth before the
+ * server turns to other work, and a stream of another simulation starts again.
  */
 import { describe, expect, it } from 'vitest';
+import { STREAM_BUFFER_BYTES } from '../../src/http/dashboardFeed.js';
 import { Simulation } from '../../src/index.js';
 import { bodyMessages } from '../support/streamMessages.js';
 import { KEY, serveOver } from '../support/transports.js';
@@ -253,5 +254,30 @@ describe('the dashboard of serve', () => {
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     await reader.cancel();
+  });
+
+  it('sends a reader that takes all at once no more than its buffer before other work has a turn', async () => {
+    // Over 150 KB of lines waiting (the old feed narrated them all while the reader took them).
+    const sim = new Simulation({ seed: 5 });
+    for (let i = 0; i < 40; i++) sim.request('POST', '/projects', { project: { name: `p${i}` } });
+    sim.advance('2d');
+    const { server } = await serveOver('fetch', {}, sim);
+    const reader = server.dashboard.feed.open(null).getReader();
+    let bytes = 0;
+    let atFirstTurn: number | undefined;
+    setImmediate(() => (atFirstTurn = bytes));
+    // A reader as quick as can be: every chunk taken at once, a read always waiting.
+    let text = '';
+    const decoder = new TextDecoder();
+    while (!text.includes('event: clock')) {
+      const next = await reader.read();
+      if (next.done === true) throw new Error('the stream ended');
+      bytes += next.value.byteLength;
+      text = (text + decoder.decode(next.value, { stream: true })).slice(-512);
+    }
+    await reader.cancel();
+    expect(bytes).toBeGreaterThan(2 * STREAM_BUFFER_BYTES);
+    expect(atFirstTurn).toBeDefined();
+    expect(atFirstTurn).toBeLessThanOrEqual(STREAM_BUFFER_BYTES + 32 * 1024);
   });
 });
