@@ -33,14 +33,19 @@ describe('stream cursors', () => {
   });
 });
 
+/** Ten minutes of two projects: a log to narrate, and each event's line as told in order. */
+function twoProjects() {
+  const sim = new Simulation({ seed: 11 });
+  for (const name of ['a', 'b']) sim.request('POST', '/projects', { project: { name } });
+  sim.advance('10m');
+  const events = [...sim.log];
+  const inOrder = createNarrator();
+  return { sim, events, told: events.map((e) => inOrder(e)) };
+}
+
 describe('the feed narrator', () => {
   it('tells each event as a narrator reading the log in order does, in any order of asking', () => {
-    const sim = new Simulation({ seed: 11 });
-    for (const name of ['a', 'b']) sim.request('POST', '/projects', { project: { name } });
-    sim.advance('10m');
-    const events = [...sim.log];
-    const inOrder = createNarrator();
-    const expected = events.map((e) => inOrder(e));
+    const { sim, events, told: expected } = twoProjects();
     fc.assert(
       fc.property(fc.array(fc.nat(events.length - 1), { maxLength: 40 }), (asks) => {
         const feed = new FeedNarrator((from, to) => sim.log.range(from, to));
@@ -53,13 +58,9 @@ describe('the feed narrator', () => {
 
 describe('the shared feed lines', () => {
   it('are the narrated events as JSON, whatever the order of asking and the size of the ring', () => {
-    const sim = new Simulation({ seed: 11 });
-    for (const name of ['a', 'b']) sim.request('POST', '/projects', { project: { name } });
-    sim.advance('10m');
-    const events = [...sim.log];
-    const inOrder = createNarrator();
-    const expected = events.map((e) => {
-      const text = inOrder(e);
+    const { sim, events, told } = twoProjects();
+    const expected = events.map((e, seq) => {
+      const text = told[seq];
       return text === undefined
         ? null
         : { json: JSON.stringify(eventItem(e, text)), textLength: text.length };

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { STREAM_BUFFER_BYTES } from '../../src/http/dashboardFeed.js';
 import { Simulation } from '../../src/index.js';
-import { bodyMessages } from '../support/streamMessages.js';
+import { feedItems } from '../support/streamMessages.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 interface Message {
@@ -225,21 +225,7 @@ describe('the dashboard of serve', () => {
     for (let i = 0; i < 10; i++) sim.request('POST', '/projects', { project: { name: `p${i}` } });
     const { server, call } = await serveOver('fetch', {}, sim);
     const reader = server.dashboard.feed.open(null).getReader();
-    const decoder = new TextDecoder();
-    const items: { text: string; seq?: number }[] = [];
-    let text = '';
-    /** Reads on (a read always pending, as a page's is) until a line reads `last`. */
-    const readUntil = async (last: string) => {
-      while (!items.some((item) => item.text === last)) {
-        const next = await reader.read();
-        if (next.done === true) throw new Error('the stream ended');
-        text += decoder.decode(next.value, { stream: true });
-        const cut = text.lastIndexOf('\n\n') + 2;
-        for (const message of bodyMessages(text.slice(0, cut)))
-          if (message.event === 'feed') items.push(...(message.data as typeof items));
-        text = text.slice(cut);
-      }
-    };
+    const { items, until: readUntil } = feedItems(reader);
     await call('GET', '/_sim/clock');
     await readUntil('GET /_sim/clock → 200');
     // Over 200 lines in one go (a message holds 200 at most) but less than the stream's buffer:

@@ -10,14 +10,8 @@ import type { SimServer } from '../../src/http/simServer.js';
 import { Simulation } from '../../src/index.js';
 import { pollUntil } from '../support/pollUntil.js';
 import { readToEnd, stalledReader } from '../support/stalledReaders.js';
-import { bodyMessages, streamMessages } from '../support/streamMessages.js';
+import { feedItems, streamMessages, type FeedItem } from '../support/streamMessages.js';
 import { KEY, serveOver } from '../support/transports.js';
-
-/** A feed message's lines as the tests compare them. */
-interface Item {
-  readonly text: string;
-  readonly seq?: number;
-}
 
 /** Feed lines from a stream read in process, until one reads `last`. */
 async function feedUntil(server: SimServer, base: string, last: string, lastEventId?: string) {
@@ -30,18 +24,7 @@ async function feedUntil(server: SimServer, base: string, last: string, lastEven
     }),
   );
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const items: Item[] = [];
-  let text = '';
-  while (!items.some((item) => item.text === last)) {
-    const next = await reader.read();
-    if (next.done === true) throw new Error('the stream ended');
-    text += decoder.decode(next.value, { stream: true });
-    const cut = text.lastIndexOf('\n\n') + 2;
-    for (const message of bodyMessages(text.slice(0, cut)))
-      if (message.event === 'feed') items.push(...(message.data as Item[]));
-    text = text.slice(cut);
-  }
+  const items = await feedItems(reader).until(last);
   await reader.cancel();
   return items;
 }
@@ -138,7 +121,7 @@ describe('readers of the event stream that do not read', () => {
     await call('GET', '/_sim/clock');
     const rest = await feedUntil(server, base, 'GET /_sim/clock → 200', last);
     const pieced = [
-      ...first.flatMap((message) => (message.event === 'feed' ? (message.data as Item[]) : [])),
+      ...first.flatMap((message) => (message.event === 'feed' ? (message.data as FeedItem[]) : [])),
       ...rest,
     ];
     const whole = await feedUntil(server, base, 'GET /_sim/clock → 200');
