@@ -1,6 +1,6 @@
 /**
- * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k` and the fifty-year `serve-50y`,
- * which run only when named),
+ * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k`, the fifty-year `serve-50y`
+ * and the minute-long `soak`, which run only when named),
  * or those named on the command line (`npm run bench -- scheduler`).
  * Exits 1 when a target was missed and `--strict` is given.
  */
@@ -11,6 +11,7 @@ import { runPgBenchmark } from './pg.js';
 import { runRequestsBenchmark } from './requests.js';
 import { runSchedulerBenchmark } from './scheduler.js';
 import { runServe50yBenchmark } from './serve50y.js';
+import { runSoakBenchmark } from './soak.js';
 import { runSweepBenchmark } from './sweep.js';
 import { runTestingBenchmark } from './testing.js';
 
@@ -24,6 +25,7 @@ const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
   pg: runPgBenchmark,
   sweep: runSweepBenchmark,
   'serve-50y': runServe50yBenchmark,
+  soak: runSoakBenchmark,
 };
 
 const args = process.argv.slice(2);
@@ -37,8 +39,8 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 let allMet = true;
-/** Long enough (a region-sized month, fifty years twice) to run only when named. */
-const ON_REQUEST = new Set(['fleet-30d-10k', 'serve-50y']);
+/** Long enough (a region-sized month, fifty years twice, a minute's soak) to run only when named. */
+const ON_REQUEST = new Set(['fleet-30d-10k', 'serve-50y', 'soak']);
 for (const name of names.length > 0
   ? names
   : Object.keys(BENCHMARKS).filter((n) => !ON_REQUEST.has(n))) {

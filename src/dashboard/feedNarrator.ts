@@ -1,7 +1,8 @@
 /**
  * Narration for the dashboard's streams: one narrator reads the log in order for every reader,
  * including readers behind it, so a page that resumes far back does not make it read everything
- * again.
+ * again. Far behind the first line asked for (a first page on a long log), it can be made to read
+ * on a part at a time (`readOn`), so that the server does so in slices.
  */
 import type { SimEvent } from '../model/events.js';
 import { createNarrator, type Narrator } from '../projection/narrator.js';
@@ -25,5 +26,18 @@ export class FeedNarrator {
       for (const earlier of this.read(this.#readTo, event.seq)) this.#narrator(earlier);
     this.#readTo = Math.max(this.#readTo, event.seq + 1);
     return this.#narrator(event);
+  }
+
+  /** How many of the log's events before `seq` it has yet to read. */
+  behind(seq: number): number {
+    return Math.max(0, seq - this.#readTo);
+  }
+
+  /** Reads on toward event `to`, at most `count` events; whether it has got there. */
+  readOn(count: number, to: number): boolean {
+    const end = Math.min(to, this.#readTo + count);
+    if (end > this.#readTo) for (const event of this.read(this.#readTo, end)) this.#narrator(event);
+    this.#readTo = Math.max(this.#readTo, end);
+    return this.#readTo >= to;
   }
 }

@@ -5,15 +5,18 @@
  * a page that lost its connection resumes with `Last-Event-ID` without losing or repeating a line.
  * Each stream holds at most `STREAM_BUFFER_BYTES` unread (plus one message): past that the feed
  * waits for its reader, reading on from the log when it takes more. A reader that takes nothing
- * for a whole tick is sent `resync` and closed, and dropped if it does not take even that.
+ * for a whole tick is sent `resync` and closed, and dropped if it does not take even that. The
+ * lines are made once for every stream (`FeedLines`); a narrator far behind the first line asked
+ * for reads on in slices, between other requests.
  */
 import type { Subscription } from 'rxjs';
+import { FeedLines, type FeedLine } from '../dashboard/feedLines.js';
 import { FeedNarrator } from '../dashboard/feedNarrator.js';
-import { eventItem, requestItem, type FeedItem } from '../dashboard/feedItem.js';
 import type { PlacedRequest } from '../dashboard/runReportBuilder.js';
-import { SSE_HEARTBEAT, sseMessage } from '../dashboard/sseMessage.js';
+import { SSE_HEARTBEAT, sseMessage, sseMessageOfJson } from '../dashboard/sseMessage.js';
 import { formatCursor, parseCursor, type StreamCursor } from '../dashboard/streamCursor.js';
 import type { AnsweredRequest, HttpCore } from '../service/httpCore.js';
+import { runSliced } from '../service/slicedRun.js';
 import type { Simulation } from '../simulation/simulation.js';
 import { StreamDropped } from './streamDropped.js';
 
@@ -21,12 +24,23 @@ import { StreamDropped } from './streamDropped.js';
 const REQUESTS_KEPT = 10_000;
 /** Events a stream is sent at most when it starts or resumes far behind; older ones are skipped. */
 const BACKLOG = 5_000;
+/**
+ * Events the narrator may read in one go to reach the first line a stream is sent (a few ms); when
+ * it is further behind (a first page on a long log, or streams all full while a clock move ran),
+ * it reads on in slices between other requests.
+ */
+const READ_IN_ONE_GO = 5_000;
 /** Feed lines per message at most. */
 const ITEMS_PER_MESSAGE = 200;
 /** Characters of feed text a message ends at (its last line may take it past: one path at most). */
 const MESSAGE_TEXT = 16 * 1024;
 /** Wall ms between a change and the messages that tell it (changes in between go together). */
 const FLUSH_MS = 50;
+/**
+ * Wall ms the streams are sent what is new for in one turn of the event loop; the rest are sent
+ * theirs in the next turns (200 streams in one go held the loop 50-290 ms in the soak).
+ */
+const ROUND_MS = 5;
 /** Wall ms between a paced clock's catch-ups while pages watch, and between checks of the streams. */
 const TICK_MS = 1_000;
 /** Ticks between heartbeats. */
@@ -59,6 +73,8 @@ interface FeedStream {
   req: number;
   /** The clock message last sent, so an unchanged clock is not sent again. */
   clock: string;
+  /** Whether it is being sent what is new (a pull meanwhile must not send it all again). */
+  flushing: boolean;
 }
 
 /** The event streams of the dashboard of one server. */
@@ -74,7 +90,10 @@ export class DashboardFeed {
   #requests: PlacedRequest[] = [];
   #requestsDropped = 0;
   #subscription: Subscription | undefined;
-  #narrator: FeedNarrator;
+  /** The lines of the latest events, made once for every stream. */
+  #lines: FeedLines;
+  /** The lines whose narrator is reading on in slices, if any. */
+  #readingOn: FeedLines | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #ticks = 0;
@@ -87,7 +106,7 @@ export class DashboardFeed {
   constructor(core: HttpCore, instance: string) {
     this.#core = core;
     this.#instance = instance;
-    this.#narrator = this.#newNarrator();
+    this.#lines = this.#newLines();
     core.onReplaced(() => this.#replaced());
   }
 
@@ -146,17 +165,20 @@ export class DashboardFeed {
             seq: resumes ? cursor.seq : 0,
             req: resumes ? cursor.req : 0,
             clock: '',
+            flushing: false,
           };
           this.#streams.add(stream);
           if (lastEventId !== null && !resumes) this.#send(stream, sseMessage('reset', {}));
           this.#watch();
           this.#flush(stream);
         },
-        // Its reader took some: it is sent what it did not get while it was full.
+        // Its reader took some: it is sent what it did not get while it was full, with the next
+        // round (in this call, a reader whose socket takes all, as one that never reads does
+        // until the kernel's buffers fill, kept the server making its lines for megabytes).
         pull: () => {
           if (stream === undefined || !this.#streams.has(stream)) return;
           stream.pulled = true;
-          this.#flush(stream);
+          this.#wake();
         },
         cancel: () => {
           if (stream !== undefined) this.#drop(stream);
@@ -258,7 +280,7 @@ export class DashboardFeed {
     this.#generation++;
     this.#requests = [];
     this.#requestsDropped = 0;
-    this.#narrator = this.#newNarrator();
+    this.#lines = this.#newLines();
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;
     for (const stream of this.#streams) {
@@ -292,53 +314,84 @@ export class DashboardFeed {
     if (this.#flushTimer !== undefined || this.#streams.size === 0) return;
     this.#flushTimer = setTimeout(() => {
       this.#flushTimer = undefined;
-      for (const stream of [...this.#streams]) this.#flush(stream);
+      this.#flushRound([...this.#streams], 0);
     }, FLUSH_MS);
   }
 
-  /** Sends `stream` everything since its cursor, then the clock if it moved. */
+  /** Sends `streams` from `next` on what is new, ROUND_MS of it a turn of the event loop. */
+  #flushRound(streams: readonly FeedStream[], next: number): void {
+    const started = performance.now();
+    for (let at = next; at < streams.length; at++) {
+      if (at > next && performance.now() - started > ROUND_MS) {
+        setImmediate(() => this.#flushRound(streams, at));
+        return;
+      }
+      this.#flush(streams[at] as FeedStream);
+    }
+  }
+
+  /**
+   * Sends `stream` everything since its cursor, then the clock if it moved. Once at a time: a
+   * message handed to a waiting read calls `pull` at once, inside this, and a second flush there
+   * would send what this one is about to send (the reader got lines twice).
+   */
   #flush(stream: FeedStream): void {
     // A stream its reader leaves full is not even told what it skips until it takes some.
-    if (!this.#streams.has(stream) || isFull(stream)) return;
+    if (!this.#streams.has(stream) || isFull(stream) || stream.flushing) return;
+    stream.flushing = true;
+    try {
+      this.#sendNew(stream);
+    } finally {
+      stream.flushing = false;
+    }
+  }
+
+  /** `#flush`'s work: what is new for `stream`, while it has room. */
+  #sendNew(stream: FeedStream): void {
     const sim = this.#sim();
     const log = sim.log;
     const end = log.length;
     const requestEnd = this.#requestsDropped + this.#requests.length;
     this.#skipBacklog(stream, end, requestEnd);
-    let items: FeedItem[] = [];
+    if (this.#lines.narrator.behind(stream.seq) > READ_IN_ONE_GO) {
+      this.#readOn(stream.seq);
+      return;
+    }
+    // While its reader leaves its buffer full, the rest stays in the log (pull sends it). Only
+    // sending changes that here (what the reader takes comes in later turns): it is read after.
+    const room = () => this.#streams.has(stream) && !isFull(stream);
+    let open = room();
+    let lines: FeedLine[] = [];
     let text = 0;
     const emit = () => {
-      if (items.length === 0) return;
+      if (lines.length === 0) return;
       const id = formatCursor({ epoch: this.epoch, seq: stream.seq, req: stream.req });
-      this.#send(stream, sseMessage('feed', items, id));
-      items = [];
+      this.#send(stream, sseMessageOfJson('feed', `[${lines.map((l) => l.json).join(',')}]`, id));
+      lines = [];
       text = 0;
+      open = room();
     };
-    const add = (item: FeedItem) => {
-      items.push(item);
-      text += item.text.length;
-      if (items.length >= ITEMS_PER_MESSAGE || text >= MESSAGE_TEXT) emit();
+    const add = (line: FeedLine) => {
+      lines.push(line);
+      text += line.textLength;
+      if (lines.length >= ITEMS_PER_MESSAGE || text >= MESSAGE_TEXT) emit();
     };
-    // While its reader leaves its buffer full, the rest stays in the log (pull sends it).
-    const room = () => this.#streams.has(stream) && !isFull(stream);
     const requestsUpTo = (position: number) => {
-      while (stream.req < requestEnd && room()) {
+      while (stream.req < requestEnd && open) {
         const request = this.#requests[stream.req - this.#requestsDropped] as PlacedRequest;
         if (request.position > position) break;
         // Counted before it is added: a message it ends carries the cursor after it.
         stream.req++;
-        add(requestItem(request));
+        add(this.#lines.request(request));
       }
     };
-    if (stream.seq < end)
-      for (const event of log.range(stream.seq, end)) {
-        if (!room()) break;
-        requestsUpTo(event.seq);
-        if (!room()) break;
-        const narrated = this.#narrator.narrate(event);
-        stream.seq = event.seq + 1;
-        if (narrated !== undefined) add(eventItem(event, narrated));
-      }
+    for (let seq = stream.seq; seq < end && open; seq++) {
+      requestsUpTo(seq);
+      if (!open) break;
+      const line = this.#lines.event(seq, end);
+      stream.seq = seq + 1;
+      if (line !== null) add(line);
+    }
     requestsUpTo(end);
     emit();
     if (!room()) return;
@@ -348,6 +401,27 @@ export class DashboardFeed {
       stream.clock = shown;
       this.#send(stream, sseMessage('clock', clock));
     }
+  }
+
+  /**
+   * Has the narrator read on to event `to` in slices (once, however many streams wait for it),
+   * then sends every stream what is new.
+   */
+  #readOn(to: number): void {
+    const lines = this.#lines;
+    if (this.#readingOn === lines) return;
+    this.#readingOn = lines;
+    void runSliced({
+      slice: (max) => (lines.narrator.readOn(max, to) ? 'done' : 'more'),
+      // A simulation replaced, or the server stopping, leaves this narrator behind.
+      afterSlice: () =>
+        this.#closed || this.#lines !== lines
+          ? { code: 'service_unavailable', message: 'the feed moved on' }
+          : undefined,
+    }).finally(() => {
+      if (this.#readingOn === lines) this.#readingOn = undefined;
+      this.#flushRound([...this.#streams], 0);
+    });
   }
 
   /**
@@ -370,9 +444,11 @@ export class DashboardFeed {
     this.#send(stream, sseMessage('skipped', skipped, id));
   }
 
-  #newNarrator(): FeedNarrator {
+  #newLines(): FeedLines {
     const sim = this.#sim();
-    return new FeedNarrator((from, to) => sim.log.range(from, to));
+    const read = (from: number, to: number) => sim.log.range(from, to);
+    // Room for every stream's last BACKLOG events, with the log moving on meanwhile.
+    return new FeedLines(new FeedNarrator(read), read, 4 * BACKLOG);
   }
 
   /** Queues `text` for `stream` (the callers keep to its bound). */

@@ -1,13 +1,15 @@
 /**
  * The dashboard's pure parts: stream cursors read back what they wrote and refuse anything else;
- * the shared narrator tells an event the same whether a reader is ahead of it or behind; request
- * lines name their project.
+ * the shared narrator tells an event the same whether a reader is ahead of it or behind, and the
+ * shared feed lines are those lines, whatever the order of asking and however small their ring;
+ * request lines name their project.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
+import { FeedLines } from '../../src/dashboard/feedLines.js';
 import { FeedNarrator } from '../../src/dashboard/feedNarrator.js';
-import { requestItem } from '../../src/dashboard/feedItem.js';
+import { eventItem, requestItem } from '../../src/dashboard/feedItem.js';
 import { formatCursor, parseCursor } from '../../src/dashboard/streamCursor.js';
 import { createNarrator } from '../../src/projection/narrator.js';
 
@@ -31,19 +33,48 @@ describe('stream cursors', () => {
   });
 });
 
+/** Ten minutes of two projects: a log to narrate, and each event's line as told in order. */
+function twoProjects() {
+  const sim = new Simulation({ seed: 11 });
+  for (const name of ['a', 'b']) sim.request('POST', '/projects', { project: { name } });
+  sim.advance('10m');
+  const events = [...sim.log];
+  const inOrder = createNarrator();
+  return { sim, events, told: events.map((e) => inOrder(e)) };
+}
+
 describe('the feed narrator', () => {
   it('tells each event as a narrator reading the log in order does, in any order of asking', () => {
-    const sim = new Simulation({ seed: 11 });
-    for (const name of ['a', 'b']) sim.request('POST', '/projects', { project: { name } });
-    sim.advance('10m');
-    const events = [...sim.log];
-    const inOrder = createNarrator();
-    const expected = events.map((e) => inOrder(e));
+    const { sim, events, told: expected } = twoProjects();
     fc.assert(
       fc.property(fc.array(fc.nat(events.length - 1), { maxLength: 40 }), (asks) => {
         const feed = new FeedNarrator((from, to) => sim.log.range(from, to));
         for (const seq of asks) expect(feed.narrate(events[seq]!)).toBe(expected[seq]);
       }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('the shared feed lines', () => {
+  it('are the narrated events as JSON, whatever the order of asking and the size of the ring', () => {
+    const { sim, events, told } = twoProjects();
+    const expected = events.map((e, seq) => {
+      const text = told[seq];
+      return text === undefined
+        ? null
+        : { json: JSON.stringify(eventItem(e, text)), textLength: text.length };
+    });
+    const read = (from: number, to: number) => sim.log.range(from, to);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.array(fc.nat(events.length - 1), { maxLength: 40 }),
+        (capacity, asks) => {
+          const lines = new FeedLines(new FeedNarrator(read), read, capacity);
+          for (const seq of asks) expect(lines.event(seq, events.length)).toEqual(expected[seq]);
+        },
+      ),
       { numRuns: 50 },
     );
   });

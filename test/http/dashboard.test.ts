@@ -2,10 +2,13 @@
  * `serve`'s dashboard over a real socket: the page at `/` without a key, its data routes with the
  * control routes' key rules and JSON errors, the figures on screen, the report of the run so far,
  * and the event stream: a dropped stream resumes from its Last-Event-ID with nothing lost or
- * repeated, and a stream of another simulation starts again.
+ * repeated, a reader that keeps up gets each line once and at most its buffer's worth before the
+ * server turns to other work, and a stream of another simulation starts again.
  */
 import { describe, expect, it } from 'vitest';
+import { STREAM_BUFFER_BYTES } from '../../src/http/dashboardFeed.js';
 import { Simulation } from '../../src/index.js';
+import { feedItems } from '../support/streamMessages.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 interface Message {
@@ -215,5 +218,52 @@ describe('the dashboard of serve', () => {
     const after = await open.feedUntil('POST /_sim/reset → 200');
     expect(after.items[0]).toMatchObject({ text: 'simulation started (seed 9)' });
     open.drop();
+  });
+
+  it('sends a reader that keeps up each line once, however many messages one change makes', async () => {
+    const sim = new Simulation({ seed: 5 });
+    for (let i = 0; i < 10; i++) sim.request('POST', '/projects', { project: { name: `p${i}` } });
+    const { server, call } = await serveOver('fetch', {}, sim);
+    const reader = server.dashboard.feed.open(null).getReader();
+    const { items, until: readUntil } = feedItems(reader);
+    await call('GET', '/_sim/clock');
+    await readUntil('GET /_sim/clock → 200');
+    // Over 200 lines in one go (a message holds 200 at most) but less than the stream's buffer:
+    // they go out in one flush, the first message to the read waiting for it.
+    const rest = readUntil('POST /_sim/advance → 200');
+    await call('POST', '/_sim/advance', { by: '1d' });
+    await rest;
+    await call('POST', '/projects', { project: { name: 'after' } });
+    await readUntil('POST /projects → 201');
+    const seqs = items.flatMap((item) => (item.seq === undefined ? [] : [item.seq]));
+    expect(seqs.length).toBeGreaterThan(300);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    await reader.cancel();
+  });
+
+  it('sends a reader that takes all at once no more than its buffer before other work has a turn', async () => {
+    // Over 150 KB of lines waiting (the old feed narrated them all while the reader took them).
+    const sim = new Simulation({ seed: 5 });
+    for (let i = 0; i < 40; i++) sim.request('POST', '/projects', { project: { name: `p${i}` } });
+    sim.advance('2d');
+    const { server } = await serveOver('fetch', {}, sim);
+    const reader = server.dashboard.feed.open(null).getReader();
+    let bytes = 0;
+    let atFirstTurn: number | undefined;
+    setImmediate(() => (atFirstTurn = bytes));
+    // A reader as quick as can be: every chunk taken at once, a read always waiting.
+    let text = '';
+    const decoder = new TextDecoder();
+    while (!text.includes('event: clock')) {
+      const next = await reader.read();
+      if (next.done === true) throw new Error('the stream ended');
+      bytes += next.value.byteLength;
+      text = (text + decoder.decode(next.value, { stream: true })).slice(-512);
+    }
+    await reader.cancel();
+    expect(bytes).toBeGreaterThan(2 * STREAM_BUFFER_BYTES);
+    expect(atFirstTurn).toBeDefined();
+    expect(atFirstTurn).toBeLessThanOrEqual(STREAM_BUFFER_BYTES + 32 * 1024);
   });
 });

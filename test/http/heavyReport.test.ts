@@ -1,13 +1,15 @@
 /**
  * The dashboard's heavy reads of a long run are built off the request path (issue 36, item 2):
- * while `GET /_sim/report` or `GET /_sim/view` is being made, a request sent after it is answered
- * first, and the answer is the same as the one-go renderers' (`run --html`'s report, and
- * `runProjections`) of the same log. Orders of completion only, no clocks.
+ * while `GET /_sim/report` or `GET /_sim/view` is being made, or a first event stream's narrator
+ * reads up to the log, a request sent after it is answered first, and the answer is the same as the
+ * one-go renderers' (`run --html`'s report, `runProjections`, a narrator reading in order) of the
+ * same log. Orders of completion only, no clocks.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dashboardView, runProjections } from '../../src/dashboard/dashboardView.js';
 import type { PlacedRequest } from '../../src/dashboard/runReportBuilder.js';
 import { createNarrator } from '../../src/projection/narrator.js';
+import { bodyMessages } from '../support/streamMessages.js';
 import { htmlReport } from '../../src/report/html/htmlReport.js';
 import type { TimelineEntry } from '../../src/scenario/timelineEntry.js';
 import type { Simulation } from '../../src/simulation/simulation.js';
@@ -104,5 +106,40 @@ describe('heavy reads of a long served run', () => {
       count: 5,
     });
     expect(JSON.parse(body)).toEqual({ ...expected, mode: 'manual' });
+  }, 30_000);
+
+  it('answers a later request while a first event stream reads up to the log, and tells the same lines', async () => {
+    const { sim } = served.server;
+    // Lines to tell at the end of the log (the idle years before it are mostly bookkeeping).
+    await served.call('POST', '/projects', { project: { name: 'last' } });
+    const finished: string[] = [];
+    const response = await fetch(`${served.base}/_sim/events`, { headers });
+    const small = fetch(`${served.base}/projects?limit=1`, { headers }).then(async (r) => {
+      await r.text();
+      finished.push('projects');
+      return r.status;
+    });
+    // Every message up to the first clock message, which comes once the stream has been sent all.
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!bodyMessages(text).some((message) => message.event === 'clock')) {
+      const next = await reader.read();
+      if (next.done === true) throw new Error('the stream ended');
+      text += decoder.decode(next.value, { stream: true });
+    }
+    finished.push('stream');
+    expect(await small).toBe(200);
+    expect(finished).toEqual(['projects', 'stream']);
+    await reader.cancel();
+    // The lines a narrator reading the whole log in order tells of the same events.
+    const inOrder = createNarrator();
+    const told = [...sim.log].map((event) => inOrder(event));
+    const events = bodyMessages(text)
+      .filter((message) => message.event === 'feed')
+      .flatMap((message) => message.data as { text: string; seq?: number }[])
+      .filter((item) => item.seq !== undefined);
+    expect(events.some((item) => item.text.includes('"last" created'))).toBe(true);
+    for (const item of events) expect(item.text).toBe(told[item.seq as number]);
   }, 30_000);
 });

@@ -1,7 +1,10 @@
 /**
  * Long clock moves on a served simulation: they run in slices that give the same log as one call,
- * stop where they are when memory runs short or the state file fails (never acknowledging what is
- * not durable), and a run until idle that never settles says where the clock got to.
+ * each ending when it and the writing after it have held the event loop about 15 ms (read between
+ * chunks of timers, whatever they cost), runs under way at once taking turns, a slice a turn of the
+ * event loop; they stop where they are when memory runs
+ * short or the state file fails (never acknowledging what is not durable), and a run until idle
+ * that never settles says where the clock got to.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +16,7 @@ import type { SimServerOptions } from '../../src/http/simServer.js';
 import { serveOver } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
+import { CHUNK_MS, runSliced, SLICE_MS } from '../../src/service/slicedRun.js';
 
 async function serve(sim: Simulation, options: Partial<SimServerOptions> = {}) {
   const served = await serveOver('socket', options, sim);
@@ -76,6 +80,89 @@ describe('slices', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  /**
+   * Runs `timers` timers sliced on a clock of its own, each costing `cost(done)` ms to run and as
+   * long again to write after its slice; the wall time of each slice, writing included.
+   */
+  async function sliceTimes(timers: number, cost: (done: number) => number): Promise<number[]> {
+    let now = 0;
+    let done = 0;
+    let made = 0;
+    let sliceStarted = 0;
+    const times: number[] = [];
+    const ended = await runSliced({
+      clock: () => now,
+      slice: (maxTimers) => {
+        if (made === 0) sliceStarted = now;
+        for (let i = 0; i < maxTimers && done < timers; i++, done++, made++) now += cost(done);
+        return done < timers ? 'more' : 'done';
+      },
+      afterSlice: () => {
+        for (let i = done - made; i < done; i++) now += cost(i);
+        made = 0;
+        times.push(now - sliceStarted);
+        return undefined;
+      },
+    });
+    expect(ended).toBe('done');
+    return times;
+  }
+
+  it('take about SLICE_MS each, the writing after them included', async () => {
+    // 1/64 ms a timer to run and as long to write: half of each slice is writing.
+    const times = await sliceTimes(100_000, () => 1 / 64);
+    // After the first (1,000 timers, whatever they cost), within a chunk of the mark.
+    for (const time of times.slice(1, -1)) {
+      expect(time).toBeGreaterThanOrEqual(SLICE_MS);
+      expect(time).toBeLessThanOrEqual(SLICE_MS + 2 * CHUNK_MS);
+    }
+  });
+
+  it('end when their time is up when timers turn costlier, not after a count of them', async () => {
+    // From the 20,000th timer on, each costs 50 times as much (a day of heavy timers).
+    const times = await sliceTimes(40_000, (done) => (done < 20_000 ? 1 / 64 : 50 / 64));
+    // One chunk sized at the old cost overruns once (50 × CHUNK_MS, doubled by its writing); a
+    // slice sized by a count of timers ran 50 times SLICE_MS.
+    expect(Math.max(...times.slice(1))).toBeLessThanOrEqual(SLICE_MS + 2 * 50 * CHUNK_MS);
+    for (const time of times.slice(1, -1).slice(-20))
+      expect(time).toBeLessThanOrEqual(SLICE_MS + 4);
+  });
+
+  it('of runs under way at once take turns: one slice a turn of the event loop, in order', async () => {
+    // Counts the turns of the event loop while the runs go.
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const slices: { readonly run: string; readonly turn: number }[] = [];
+    const run = (name: string) => {
+      // Four slices, on a clock of its own: each call of `slice` takes 1 ms.
+      let left = 4;
+      let now = 0;
+      return runSliced({
+        clock: () => now,
+        slice: () => {
+          now += 1;
+          return left > 1 ? 'more' : 'done';
+        },
+        afterSlice: () => {
+          slices.push({ run: name, turn });
+          left--;
+          return undefined;
+        },
+      });
+    };
+    await Promise.all([run('a'), run('b'), run('c')]);
+    counting = false;
+    // The first slices go when asked for; after them, no two slices share a turn.
+    const later = slices.slice(3);
+    expect(new Set(later.map((slice) => slice.turn)).size).toBe(later.length);
+    expect(slices.map((slice) => slice.run).join('')).toBe('abcabcabcabc');
   });
 });
 

@@ -3,74 +3,15 @@
  * for each, closes or drops one that falls behind, and lets go of everything once they are gone;
  * a reader that was cut off resumes from its last id with every line exactly once.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { STREAM_BUFFER_BYTES } from '../../src/http/dashboardFeed.js';
 import type { SimServer } from '../../src/http/simServer.js';
 import { Simulation } from '../../src/index.js';
+import { pollUntil } from '../support/pollUntil.js';
+import { readToEnd, stalledReader } from '../support/stalledReaders.js';
+import { feedItems, streamMessages, type FeedItem } from '../support/streamMessages.js';
 import { KEY, serveOver } from '../support/transports.js';
-
-/** A feed message's lines as the tests compare them. */
-interface Item {
-  readonly text: string;
-  readonly seq?: number;
-}
-
-/** Waits for `done`, polling; fails with `seen()` after a bound a loaded machine meets. */
-async function until(done: () => boolean, seen: () => unknown, seconds = 20): Promise<void> {
-  for (let waited = 0; !done(); waited += 25) {
-    if (waited > seconds * 1000) throw new Error(`still waiting: ${JSON.stringify(seen())}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/**
- * A raw HTTP/1.0 request for the stream (no chunked framing: the body is the bytes after the
- * head, and the server closes the connection at its end) on a socket that does not read.
- */
-function stalledReader(base: string, lastEventId?: string) {
-  const url = new URL(base);
-  const socket = connect(Number(url.port), url.hostname);
-  // The server dropping it (or closing at the end of a test) is expected.
-  socket.on('error', () => undefined);
-  socket.pause();
-  const idLine = lastEventId === undefined ? '' : `last-event-id: ${lastEventId}\r\n`;
-  socket.write(`GET /api/v2/_sim/events HTTP/1.0\r\nauthorization: Bearer ${KEY}\r\n${idLine}\r\n`);
-  return socket;
-}
-
-/** The complete messages in the body of a raw response (a message cut off at the end is not one). */
-function messages(raw: string): { event: string; id?: string; data: unknown }[] {
-  const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-  const blocks = body.split('\n\n');
-  blocks.pop();
-  return blocks
-    .filter((block) => !block.startsWith(':'))
-    .map((block) => {
-      const field = (name: string) =>
-        block
-          .split('\n')
-          .find((line) => line.startsWith(`${name}: `))
-          ?.slice(name.length + 2);
-      const id = field('id');
-      return {
-        event: field('event') ?? 'message',
-        ...(id === undefined ? {} : { id }),
-        data: JSON.parse(field('data') ?? 'null'),
-      };
-    });
-}
-
-/** Everything `socket` receives until it ends. */
-function readAll(socket: Socket): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('close', () => resolve(text));
-    socket.resume();
-  });
-}
 
 /** Feed lines from a stream read in process, until one reads `last`. */
 async function feedUntil(server: SimServer, base: string, last: string, lastEventId?: string) {
@@ -83,18 +24,7 @@ async function feedUntil(server: SimServer, base: string, last: string, lastEven
     }),
   );
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const items: Item[] = [];
-  let text = '';
-  while (!items.some((item) => item.text === last)) {
-    const next = await reader.read();
-    if (next.done === true) throw new Error('the stream ended');
-    text += decoder.decode(next.value, { stream: true });
-    const cut = text.lastIndexOf('\n\n') + 2;
-    for (const message of messages(`\r\n\r\n${text.slice(0, cut)}`))
-      if (message.event === 'feed') items.push(...(message.data as Item[]));
-    text = text.slice(cut);
-  }
+  const items = await feedItems(reader).until(last);
   await reader.cancel();
   return items;
 }
@@ -143,8 +73,8 @@ describe('readers of the event stream that do not read', () => {
       const accepted: Socket[] = [];
       server.server.on('connection', (socket) => accepted.push(socket));
       const feed = server.dashboard.feed;
-      const reader = stalledReader(base);
-      await until(
+      const reader = stalledReader(base, KEY);
+      await pollUntil(
         () => feed.holding.open === 1,
         () => feed.holding,
       );
@@ -155,7 +85,7 @@ describe('readers of the event stream that do not read', () => {
         await busy(server, base, round);
         sample();
       }
-      await until(
+      await pollUntil(
         () => sample() >= 0 && accepted.every((socket) => socket.destroyed),
         () => ({
           holding: feed.holding,
@@ -173,8 +103,8 @@ describe('readers of the event stream that do not read', () => {
   it('resumes a reader cut off from its last id with every line exactly once', async () => {
     const { server, base, call } = await busyServer();
     const feed = server.dashboard.feed;
-    const reader = stalledReader(base);
-    await until(
+    const reader = stalledReader(base, KEY);
+    await pollUntil(
       () => feed.holding.open === 1,
       () => feed.holding,
     );
@@ -182,7 +112,7 @@ describe('readers of the event stream that do not read', () => {
       await busy(server, base, round);
     expect(feed.holding.open).toBe(0);
     // It reads at last: what reached it, then `resync` (or the end, if it was dropped first).
-    const first = messages(await readAll(reader));
+    const first = streamMessages(await readToEnd(reader));
     const last = first.filter((message) => message.id !== undefined).at(-1)?.id;
     expect(last).toBeDefined();
     const ending = first.at(-1)?.event;
@@ -191,7 +121,7 @@ describe('readers of the event stream that do not read', () => {
     await call('GET', '/_sim/clock');
     const rest = await feedUntil(server, base, 'GET /_sim/clock → 200', last);
     const pieced = [
-      ...first.flatMap((message) => (message.event === 'feed' ? (message.data as Item[]) : [])),
+      ...first.flatMap((message) => (message.event === 'feed' ? (message.data as FeedItem[]) : [])),
       ...rest,
     ];
     const whole = await feedUntil(server, base, 'GET /_sim/clock → 200');
@@ -208,15 +138,15 @@ describe('readers of the event stream that do not read', () => {
   it('leaves nothing held once its readers are gone', async () => {
     const { server, base } = await busyServer();
     const feed = server.dashboard.feed;
-    const readers = [stalledReader(base), stalledReader(base), stalledReader(base)];
-    await until(
+    const readers = [stalledReader(base, KEY), stalledReader(base, KEY), stalledReader(base, KEY)];
+    await pollUntil(
       () => feed.holding.open === 3,
       () => feed.holding,
     );
     await busy(server, base, 0);
     expect(feed.holding.listening).toBe(true);
     for (const reader of readers) reader.destroy();
-    await until(
+    await pollUntil(
       () => feed.holding.open + feed.holding.closing === 0,
       () => feed.holding,
     );
