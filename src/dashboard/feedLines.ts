@@ -13,8 +13,6 @@ import type { FeedNarrator } from './feedNarrator.js';
 export interface FeedLine {
   /** The line's `FeedItem` as JSON. */
   readonly json: string;
-  /** The length of its text (messages end at a length of text). */
-  readonly textLength: number;
 }
 
 /** Events read from the log at a time on a miss (a stream reads on from where it missed). */
@@ -58,7 +56,7 @@ export class FeedLines {
     let line = this.#requestLines.get(request);
     if (line === undefined) {
       const item = requestItem(request);
-      line = { json: JSON.stringify(item), textLength: item.text.length };
+      line = { json: JSON.stringify(item) };
       this.#requestLines.set(request, line);
     }
     return line;
@@ -71,9 +69,7 @@ export class FeedLines {
       const slot = event.seq % this.capacity;
       this.#seqs[slot] = event.seq;
       this.#lines[slot] =
-        text === undefined
-          ? null
-          : { json: JSON.stringify(eventItem(event, text)), textLength: text.length };
+        text === undefined ? null : { json: JSON.stringify(eventItem(event, text)) };
     }
   }
 }

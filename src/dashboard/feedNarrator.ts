@@ -9,17 +9,26 @@ import { createNarrator, type Narrator } from '../projection/narrator.js';
 
 /** Narrates events of one log in any order readers ask for them. */
 export class FeedNarrator {
-  readonly #narrator: Narrator = createNarrator();
+  readonly #narrator: Narrator;
   /** Events read so far: the next one in order has this sequence number. */
   #readTo = 0;
 
-  /** `read(from, to)` gives the log's events `[from, to)`, to catch up on the ones skipped. */
-  constructor(readonly read: (from: number, to: number) => Iterable<SimEvent>) {}
+  /**
+   * `read(from, to)` gives the log's events `[from, to)`, to catch up on the ones skipped. Events
+   * asked for are at most `window` behind the furthest one asked for before them: what the
+   * narrator remembers of ended operations goes back that far, and no further.
+   */
+  constructor(
+    readonly read: (from: number, to: number) => Iterable<SimEvent>,
+    window: number,
+  ) {
+    this.#narrator = createNarrator({ rememberEndedFor: window });
+  }
 
   /**
-   * The line of `event` (`undefined` for bookkeeping). An event behind the narrator is told by it
-   * as it is: what it remembers (an operation's action, by its unique id) is what lines after an
-   * event need, so reading on never changes an earlier line.
+   * The line of `event` (`undefined` for bookkeeping). An event behind the narrator (within its
+   * window) is told by it as it is: what it remembers (an operation's action, by its unique id) is
+   * what lines after an event need, so reading on never changes an earlier line.
    */
   narrate(event: SimEvent): string | undefined {
     if (event.seq > this.#readTo)

@@ -10,10 +10,11 @@
  * for reads on in slices, between other requests.
  */
 import type { Subscription } from 'rxjs';
-import { FeedLines, type FeedLine } from '../dashboard/feedLines.js';
+import { FeedLines } from '../dashboard/feedLines.js';
+import { CHUNK_EVENTS, FeedMessages } from '../dashboard/feedMessages.js';
 import { FeedNarrator } from '../dashboard/feedNarrator.js';
 import type { PlacedRequest } from '../dashboard/runReportBuilder.js';
-import { SSE_HEARTBEAT, sseMessage, sseMessageOfJson } from '../dashboard/sseMessage.js';
+import { SSE_HEARTBEAT, sseMessage } from '../dashboard/sseMessage.js';
 import { formatCursor, parseCursor, type StreamCursor } from '../dashboard/streamCursor.js';
 import type { AnsweredRequest, HttpCore } from '../service/httpCore.js';
 import { runSliced } from '../service/slicedRun.js';
@@ -30,10 +31,6 @@ const BACKLOG = 5_000;
  * it reads on in slices between other requests.
  */
 const READ_IN_ONE_GO = 5_000;
-/** Feed lines per message at most. */
-const ITEMS_PER_MESSAGE = 200;
-/** Characters of feed text a message ends at (its last line may take it past: one path at most). */
-const MESSAGE_TEXT = 16 * 1024;
 /** Wall ms between a change and the messages that tell it (changes in between go together). */
 const FLUSH_MS = 50;
 /**
@@ -92,6 +89,10 @@ export class DashboardFeed {
   #subscription: Subscription | undefined;
   /** The lines of the latest events, made once for every stream. */
   #lines: FeedLines;
+  /** The messages of those lines, made once for every stream. */
+  #messages: FeedMessages;
+  /** The last clock message, encoded once for every stream. */
+  #clock = { shown: '', bytes: new Uint8Array() };
   /** The lines whose narrator is reading on in slices, if any. */
   #readingOn: FeedLines | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -107,6 +108,7 @@ export class DashboardFeed {
     this.#core = core;
     this.#instance = instance;
     this.#lines = this.#newLines();
+    this.#messages = new FeedMessages(this.#lines, this.epoch);
     core.onReplaced(() => this.#replaced());
   }
 
@@ -281,6 +283,7 @@ export class DashboardFeed {
     this.#requests = [];
     this.#requestsDropped = 0;
     this.#lines = this.#newLines();
+    this.#messages = new FeedMessages(this.#lines, this.epoch);
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;
     for (const stream of this.#streams) {
@@ -360,46 +363,22 @@ export class DashboardFeed {
     // While its reader leaves its buffer full, the rest stays in the log (pull sends it). Only
     // sending changes that here (what the reader takes comes in later turns): it is read after.
     const room = () => this.#streams.has(stream) && !isFull(stream);
-    let open = room();
-    let lines: FeedLine[] = [];
-    let text = 0;
-    const emit = () => {
-      if (lines.length === 0) return;
-      const id = formatCursor({ epoch: this.epoch, seq: stream.seq, req: stream.req });
-      this.#send(stream, sseMessageOfJson('feed', `[${lines.map((l) => l.json).join(',')}]`, id));
-      lines = [];
-      text = 0;
-      open = room();
-    };
-    const add = (line: FeedLine) => {
-      lines.push(line);
-      text += line.textLength;
-      if (lines.length >= ITEMS_PER_MESSAGE || text >= MESSAGE_TEXT) emit();
-    };
-    const requestsUpTo = (position: number) => {
-      while (stream.req < requestEnd && open) {
-        const request = this.#requests[stream.req - this.#requestsDropped] as PlacedRequest;
-        if (request.position > position) break;
-        // Counted before it is added: a message it ends carries the cursor after it.
-        stream.req++;
-        add(this.#lines.request(request));
-      }
-    };
-    for (let seq = stream.seq; seq < end && open; seq++) {
-      requestsUpTo(seq);
-      if (!open) break;
-      const line = this.#lines.event(seq, end);
-      stream.seq = seq + 1;
-      if (line !== null) add(line);
+    const requests = { kept: this.#requests, dropped: this.#requestsDropped };
+    while (room()) {
+      const message = this.#messages.next(stream, end, requests);
+      if (message === undefined) break;
+      stream.seq = message.after.seq;
+      stream.req = message.after.req;
+      if (message.bytes !== undefined) this.#sendBytes(stream, message.bytes);
     }
-    requestsUpTo(end);
-    emit();
     if (!room()) return;
     const clock = { now: sim.now(), mode: this.#core.clock.name, events: end };
     const shown = JSON.stringify(clock);
     if (shown !== stream.clock) {
       stream.clock = shown;
-      this.#send(stream, sseMessage('clock', clock));
+      if (this.#clock.shown !== shown)
+        this.#clock = { shown, bytes: this.#encoder.encode(sseMessage('clock', clock)) };
+      this.#sendBytes(stream, this.#clock.bytes);
     }
   }
 
@@ -429,7 +408,8 @@ export class DashboardFeed {
    * `BACKLOG` events, and past requests no longer kept, saying how many it skipped.
    */
   #skipBacklog(stream: FeedStream, end: number, requestEnd: number): void {
-    const seq = Math.max(stream.seq, end - BACKLOG);
+    // From a chunk's start, so every stream that skips asks for the same messages.
+    const seq = Math.max(stream.seq, Math.floor((end - BACKLOG) / CHUNK_EVENTS) * CHUNK_EVENTS);
     let req = Math.max(stream.req, this.#requestsDropped);
     while (
       req < requestEnd &&
@@ -447,15 +427,25 @@ export class DashboardFeed {
   #newLines(): FeedLines {
     const sim = this.#sim();
     const read = (from: number, to: number) => sim.log.range(from, to);
-    // Room for every stream's last BACKLOG events, with the log moving on meanwhile.
-    return new FeedLines(new FeedNarrator(read), read, 4 * BACKLOG);
+    // A stream is sent nothing older than BACKLOG events (to a chunk's start) before the log's
+    // end, and the ring has room for every stream's last ones, with the log moving on meanwhile.
+    const narrator = new FeedNarrator(read, BACKLOG + CHUNK_EVENTS);
+    return new FeedLines(narrator, read, 4 * BACKLOG);
   }
 
   /** Queues `text` for `stream` (the callers keep to its bound). */
   #send(stream: FeedStream, text: string): void {
+    this.#sendBytes(stream, this.#encoder.encode(text));
+  }
+
+  /**
+   * Queues `bytes` for `stream` (the callers keep to its bound). They may be queued for other
+   * streams too: nothing downstream writes into a chunk it is handed.
+   */
+  #sendBytes(stream: FeedStream, bytes: Uint8Array): void {
     if (!this.#streams.has(stream)) return;
     try {
-      stream.controller.enqueue(this.#encoder.encode(text));
+      stream.controller.enqueue(bytes);
     } catch {
       this.#drop(stream);
     }

@@ -10,11 +10,54 @@ import type { SettingsChanged, SimEvent } from '../model/events.js';
 /** Describes events in order (`undefined` for bookkeeping events with nothing to tell); one per log. */
 export type Narrator = (event: SimEvent) => string | undefined;
 
-/** A fresh narrator. */
-export function createNarrator(): Narrator {
+/** How long a narrator remembers what it read. */
+export interface NarratorOptions {
+  /**
+   * Events of the log an ended operation's action is remembered for after its end, for its lines
+   * told again out of order (default 0: forgotten at its end, all a log told in order needs).
+   */
+  readonly rememberEndedFor?: number;
+}
+
+/**
+ * A fresh narrator. It remembers the action of each operation under way (and of those ended in the
+ * last `rememberEndedFor` events): what it holds is bounded by the operations under way, however
+ * long the log. Only events told in order (each further on than any before) change what it
+ * remembers; one told again behind them is told from what it remembers.
+ */
+export function createNarrator(options: NarratorOptions = {}): Narrator {
+  const keep = options.rememberEndedFor ?? 0;
   const actions = new Map<string, OperationAction>();
+  /** Operations ended and still remembered, in the order they ended, from `head` on. */
+  const ended: { readonly id: string; readonly seq: number }[] = [];
+  let head = 0;
+  let furthest = -1;
   const operation = (id: string) => `operation ${actions.get(id) ?? id.slice(0, 8)}`;
-  return (event) => {
+  const remember = (event: SimEvent) => {
+    if (event.seq <= furthest) return;
+    furthest = event.seq;
+    for (let first = ended[head]; first !== undefined && first.seq + keep < furthest;) {
+      actions.delete(first.id);
+      first = ended[++head];
+    }
+    if (head > 1024 && head * 2 > ended.length) {
+      ended.splice(0, head);
+      head = 0;
+    }
+    if (event.type === 'OperationCreated') actions.set(event.operationId, event.action);
+    else if (
+      event.type === 'OperationFinished' ||
+      event.type === 'OperationErrored' ||
+      event.type === 'OperationCancelled'
+    )
+      ended.push({ id: event.operationId, seq: event.seq });
+  };
+  const tell = (event: SimEvent) => {
+    const line = lineOf(event);
+    remember(event);
+    return line;
+  };
+  const lineOf = (event: SimEvent): string | undefined => {
     switch (event.type) {
       case 'SimulationStarted':
         return `simulation started (seed ${event.seed})`;
@@ -48,7 +91,6 @@ export function createNarrator(): Narrator {
       case 'EndpointDeleted':
         return `compute ${event.endpointId} deleted`;
       case 'OperationCreated': {
-        actions.set(event.operationId, event.action);
         const on = event.endpointId === undefined ? '' : ` on ${event.endpointId}`;
         const waits = event.status === 'scheduling' ? ', waits for the one before' : '';
         return `operation ${event.action}${on}: ${event.status} (will take ${seconds(event.durationMs)}${waits})`;
@@ -128,6 +170,7 @@ export function createNarrator(): Narrator {
         return unreachable(event);
     }
   };
+  return tell;
 }
 
 /** How long a deletion stays recoverable, said after it (nothing when it is final). */

@@ -44,15 +44,40 @@ function twoProjects() {
 }
 
 describe('the feed narrator', () => {
-  it('tells each event as a narrator reading the log in order does, in any order of asking', () => {
+  it('tells each event as a narrator reading the log in order does, in any order of asking within its window', () => {
     const { sim, events, told: expected } = twoProjects();
     fc.assert(
-      fc.property(fc.array(fc.nat(events.length - 1), { maxLength: 40 }), (asks) => {
-        const feed = new FeedNarrator((from, to) => sim.log.range(from, to));
-        for (const seq of asks) expect(feed.narrate(events[seq]!)).toBe(expected[seq]);
-      }),
-      { numRuns: 50 },
+      fc.property(
+        fc.integer({ min: 0, max: 40 }),
+        fc.array(fc.nat(events.length - 1), { maxLength: 40 }),
+        (window, asks) => {
+          const feed = new FeedNarrator((from, to) => sim.log.range(from, to), window);
+          let furthest = 0;
+          for (const seq of asks) {
+            const line = feed.narrate(events[seq]!);
+            if (seq >= furthest - window) expect(line).toBe(expected[seq]);
+            furthest = Math.max(furthest, seq);
+          }
+        },
+      ),
+      { numRuns: 100 },
     );
+  });
+
+  it('forgets an ended operation once it is further behind than its window', () => {
+    const { sim, events, told: expected } = twoProjects();
+    const started = events.findIndex((event) => event.type === 'OperationStarted');
+    const operationId = (events[started] as { operationId: string }).operationId;
+    const end = events.findIndex(
+      (event) => event.type === 'OperationFinished' && event.operationId === operationId,
+    );
+    expect(end).toBeGreaterThan(started);
+    expect(expected[started]).not.toContain(operationId.slice(0, 8));
+    const feed = new FeedNarrator((from, to) => sim.log.range(from, to), 3);
+    feed.narrate(events[end + 3]!);
+    expect(feed.narrate(events[started]!)).toBe(expected[started]);
+    feed.narrate(events[end + 4]!);
+    expect(feed.narrate(events[started]!)).toContain(operationId.slice(0, 8));
   });
 });
 
@@ -61,9 +86,7 @@ describe('the shared feed lines', () => {
     const { sim, events, told } = twoProjects();
     const expected = events.map((e, seq) => {
       const text = told[seq];
-      return text === undefined
-        ? null
-        : { json: JSON.stringify(eventItem(e, text)), textLength: text.length };
+      return text === undefined ? null : { json: JSON.stringify(eventItem(e, text)) };
     });
     const read = (from: number, to: number) => sim.log.range(from, to);
     fc.assert(
@@ -71,7 +94,7 @@ describe('the shared feed lines', () => {
         fc.integer({ min: 1, max: 64 }),
         fc.array(fc.nat(events.length - 1), { maxLength: 40 }),
         (capacity, asks) => {
-          const lines = new FeedLines(new FeedNarrator(read), read, capacity);
+          const lines = new FeedLines(new FeedNarrator(read, events.length), read, capacity);
           for (const seq of asks) expect(lines.event(seq, events.length)).toEqual(expected[seq]);
         },
       ),
