@@ -62,11 +62,14 @@ export function runServeToExit(
 }
 
 /**
- * Starts `computesim serve --port 0 --api-key SERVE_KEY ARGS` and resolves once it announces its
- * URL; rejects with its output if it exits first.
+ * Starts `computesim serve --port 0 --api-key SERVE_KEY ARGS` (node run with `nodeArgs` first) and
+ * resolves once it announces its URL; rejects with its output if it exits first.
  */
-export function startServe(args: readonly string[]): Promise<ServeProcess> {
-  const child = spawnServe(args);
+export function startServe(
+  args: readonly string[],
+  nodeArgs: readonly string[] = [],
+): Promise<ServeProcess> {
+  const child = spawnServe(args, nodeArgs);
   let out = '';
   let err = '';
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -106,10 +109,21 @@ export function startServe(args: readonly string[]): Promise<ServeProcess> {
   });
 }
 
-function spawnServe(args: readonly string[]): ChildProcess {
+function spawnServe(args: readonly string[], nodeArgs: readonly string[] = []): ChildProcess {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', '0', '--api-key', SERVE_KEY, ...args],
+    [
+      ...nodeArgs,
+      '--import',
+      'tsx',
+      'src/cli/run.ts',
+      'serve',
+      '--port',
+      '0',
+      '--api-key',
+      SERVE_KEY,
+      ...args,
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   running.add(child);
