@@ -3,7 +3,6 @@
  * the event, and it never validates (decide already did). Each handler's changed paths are named in
  * touches.ts.
  */
-import { isEmpty } from '../core/isEmpty.js';
 import { INITIAL_LSN } from '../domain/lsn.js';
 import { operationKind } from '../domain/operationKinds.js';
 import { isTerminal } from '../domain/operationStatus.js';
@@ -13,6 +12,7 @@ import { addDemand, applyLoad } from './sessionLoad.js';
 import { operationRecord } from './operationRecord.js';
 import { ENDED_EFFECTS } from './endedOperations.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
+import { collectionLike, countOf, deleteEntry, entryOf, setEntry, valuesOf } from './keyed.js';
 import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
@@ -53,8 +53,8 @@ const HANDLERS: EventHandlers = {
       lastSortKey: 0,
       branches: {},
       endpoints: {},
-      operations: {},
-      pendingOperations: {},
+      operations: collectionLike(draft.connections),
+      pendingOperations: collectionLike(draft.connections),
     };
     linkArchive(draft, draft.projects[e.projectId] as ProjectState);
   },
@@ -64,7 +64,7 @@ const HANDLERS: EventHandlers = {
     for (const [endpointId, endpoint] of Object.entries(project.endpoints)) {
       countUsage(project, endpoint, e.at);
       delete draft.endpointOwners[endpointId];
-      delete draft.liveConnections[endpointId];
+      deleteEntry(draft.liveConnections, endpointId);
     }
     if (e.recoverableUntil !== undefined) {
       draft.deletedProjects ??= {};
@@ -81,7 +81,13 @@ const HANDLERS: EventHandlers = {
   ProjectRecovered(draft, e) {
     const kept = draft.deletedProjects?.[e.projectId];
     if (kept === undefined) throw new Error(`no deleted project ${e.projectId}`);
-    const project = { ...kept.project, lastUsedAt: e.at, recoveredAt: e.at };
+    const project = {
+      ...kept.project,
+      operations: collectionLike(draft.connections, kept.project.operations),
+      pendingOperations: collectionLike(draft.connections, kept.project.pendingOperations),
+      lastUsedAt: e.at,
+      recoveredAt: e.at,
+    };
     draft.projects[e.projectId] = project;
     linkArchive(draft, project);
     for (const endpointId of Object.keys(project.endpoints))
@@ -199,7 +205,7 @@ const HANDLERS: EventHandlers = {
     if (deleted !== undefined) countUsage(projectOf(draft, e.projectId), deleted, e.at);
     delete projectOf(draft, e.projectId).endpoints[e.endpointId];
     delete draft.endpointOwners[e.endpointId];
-    delete draft.liveConnections[e.endpointId];
+    deleteEntry(draft.liveConnections, e.endpointId);
   },
 
   OperationCreated(draft, e) {
@@ -207,10 +213,10 @@ const HANDLERS: EventHandlers = {
     const sortKey = Math.max(e.at * 1000, project.lastSortKey + 1);
     project.lastSortKey = sortKey;
     const operation = operationRecord(e, sortKey);
-    project.operations[e.operationId] = operation as Draft<OperationState>;
-    project.pendingOperations[e.operationId] = true;
+    setEntry(project.operations, e.operationId, operation as Draft<OperationState>);
+    setEntry(project.pendingOperations, e.operationId, true);
     if (e.afterId !== undefined) {
-      const previous = project.operations[e.afterId];
+      const previous = entryOf(project.operations, e.afterId);
       if (previous !== undefined) previous.nextIds = [...(previous.nextIds ?? []), e.operationId];
     }
   },
@@ -294,10 +300,10 @@ const HANDLERS: EventHandlers = {
   },
 
   ConnectionOpened(draft, e) {
-    const existing = draft.connections[e.connectionId];
+    const existing = entryOf(draft.connections, e.connectionId);
     if (existing === undefined) addLive(draft, e, 'open');
     else existing.status = 'open';
-    const connection = draft.connections[e.connectionId];
+    const connection = entryOf(draft.connections, e.connectionId);
     const endpoint = endpointOf(draft, e.projectId, e.endpointId);
     if (connection !== undefined) {
       connection.openedAt = e.at;
@@ -313,14 +319,14 @@ const HANDLERS: EventHandlers = {
   },
 
   ConnectionRefused(draft, e) {
-    const existing = draft.connections[e.connectionId];
+    const existing = entryOf(draft.connections, e.connectionId);
     const error = { sqlstate: e.sqlstate, message: e.message };
     if (existing !== undefined && e.projectId !== undefined) {
       end(draft, existing, e.projectId, 'refused', e.at, error);
       return;
     }
     if (!e.tracked) return;
-    draft.connections[e.connectionId] = {
+    setEntry(draft.connections, e.connectionId, {
       id: e.connectionId,
       endpointId: e.endpointId,
       ...(e.projectId === undefined ? {} : { projectId: e.projectId }),
@@ -330,18 +336,18 @@ const HANDLERS: EventHandlers = {
       endedAt: e.at,
       error,
       tracked: true,
-    };
+    });
   },
 
   ConnectionClosed(draft, e) {
-    const connection = draft.connections[e.connectionId];
+    const connection = entryOf(draft.connections, e.connectionId);
     if (connection !== undefined) end(draft, connection, e.projectId, 'closed', e.at);
   },
 
   ConnectionsDropped(draft, e) {
     const error = { sqlstate: e.sqlstate, message: e.message };
     for (const id of e.connectionIds) {
-      const connection = draft.connections[id];
+      const connection = entryOf(draft.connections, id);
       if (connection !== undefined) end(draft, connection, e.projectId, 'dropped', e.at, error);
     }
   },
@@ -377,10 +383,10 @@ const HANDLERS: EventHandlers = {
     // Operations are in creation order, and one created at `before` or later was updated no earlier:
     // the scan stops there, so a daily pruning that finds nothing old costs one look, not one per
     // operation kept.
-    for (const id in operations) {
-      const operation = operations[id] as Draft<OperationState>;
+    for (const operation of valuesOf(operations)) {
       if (operation.createdAt >= e.before) break;
-      if (isTerminal(operation.status) && operation.updatedAt < e.before) delete operations[id];
+      if (isTerminal(operation.status) && operation.updatedAt < e.before)
+        deleteEntry(operations, operation.id);
     }
   },
 
@@ -626,7 +632,7 @@ function changeActivity(
   e: { connectionId: string; projectId: string; endpointId: string; at: number },
   change: (connection: Draft<ConnectionState>) => void,
 ): void {
-  const connection = draft.connections[e.connectionId];
+  const connection = entryOf(draft.connections, e.connectionId);
   if (connection === undefined) return;
   const endpoint = endpointOf(draft, e.projectId, e.endpointId);
   const was = isActive(connection);
@@ -660,8 +666,11 @@ function addLive(
     tracked: e.tracked,
   };
   addDemand(connection, e);
-  draft.connections[e.connectionId] = connection;
-  (draft.liveConnections[e.endpointId] ??= {})[e.connectionId] = true;
+  setEntry(draft.connections, e.connectionId, connection);
+  let live = entryOf(draft.liveConnections, e.endpointId);
+  if (live === undefined)
+    setEntry(draft.liveConnections, e.endpointId, (live = collectionLike(draft.liveConnections)));
+  setEntry(live, e.connectionId, true);
   const endpoint = endpointOf(draft, e.projectId, e.endpointId);
   if (e.pooled) endpoint.pooledConnections++;
   else endpoint.directConnections++;
@@ -676,10 +685,10 @@ function end(
   at: number,
   error?: { sqlstate: string; message: string },
 ): void {
-  const live = draft.liveConnections[connection.endpointId];
+  const live = entryOf(draft.liveConnections, connection.endpointId);
   if (live !== undefined) {
-    delete live[connection.id];
-    if (isEmpty(live)) delete draft.liveConnections[connection.endpointId];
+    deleteEntry(live, connection.id);
+    if (countOf(live) === 0) deleteEntry(draft.liveConnections, connection.endpointId);
   }
   const project = draft.projects[projectId];
   if (project !== undefined) project.lastUsedAt = at;
@@ -696,7 +705,7 @@ function end(
   delete connection.queryUntil;
   delete connection.inTransaction;
   if (!connection.tracked) {
-    delete draft.connections[connection.id];
+    deleteEntry(draft.connections, connection.id);
     return;
   }
   connection.status = status;
@@ -728,7 +737,7 @@ function settle(
   ended.totalDurationMs = at - ended.createdAt;
   if (ended.retryAt !== undefined) delete ended.retryAt;
   ended.effects = ENDED_EFFECTS as Draft<OperationState['effects']>;
-  delete project.pendingOperations[operationId];
+  deleteEntry(project.pendingOperations, operationId);
   // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.
   if (isDraft(ended)) return current<OperationState>(ended);
   if (ended.nextIds !== undefined) Object.freeze(ended.nextIds);
@@ -736,7 +745,7 @@ function settle(
   const archive = archiveOf(draft);
   if (archive !== undefined) {
     archive.add(frozen);
-    delete project.operations[operationId];
+    deleteEntry(project.operations, operationId);
   }
   return frozen;
 }
@@ -773,7 +782,7 @@ function endpointOf(draft: S, projectId: string, endpointId: string): Draft<Endp
 }
 
 function operationOf(draft: S, projectId: string, operationId: string) {
-  const operation = projectOf(draft, projectId).operations[operationId];
+  const operation = entryOf(projectOf(draft, projectId).operations, operationId);
   if (operation === undefined)
     throw new Error(`no operation ${operationId} in project ${projectId}`);
   return operation;
