@@ -2,6 +2,7 @@
  * The timers each event arms, given the state right after it. Called live and on replay alike, so a
  * replayed simulation holds the same agenda as the original.
  */
+import { isEmpty } from '../core/isEmpty.js';
 import { allIdle } from './allIdle.js';
 import { autoscalingTarget } from './autoscaleTarget.js';
 import { outgrowsTempDisk } from './sessionLoad.js';
@@ -16,7 +17,7 @@ import type { DomainEvent, SettingsChanged } from './events.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
 import { operationIn } from './operationStore.js';
-import { countOf, entryOf } from './keyed.js';
+import { entryOf } from './workingMaps.js';
 
 /** Arms the timers `event` sets. */
 export function armTimers(
@@ -58,7 +59,7 @@ export function armTimers(
       // (not after a detach itself, which would retry a failing detach at once, forever).
       const action = ended?.action;
       const pending = project?.pendingOperations;
-      const settled = pending === undefined || countOf(pending) === 0;
+      const settled = pending === undefined || isEmpty(pending);
       if (settled && (action === undefined || !operationKind(action).detachesStorage)) {
         armDetach(state, event.projectId, event.at, profile, arm);
       }

@@ -5,7 +5,7 @@
 import type { SqlError } from '../domain/sqlState.js';
 import type { Pending } from './decideContext.js';
 import type { ConnectionState, EndpointState, SimState } from './state.js';
-import { entryOf, idsOf } from './keyed.js';
+import { entryOf, idsOf } from './workingMaps.js';
 
 /** The live (connecting or open) connections of a compute. */
 function liveConnections(state: SimState, endpointId: string): ConnectionState[] {

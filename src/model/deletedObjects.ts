@@ -10,7 +10,6 @@ import type {
   OperationState,
   ProjectState,
 } from './state.js';
-import { valuesOf } from './keyed.js';
 
 /** A compute as it comes back from a deletion at `at`: idle, no connection, no load, nothing counted. */
 function idleEndpoint(endpoint: EndpointState, at: number): EndpointState {
@@ -72,13 +71,13 @@ export function keptProject(project: ProjectState, at: number): ProjectState {
   for (const [id, endpoint] of Object.entries(project.endpoints))
     endpoints[id] = idleEndpoint(endpoint, at);
   const operations: Record<string, OperationState> = {};
-  for (const operation of valuesOf(project.operations)) {
+  for (const [id, operation] of Object.entries(project.operations)) {
     if (isTerminal(operation.status)) {
-      operations[operation.id] = operation;
+      operations[id] = operation;
       continue;
     }
     const { retryAt: _retryAt, ...rest } = operation;
-    operations[operation.id] = {
+    operations[id] = {
       ...rest,
       status: 'cancelled',
       updatedAt: at,

@@ -12,7 +12,7 @@ import { addDemand, applyLoad } from './sessionLoad.js';
 import { operationRecord } from './operationRecord.js';
 import { ENDED_EFFECTS } from './endedOperations.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
-import { collectionLike, countOf, deleteEntry, entryOf, setEntry, valuesOf } from './keyed.js';
+import { countOf, deleteEntry, emptyLike, entryOf, setEntry } from './workingMaps.js';
 import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
@@ -53,8 +53,8 @@ const HANDLERS: EventHandlers = {
       lastSortKey: 0,
       branches: {},
       endpoints: {},
-      operations: collectionLike(draft.connections),
-      pendingOperations: collectionLike(draft.connections),
+      operations: {},
+      pendingOperations: {},
     };
     linkArchive(draft, draft.projects[e.projectId] as ProjectState);
   },
@@ -81,13 +81,7 @@ const HANDLERS: EventHandlers = {
   ProjectRecovered(draft, e) {
     const kept = draft.deletedProjects?.[e.projectId];
     if (kept === undefined) throw new Error(`no deleted project ${e.projectId}`);
-    const project = {
-      ...kept.project,
-      operations: collectionLike(draft.connections, kept.project.operations),
-      pendingOperations: collectionLike(draft.connections, kept.project.pendingOperations),
-      lastUsedAt: e.at,
-      recoveredAt: e.at,
-    };
+    const project = { ...kept.project, lastUsedAt: e.at, recoveredAt: e.at };
     draft.projects[e.projectId] = project;
     linkArchive(draft, project);
     for (const endpointId of Object.keys(project.endpoints))
@@ -213,10 +207,10 @@ const HANDLERS: EventHandlers = {
     const sortKey = Math.max(e.at * 1000, project.lastSortKey + 1);
     project.lastSortKey = sortKey;
     const operation = operationRecord(e, sortKey);
-    setEntry(project.operations, e.operationId, operation as Draft<OperationState>);
-    setEntry(project.pendingOperations, e.operationId, true);
+    project.operations[e.operationId] = operation as Draft<OperationState>;
+    project.pendingOperations[e.operationId] = true;
     if (e.afterId !== undefined) {
-      const previous = entryOf(project.operations, e.afterId);
+      const previous = project.operations[e.afterId];
       if (previous !== undefined) previous.nextIds = [...(previous.nextIds ?? []), e.operationId];
     }
   },
@@ -383,10 +377,10 @@ const HANDLERS: EventHandlers = {
     // Operations are in creation order, and one created at `before` or later was updated no earlier:
     // the scan stops there, so a daily pruning that finds nothing old costs one look, not one per
     // operation kept.
-    for (const operation of valuesOf(operations)) {
+    for (const id in operations) {
+      const operation = operations[id] as Draft<OperationState>;
       if (operation.createdAt >= e.before) break;
-      if (isTerminal(operation.status) && operation.updatedAt < e.before)
-        deleteEntry(operations, operation.id);
+      if (isTerminal(operation.status) && operation.updatedAt < e.before) delete operations[id];
     }
   },
 
@@ -669,7 +663,7 @@ function addLive(
   setEntry(draft.connections, e.connectionId, connection);
   let live = entryOf(draft.liveConnections, e.endpointId);
   if (live === undefined)
-    setEntry(draft.liveConnections, e.endpointId, (live = collectionLike(draft.liveConnections)));
+    setEntry(draft.liveConnections, e.endpointId, (live = emptyLike(draft.liveConnections)));
   setEntry(live, e.connectionId, true);
   const endpoint = endpointOf(draft, e.projectId, e.endpointId);
   if (e.pooled) endpoint.pooledConnections++;
@@ -687,8 +681,9 @@ function end(
 ): void {
   const live = entryOf(draft.liveConnections, connection.endpointId);
   if (live !== undefined) {
-    deleteEntry(live, connection.id);
-    if (countOf(live) === 0) deleteEntry(draft.liveConnections, connection.endpointId);
+    // The last one out drops its compute's collection whole: emptying a `Map` reallocates it.
+    if (countOf(live) === 1) deleteEntry(draft.liveConnections, connection.endpointId);
+    else deleteEntry(live, connection.id);
   }
   const project = draft.projects[projectId];
   if (project !== undefined) project.lastUsedAt = at;
@@ -737,7 +732,7 @@ function settle(
   ended.totalDurationMs = at - ended.createdAt;
   if (ended.retryAt !== undefined) delete ended.retryAt;
   ended.effects = ENDED_EFFECTS as Draft<OperationState['effects']>;
-  deleteEntry(project.pendingOperations, operationId);
+  delete project.pendingOperations[operationId];
   // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.
   if (isDraft(ended)) return current<OperationState>(ended);
   if (ended.nextIds !== undefined) Object.freeze(ended.nextIds);
@@ -745,7 +740,7 @@ function settle(
   const archive = archiveOf(draft);
   if (archive !== undefined) {
     archive.add(frozen);
-    deleteEntry(project.operations, operationId);
+    delete project.operations[operationId];
   }
   return frozen;
 }
@@ -782,7 +777,7 @@ function endpointOf(draft: S, projectId: string, endpointId: string): Draft<Endp
 }
 
 function operationOf(draft: S, projectId: string, operationId: string) {
-  const operation = entryOf(projectOf(draft, projectId).operations, operationId);
+  const operation = projectOf(draft, projectId).operations[operationId];
   if (operation === undefined)
     throw new Error(`no operation ${operationId} in project ${projectId}`);
   return operation;

@@ -14,7 +14,6 @@ import {
   type Rejection,
 } from '../domain/rejection.js';
 import type { BranchState, EndpointState, ProjectState, SimState } from './state.js';
-import { countOf, entryOf, idsOf } from './keyed.js';
 
 /** The project, or a 404. */
 export function findProject(state: SimState, projectId: string): Result<ProjectState, Rejection> {
@@ -59,8 +58,9 @@ export function lockedBy(
   target: { readonly endpointId?: string; readonly branchId?: string },
   locks: LocksProfile,
 ): Rejection | undefined {
-  for (const id of idsOf(project.pendingOperations)) {
-    const operation = entryOf(project.operations, id);
+  const unfinished = Object.keys(project.pendingOperations);
+  for (const id of unfinished) {
+    const operation = project.operations[id];
     if (operation === undefined || operationKind(operation.action).locks === 'nothing') continue;
     const hit =
       locks.scope === 'project' ||
@@ -74,12 +74,11 @@ export function lockedBy(
       );
     }
   }
-  const unfinished = countOf(project.pendingOperations);
-  if (unfinished >= locks.maxUnfinishedOperations) {
+  if (unfinished.length >= locks.maxUnfinishedOperations) {
     return reject(
       'locked',
       LOCKED_MESSAGE,
-      `${unfinished} operations are unfinished (at most ${locks.maxUnfinishedOperations} per project)`,
+      `${unfinished.length} operations are unfinished (at most ${locks.maxUnfinishedOperations} per project)`,
     );
   }
   return undefined;

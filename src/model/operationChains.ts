@@ -13,7 +13,6 @@ import type { OperationEffect } from './operationEffect.js';
 import { carryOut, wake } from './operationPlanner.js';
 import type { OperationState, ProjectState } from './state.js';
 import { operationIn } from './operationStore.js';
-import { entryOf, idsOf } from './keyed.js';
 
 const NONE_LEAVING: ReadonlySet<string> = new Set();
 
@@ -69,15 +68,16 @@ export function cancelOperations(
   project: ProjectState,
   matches: (operation: OperationState) => boolean,
 ): void {
-  const leaving = new Set<string>();
-  for (const id of idsOf(project.pendingOperations)) {
-    const operation = entryOf(project.operations, id);
-    if (operation !== undefined && matches(operation)) leaving.add(id);
-  }
+  const leaving = new Set(
+    Object.keys(project.pendingOperations).filter((id) => {
+      const operation = project.operations[id];
+      return operation !== undefined && matches(operation);
+    }),
+  );
   for (const operationId of leaving)
     draft.push({ type: 'OperationCancelled', projectId: project.id, operationId });
   for (const id of leaving) {
-    const operation = entryOf(project.operations, id) as OperationState;
+    const operation = project.operations[id] as OperationState;
     if (operation.status === 'scheduling') continue;
     startFollowers(draft, project, operation, leaving);
   }
@@ -171,9 +171,9 @@ interface Settlement {
 function settleCompute(draft: CommandDraft, project: ProjectState, settlement: Settlement): void {
   const endpoint = project.endpoints[settlement.endpointId];
   if (endpoint === undefined) return;
-  const others = [...idsOf(project.pendingOperations)]
+  const others = Object.keys(project.pendingOperations)
     .filter((id) => !settlement.ended.has(id))
-    .map((id) => entryOf(project.operations, id))
+    .map((id) => project.operations[id])
     .filter((other) => other?.endpointId === endpoint.id);
   let now = draft.computeStateOf(endpoint);
   const changesState = (effect: OperationEffect) => effect.kind === 'computeState';

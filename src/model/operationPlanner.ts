@@ -17,7 +17,6 @@ import type { OperationCreated } from './events.js';
 import type { OperationEffect } from './operationEffect.js';
 import { carryOutObjectEffect, type OperationTarget } from './operationEffects.js';
 import type { EndpointState, ProjectState } from './state.js';
-import { entryOf, idsOf } from './keyed.js';
 import {
   NO_EFFECTS,
   START_FINISHED,
@@ -271,8 +270,8 @@ function unfinished(
   role: OperationRole,
   endpointId?: string,
 ): string | undefined {
-  for (const id of idsOf(project.pendingOperations)) {
-    const operation = entryOf(project.operations, id);
+  for (const id of Object.keys(project.pendingOperations)) {
+    const operation = project.operations[id];
     if (
       operation !== undefined &&
       operationKind(operation.action)[role] &&

@@ -1,11 +1,11 @@
 /**
  * Where a project's operations are: unfinished ones (and any a recovery brought back) in its
- * `operations` collection (a `Map`, see keyed.ts), ended ones in the archive the working state
- * carries. Snapshots and immer drafts hold them all in the record; these functions read either alike.
+ * `operations` record, ended ones in the archive the working state carries. Snapshots and immer
+ * drafts hold them all in the record; these functions read either alike.
  */
 import { attachPublishedView, type PublishedView } from '../engine/publishedView.js';
 import { EndedOperations, type EndedWindow } from './endedOperations.js';
-import { entryOf, valuesOf, workingCollection } from './keyed.js';
+import { workingCollection } from './workingMaps.js';
 import { emptyState, type OperationState, type ProjectState, type SimState } from './state.js';
 
 const ARCHIVE: unique symbol = Symbol('computesim.endedOperations');
@@ -13,10 +13,7 @@ const ARCHIVE: unique symbol = Symbol('computesim.endedOperations');
 /** The root of a working state and its projects carry the archive (not enumerable: never copied). */
 type WithArchive = { readonly [ARCHIVE]?: EndedOperations };
 
-/**
- * A new working state: empty, its collections of short-lived entries `Map`s, with an archive for
- * the operations that end.
- */
+/** A new working state: empty, its connections in `Map`s, with an archive for the operations that end. */
 export function workingState(): SimState {
   const state = {
     ...emptyState(),
@@ -37,12 +34,13 @@ export function archiveOf(holder: SimState | ProjectState): EndedOperations | un
 
 /** Operation `id` of `project`, unfinished or ended (unless pruned). */
 export function operationIn(project: ProjectState, id: string): OperationState | undefined {
-  return entryOf(project.operations, id) ?? archiveOf(project)?.find(project.id, id);
+  if (Object.hasOwn(project.operations, id)) return project.operations[id];
+  return archiveOf(project)?.find(project.id, id);
 }
 
 /** Every operation `project` keeps, in the order they were created. */
 export function operationsOf(project: ProjectState): readonly OperationState[] {
-  const held = [...valuesOf(project.operations)];
+  const held = Object.values(project.operations);
   const archive = archiveOf(project);
   const window = archive?.window(project.id);
   if (archive === undefined || window === undefined) return held;
@@ -59,7 +57,7 @@ export function latestOperations(
   limit: number,
 ): OperationState[] {
   const page: OperationState[] = [];
-  const held = [...valuesOf(project.operations)];
+  const held = Object.values(project.operations);
   for (let i = held.length - 1; i >= 0 && page.length < limit; i--) {
     const operation = held[i] as OperationState;
     if (operation.sortKey < before) page.push(operation);

@@ -3,7 +3,7 @@
  * harness to interleave with its clock: each drop picks one compute that has open connections.
  */
 import { RandomSource } from '../core/randomSource.js';
-import { entryOf, idsOf } from '../model/keyed.js';
+import { entryOf, idsOf } from '../model/workingMaps.js';
 import { liveStateOf, type Simulation } from '../simulation/simulation.js';
 
 const HOUR_MS = 3_600_000;

@@ -11,13 +11,11 @@ import type { Handler, Pending } from '../decideContext.js';
 import { giveUp, startFollowers } from '../operationChains.js';
 import { carryOut } from '../operationPlanner.js';
 import type { CompleteOperation } from '../timers.js';
-import { entryOf } from '../keyed.js';
 
 /** Decides the end of a running operation's attempt. */
 export const completeOperation: Handler<CompleteOperation> = (state, command, context) => {
   const project = state.projects[command.projectId];
-  const operation =
-    project === undefined ? undefined : entryOf(project.operations, command.operationId);
+  const operation = project?.operations[command.operationId];
   if (project === undefined || operation === undefined || operation.status !== 'running')
     return ok([]);
   const fault = faultFor(context.profile, operation.action, operation.latency);

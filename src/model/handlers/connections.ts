@@ -15,7 +15,7 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { isDown } from '../../domain/computeState.js';
 import { hasUnfinished, recordOperations, startPlan } from '../operationPlanner.js';
-import { entryOf } from '../keyed.js';
+import { entryOf } from '../workingMaps.js';
 
 /** Decides a connection attempt. */
 export const openConnection: Handler<OpenConnection> = (state, command, context) => {

@@ -3,6 +3,7 @@
  * whose computes are idle and which has no unfinished operation, is detached from storage
  * (`tenant_detach`). The next operation it needs is preceded by a `tenant_reattach`.
  */
+import { isEmpty } from '../../core/isEmpty.js';
 import { ok } from '../../core/result.js';
 import { allIdle } from '../allIdle.js';
 import { CommandDraft } from '../commandDraft.js';
@@ -10,7 +11,6 @@ import type { Handler } from '../decideContext.js';
 import { recordOperations } from '../operationPlanner.js';
 import type { DetachIdleTenant } from '../timers.js';
 import { TENANT_DETACHED } from '../effectLists.js';
-import { countOf } from '../keyed.js';
 
 /** Decides whether an idle project is detached now. */
 export const detachIdleTenant: Handler<DetachIdleTenant> = (state, command, context) => {
@@ -24,7 +24,7 @@ export const detachIdleTenant: Handler<DetachIdleTenant> = (state, command, cont
   )
     return ok([]);
   if (context.now < project.lastUsedAt + after) return ok([]);
-  if (countOf(project.pendingOperations) > 0 || !allIdle(project)) return ok([]);
+  if (!isEmpty(project.pendingOperations) || !allIdle(project)) return ok([]);
   const plan = [
     {
       action: 'tenant_detach' as const,

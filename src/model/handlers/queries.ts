@@ -11,7 +11,7 @@ import type { RunQuery, SetTransaction } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import type { ConnectionState, SimState } from '../state.js';
 import type { EndQuery } from '../timers.js';
-import { entryOf } from '../keyed.js';
+import { entryOf } from '../workingMaps.js';
 import type { Result } from '../../core/result.js';
 import type { Rejection } from '../../domain/rejection.js';
 

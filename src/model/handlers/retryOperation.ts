@@ -6,13 +6,10 @@ import { ok } from '../../core/result.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { drawDuration } from '../operationPlanner.js';
 import type { RetryOperation } from '../timers.js';
-import { entryOf } from '../keyed.js';
 
 /** Decides a retry. */
 export const retryOperation: Handler<RetryOperation> = (state, command, context) => {
-  const project = state.projects[command.projectId];
-  const operation =
-    project === undefined ? undefined : entryOf(project.operations, command.operationId);
+  const operation = state.projects[command.projectId]?.operations[command.operationId];
   if (operation === undefined || operation.status !== 'failed') return ok([]);
   const durationMs = drawDuration(context, operation.latency);
   return ok<Pending>([

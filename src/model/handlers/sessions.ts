@@ -9,7 +9,7 @@ import type { Handler, Pending } from '../decideContext.js';
 import type { EndSession } from '../timers.js';
 import { outgrowsTempDisk } from '../sessionLoad.js';
 import { closeConnection } from './connections.js';
-import { entryOf } from '../keyed.js';
+import { entryOf } from '../workingMaps.js';
 
 /** Decides the end of a session. */
 export const endSession: Handler<EndSession> = (state, command, context) => {

@@ -7,13 +7,10 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { startNext } from '../operationChains.js';
 import type { StartDelayedOperation } from '../timers.js';
-import { entryOf } from '../keyed.js';
 
 /** Decides the late start of a delayed operation. */
 export const startDelayedOperation: Handler<StartDelayedOperation> = (state, command, context) => {
-  const project = state.projects[command.projectId];
-  const operation =
-    project === undefined ? undefined : entryOf(project.operations, command.operationId);
+  const operation = state.projects[command.projectId]?.operations[command.operationId];
   if (operation === undefined || operation.status !== 'scheduling') return ok([]);
   const draft = new CommandDraft(state, context);
   startNext(draft, operation);

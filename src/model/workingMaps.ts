@@ -1,10 +1,10 @@
 /**
- * The state's collections of short-lived entries keyed by fresh ids: the connections, each compute's
- * live connections, and each project's unfinished operations and their ids. Snapshots and immer
- * drafts hold them as records, as `SimState` says; the engine's working state holds them as `Map`s
- * behind the same types, because V8 internalises every key put in an object and a fresh id goes in
- * and out of these soon after. Publishing shows a `Map` as the record of its entries. Every read and
- * write of these collections goes through the functions here, which take either kind.
+ * The state's connections: every connection by id, and each compute's live ones. A session's
+ * connection id goes in and out of them within minutes, and V8 internalises every key put in an
+ * object, so the engine's working state holds them as `Map`s behind the record types `SimState`
+ * gives them; snapshots and immer drafts hold records, and publishing shows a `Map` as the record
+ * of its entries. Every read and write of these collections goes through the functions here, which
+ * take either kind.
  */
 import { own } from '../core/own.js';
 
@@ -21,18 +21,9 @@ export function workingCollection<V>(): Record<string, V> {
   return new Map<string, V>() as unknown as Record<string, V>;
 }
 
-/**
- * `entries` (an empty record if omitted) as a collection of the same kind as `sibling`: itself
- * beside a record, a new `Map` of its entries beside a `Map`.
- */
-export function collectionLike<V>(
-  sibling: Keyed<unknown>,
-  entries: Keyed<V> = {},
-): Record<string, V> {
-  if (mapOf(sibling) === undefined) return entries;
-  const made = workingCollection<V>();
-  for (const key of idsOf(entries)) setEntry(made, key, entryOf(entries, key) as V);
-  return made;
+/** A new, empty collection of the same kind as `sibling`. */
+export function emptyLike<V>(sibling: Keyed<unknown>): Record<string, V> {
+  return mapOf(sibling) === undefined ? {} : workingCollection();
 }
 
 /** The entry under `key` (only the collection's own: a record's built-ins are not entries). */
@@ -44,11 +35,6 @@ export function entryOf<V>(collection: Keyed<V>, key: string): V | undefined {
 /** The keys, in the order they were added. */
 export function idsOf(collection: Keyed<unknown>): Iterable<string> {
   return mapOf(collection)?.keys() ?? Object.keys(collection);
-}
-
-/** The entries, in the order they were added. */
-export function valuesOf<V>(collection: Keyed<V>): Iterable<V> {
-  return mapOf(collection)?.values() ?? Object.values(collection);
 }
 
 /** How many entries there are. */
