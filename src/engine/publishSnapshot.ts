@@ -2,10 +2,10 @@
  * Publishing: turns the engine's private mutable working state into the next immutable snapshot,
  * copying only the objects on changed paths and sharing everything else with the previous snapshot
  * (as immer does, but from declared paths instead of a proxy trap per access, which the hot loop
- * cannot afford).
+ * cannot afford). A `Map` of the working state shows as the record of its entries.
  */
 import type { DirtyNode } from './dirtyPaths.js';
-import { publishedViewOf } from './publishedView.js';
+import { publishedViewOf, type PublishedView } from './publishedView.js';
 
 type Node = Record<string, unknown>;
 
@@ -29,29 +29,42 @@ function refresh(published: unknown, working: unknown, dirty: DirtyNode): unknow
 function shallowRefresh(published: unknown, working: unknown, dirty: DirtyNode): unknown {
   if (!isObject(working) || Object.isFrozen(working)) return working;
   if (!isObject(published) || Array.isArray(working)) return frozenCopy(working);
-  const view = publishedViewOf(working);
   const out: Node = {};
-  for (const key in working) {
-    const value = working[key];
-    if (!isObject(value) || Object.isFrozen(value)) {
-      out[key] = value;
-      continue;
-    }
-    const dirtyChild = dirty.get(key);
-    const previous =
-      view?.keys.has(key) === true ? view.underlying(published, key) : published[key];
-    if (dirtyChild !== undefined) out[key] = refresh(previous, value, dirtyChild);
-    else out[key] = previous === undefined ? frozenCopy(value) : previous;
+  if (working instanceof Map) {
+    for (const [key, value] of working as Map<string, unknown>)
+      out[key] = refreshEntry(published, key, value, dirty, undefined);
+    return Object.freeze(out);
   }
+  const view = publishedViewOf(working);
+  for (const key in working) out[key] = refreshEntry(published, key, working[key], dirty, view);
   view?.define(out);
   return Object.freeze(out);
 }
 
-/** A deep, frozen copy; frozen objects inside are shared, not copied. */
+/** The published value of one entry of an object on a dirty path. */
+function refreshEntry(
+  published: Node,
+  key: string,
+  value: unknown,
+  dirty: DirtyNode,
+  view: PublishedView | undefined,
+): unknown {
+  if (!isObject(value) || Object.isFrozen(value)) return value;
+  const dirtyChild = dirty.get(key);
+  const previous = view?.keys.has(key) === true ? view.underlying(published, key) : published[key];
+  if (dirtyChild !== undefined) return refresh(previous, value, dirtyChild);
+  return previous === undefined ? frozenCopy(value) : previous;
+}
+
+/** A deep, frozen copy (a `Map` becomes a record); frozen objects inside are shared, not copied. */
 export function frozenCopy<T>(value: T): T {
   if (!isObject(value) || Object.isFrozen(value)) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const out: Node = {};
+  if (value instanceof Map) {
+    for (const [key, entry] of value as Map<string, unknown>) out[key] = frozenCopy(entry);
+    return Object.freeze(out) as T;
+  }
   for (const key in value) out[key] = frozenCopy((value as Node)[key]);
   publishedViewOf(value)?.define(out);
   return Object.freeze(out) as T;

@@ -2,7 +2,7 @@
  * Publishing without declared paths: the next immutable snapshot from a walk of the whole working
  * state, sharing every object of the previous snapshot whose content is unchanged. The engine uses it
  * after long stretches of events, where one walk of the state costs less than declaring the paths of
- * every event.
+ * every event. A `Map` of the working state shows as the record of its entries.
  */
 
 import { publishedViewOf, type PublishedView } from './publishedView.js';
@@ -33,9 +33,10 @@ function reconcile(published: unknown, working: unknown, walked: WalkTally): unk
   const previous = typeof published === 'object' && published !== null ? published : undefined;
   const view = publishedViewOf(working);
   if (view !== undefined) return reconcileViewed(previous as Node, working as Node, view, walked);
+  const shown = working as Node | Map<string, unknown>;
   if (previous === undefined || Array.isArray(previous))
-    return reconcileObject(undefined, working as Node, walked);
-  return reconcileObject(previous as Node, working as Node, walked);
+    return reconcileObject(undefined, shown, walked);
+  return reconcileObject(previous as Node, shown, walked);
 }
 
 /**
@@ -44,28 +45,53 @@ function reconcile(published: unknown, working: unknown, walked: WalkTally): unk
  */
 const keyStack: string[] = [];
 
+/** Where the walk of one object stands (see `reconcileObject`). */
+interface ObjectWalk {
+  readonly previous: Node | undefined;
+  /** The copy, once an entry differed (from the start when there is no previous object). */
+  out: Node | undefined;
+  count: number;
+  readonly base: number;
+  readonly walked: WalkTally;
+}
+
 /**
- * `previous` when `working` has the same keys in the same order and each value reconciles to the
- * previous one; else a frozen copy. The copy is only made at the first difference: most objects of a
- * large state are unchanged at each walk, and copying them only to drop the copy was most of a walk.
+ * `previous` when `working` (an object, or a `Map` shown as a record) has the same keys in the same
+ * order and each value reconciles to the previous one; else a frozen copy. The copy is only made at
+ * the first difference: most objects of a large state are unchanged at each walk, and copying them
+ * only to drop the copy was most of a walk.
  */
-function reconcileObject(previous: Node | undefined, working: Node, walked: WalkTally): Node {
-  const base = keyStack.length;
-  let out: Node | undefined = previous === undefined ? {} : undefined;
-  let count = 0;
-  for (const key in working) {
-    walked.entries++;
-    const before = previous?.[key];
-    const value = reconcile(before, working[key], walked);
-    if (out === undefined && value !== before) out = copyOfFirst(count, base, previous as Node);
-    if (out !== undefined) out[key] = value;
-    else keyStack.push(key);
-    count++;
-  }
+function reconcileObject(
+  previous: Node | undefined,
+  working: Node | Map<string, unknown>,
+  walked: WalkTally,
+): Node {
+  const walk: ObjectWalk = {
+    previous,
+    out: previous === undefined ? {} : undefined,
+    count: 0,
+    base: keyStack.length,
+    walked,
+  };
+  if (working instanceof Map) for (const [key, value] of working) reconcileEntry(walk, key, value);
+  else for (const key in working) reconcileEntry(walk, key, working[key]);
+  const { out, count, base } = walk;
   const result = out ?? (sameKeys(previous as Node, base, count) ? previous : undefined);
   keyStack.length = base;
   if (result !== undefined) return result === out ? Object.freeze(out) : result;
   return Object.freeze(copyOf(previous as Node, working));
+}
+
+/** Reconciles one entry of the object `walk` is on. */
+function reconcileEntry(walk: ObjectWalk, key: string, value: unknown): void {
+  walk.walked.entries++;
+  const before = walk.previous?.[key];
+  const next = reconcile(before, value, walk.walked);
+  if (walk.out === undefined && next !== before)
+    walk.out = copyOfFirst(walk.count, walk.base, walk.previous as Node);
+  if (walk.out !== undefined) walk.out[key] = next;
+  else keyStack.push(key);
+  walk.count++;
 }
 
 /**
@@ -129,9 +155,10 @@ function sameKeys(previous: Node, base: number, count: number): boolean {
 }
 
 /** `working`'s keys in its order, each with `previous`'s value (equal to working's, reconciled). */
-function copyOf(previous: Node, working: Node): Node {
+function copyOf(previous: Node, working: Node | Map<string, unknown>): Node {
   const out: Node = {};
-  for (const key in working) out[key] = previous[key];
+  for (const key of working instanceof Map ? working.keys() : Object.keys(working))
+    out[key] = previous[key];
   return out;
 }
 

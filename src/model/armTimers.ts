@@ -17,6 +17,7 @@ import type { DomainEvent, SettingsChanged } from './events.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
 import { operationIn } from './operationStore.js';
+import { entryOf } from './workingMaps.js';
 
 /** Arms the timers `event` sets. */
 export function armTimers(
@@ -259,7 +260,7 @@ function armSessionEnd(
   profile: Profile,
   arm: Arm<TimerCommand>,
 ): void {
-  const connection = state.connections[connectionId];
+  const connection = entryOf(state.connections, connectionId);
   if (connection?.holdMs === undefined) return;
   const timer = { type: 'EndSession', connectionId } as const;
   if (outgrowsTempDisk(connection, profile.limits)) {

@@ -5,6 +5,7 @@
 import type { SqlError } from '../domain/sqlState.js';
 import type { Pending } from './decideContext.js';
 import type { ConnectionState, EndpointState, SimState } from './state.js';
+import { entryOf, idsOf } from './workingMaps.js';
 
 /** The live (connecting or open) connections of a compute. */
 function liveConnections(state: SimState, endpointId: string): ConnectionState[] {
@@ -23,10 +24,10 @@ function connectionsOf(
   status: ConnectionState['status'] | undefined,
 ): ConnectionState[] {
   const found: ConnectionState[] = [];
-  const live = state.liveConnections[endpointId];
+  const live = entryOf(state.liveConnections, endpointId);
   if (live === undefined) return found;
-  for (const id in live) {
-    const connection = state.connections[id];
+  for (const id of idsOf(live)) {
+    const connection = entryOf(state.connections, id);
     if (connection !== undefined && (status === undefined || connection.status === status))
       found.push(connection);
   }

@@ -3,7 +3,6 @@
  * the event, and it never validates (decide already did). Each handler's changed paths are named in
  * touches.ts.
  */
-import { isEmpty } from '../core/isEmpty.js';
 import { INITIAL_LSN } from '../domain/lsn.js';
 import { operationKind } from '../domain/operationKinds.js';
 import { isTerminal } from '../domain/operationStatus.js';
@@ -13,6 +12,7 @@ import { addDemand, applyLoad } from './sessionLoad.js';
 import { operationRecord } from './operationRecord.js';
 import { ENDED_EFFECTS } from './endedOperations.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
+import { countOf, deleteEntry, emptyLike, entryOf, setEntry } from './workingMaps.js';
 import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
@@ -64,7 +64,7 @@ const HANDLERS: EventHandlers = {
     for (const [endpointId, endpoint] of Object.entries(project.endpoints)) {
       countUsage(project, endpoint, e.at);
       delete draft.endpointOwners[endpointId];
-      delete draft.liveConnections[endpointId];
+      deleteEntry(draft.liveConnections, endpointId);
     }
     if (e.recoverableUntil !== undefined) {
       draft.deletedProjects ??= {};
@@ -199,7 +199,7 @@ const HANDLERS: EventHandlers = {
     if (deleted !== undefined) countUsage(projectOf(draft, e.projectId), deleted, e.at);
     delete projectOf(draft, e.projectId).endpoints[e.endpointId];
     delete draft.endpointOwners[e.endpointId];
-    delete draft.liveConnections[e.endpointId];
+    deleteEntry(draft.liveConnections, e.endpointId);
   },
 
   OperationCreated(draft, e) {
@@ -294,10 +294,10 @@ const HANDLERS: EventHandlers = {
   },
 
   ConnectionOpened(draft, e) {
-    const existing = draft.connections[e.connectionId];
+    const existing = entryOf(draft.connections, e.connectionId);
     if (existing === undefined) addLive(draft, e, 'open');
     else existing.status = 'open';
-    const connection = draft.connections[e.connectionId];
+    const connection = entryOf(draft.connections, e.connectionId);
     const endpoint = endpointOf(draft, e.projectId, e.endpointId);
     if (connection !== undefined) {
       connection.openedAt = e.at;
@@ -313,14 +313,14 @@ const HANDLERS: EventHandlers = {
   },
 
   ConnectionRefused(draft, e) {
-    const existing = draft.connections[e.connectionId];
+    const existing = entryOf(draft.connections, e.connectionId);
     const error = { sqlstate: e.sqlstate, message: e.message };
     if (existing !== undefined && e.projectId !== undefined) {
       end(draft, existing, e.projectId, 'refused', e.at, error);
       return;
     }
     if (!e.tracked) return;
-    draft.connections[e.connectionId] = {
+    setEntry(draft.connections, e.connectionId, {
       id: e.connectionId,
       endpointId: e.endpointId,
       ...(e.projectId === undefined ? {} : { projectId: e.projectId }),
@@ -330,18 +330,18 @@ const HANDLERS: EventHandlers = {
       endedAt: e.at,
       error,
       tracked: true,
-    };
+    });
   },
 
   ConnectionClosed(draft, e) {
-    const connection = draft.connections[e.connectionId];
+    const connection = entryOf(draft.connections, e.connectionId);
     if (connection !== undefined) end(draft, connection, e.projectId, 'closed', e.at);
   },
 
   ConnectionsDropped(draft, e) {
     const error = { sqlstate: e.sqlstate, message: e.message };
     for (const id of e.connectionIds) {
-      const connection = draft.connections[id];
+      const connection = entryOf(draft.connections, id);
       if (connection !== undefined) end(draft, connection, e.projectId, 'dropped', e.at, error);
     }
   },
@@ -626,7 +626,7 @@ function changeActivity(
   e: { connectionId: string; projectId: string; endpointId: string; at: number },
   change: (connection: Draft<ConnectionState>) => void,
 ): void {
-  const connection = draft.connections[e.connectionId];
+  const connection = entryOf(draft.connections, e.connectionId);
   if (connection === undefined) return;
   const endpoint = endpointOf(draft, e.projectId, e.endpointId);
   const was = isActive(connection);
@@ -660,8 +660,11 @@ function addLive(
     tracked: e.tracked,
   };
   addDemand(connection, e);
-  draft.connections[e.connectionId] = connection;
-  (draft.liveConnections[e.endpointId] ??= {})[e.connectionId] = true;
+  setEntry(draft.connections, e.connectionId, connection);
+  let live = entryOf(draft.liveConnections, e.endpointId);
+  if (live === undefined)
+    setEntry(draft.liveConnections, e.endpointId, (live = emptyLike(draft.liveConnections)));
+  setEntry(live, e.connectionId, true);
   const endpoint = endpointOf(draft, e.projectId, e.endpointId);
   if (e.pooled) endpoint.pooledConnections++;
   else endpoint.directConnections++;
@@ -676,10 +679,11 @@ function end(
   at: number,
   error?: { sqlstate: string; message: string },
 ): void {
-  const live = draft.liveConnections[connection.endpointId];
+  const live = entryOf(draft.liveConnections, connection.endpointId);
   if (live !== undefined) {
-    delete live[connection.id];
-    if (isEmpty(live)) delete draft.liveConnections[connection.endpointId];
+    // The last one out drops its compute's collection whole: emptying a `Map` reallocates it.
+    if (countOf(live) === 1) deleteEntry(draft.liveConnections, connection.endpointId);
+    else deleteEntry(live, connection.id);
   }
   const project = draft.projects[projectId];
   if (project !== undefined) project.lastUsedAt = at;
@@ -696,7 +700,7 @@ function end(
   delete connection.queryUntil;
   delete connection.inTransaction;
   if (!connection.tracked) {
-    delete draft.connections[connection.id];
+    deleteEntry(draft.connections, connection.id);
     return;
   }
   connection.status = status;

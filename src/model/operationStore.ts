@@ -5,6 +5,7 @@
  */
 import { attachPublishedView, type PublishedView } from '../engine/publishedView.js';
 import { EndedOperations, type EndedWindow } from './endedOperations.js';
+import { workingCollection } from './workingMaps.js';
 import { emptyState, type OperationState, type ProjectState, type SimState } from './state.js';
 
 const ARCHIVE: unique symbol = Symbol('computesim.endedOperations');
@@ -12,9 +13,13 @@ const ARCHIVE: unique symbol = Symbol('computesim.endedOperations');
 /** The root of a working state and its projects carry the archive (not enumerable: never copied). */
 type WithArchive = { readonly [ARCHIVE]?: EndedOperations };
 
-/** A new working state: empty, with an archive for the operations that end. */
+/** A new working state: empty, its connections in `Map`s, with an archive for the operations that end. */
 export function workingState(): SimState {
-  const state = emptyState();
+  const state = {
+    ...emptyState(),
+    connections: workingCollection(),
+    liveConnections: workingCollection(),
+  } satisfies SimState;
   Object.defineProperty(state, ARCHIVE, { value: new EndedOperations() });
   return state;
 }

@@ -3,6 +3,7 @@
  * harness to interleave with its clock: each drop picks one compute that has open connections.
  */
 import { RandomSource } from '../core/randomSource.js';
+import { entryOf, idsOf } from '../model/workingMaps.js';
 import { liveStateOf, type Simulation } from '../simulation/simulation.js';
 
 const HOUR_MS = 3_600_000;
@@ -38,10 +39,10 @@ export class ConnectionDropper {
   #dropOne(): void {
     // Only ids are read, before anything changes: the live state serves, no snapshot is published.
     const state = liveStateOf(this.#sim);
-    const withOpen = Object.keys(state.liveConnections)
+    const withOpen = [...idsOf(state.liveConnections)]
       .filter((endpointId) =>
-        Object.keys(state.liveConnections[endpointId] ?? {}).some(
-          (id) => state.connections[id]?.status === 'open',
+        [...idsOf(entryOf(state.liveConnections, endpointId) ?? {})].some(
+          (id) => entryOf(state.connections, id)?.status === 'open',
         ),
       )
       .sort();

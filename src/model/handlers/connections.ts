@@ -15,6 +15,7 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler, Pending } from '../decideContext.js';
 import { isDown } from '../../domain/computeState.js';
 import { hasUnfinished, recordOperations, startPlan } from '../operationPlanner.js';
+import { entryOf } from '../workingMaps.js';
 
 /** Decides a connection attempt. */
 export const openConnection: Handler<OpenConnection> = (state, command, context) => {
@@ -74,7 +75,7 @@ function refuse(
 
 /** Decides a client closing its connection (closing an ended one changes nothing). */
 export const closeConnection: Handler<CloseConnection> = (state, command) => {
-  const connection = own(state.connections, command.connectionId);
+  const connection = entryOf(state.connections, command.connectionId);
   if (connection === undefined)
     return err(reject('not_found', `connection ${command.connectionId} not found`));
   if (connection.status !== 'open' && connection.status !== 'connecting') return ok([]);

@@ -5,13 +5,13 @@
  * 2026-11-23). Refusals change nothing: an unknown connection (404), one not open or already running
  * a statement (409).
  */
-import { own } from '../../core/own.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
 import type { RunQuery, SetTransaction } from '../commands.js';
 import type { Handler, Pending } from '../decideContext.js';
 import type { ConnectionState, SimState } from '../state.js';
 import type { EndQuery } from '../timers.js';
+import { entryOf } from '../workingMaps.js';
 import type { Result } from '../../core/result.js';
 import type { Rejection } from '../../domain/rejection.js';
 
@@ -37,7 +37,7 @@ export const runQuery: Handler<RunQuery> = (state, command, context) => {
 
 /** Decides the end of a statement (stale when the connection ended or runs another one). */
 export const endQuery: Handler<EndQuery> = (state, command) => {
-  const connection = own(state.connections, command.connectionId);
+  const connection = entryOf(state.connections, command.connectionId);
   if (connection?.status !== 'open' || connection.queryUntil !== command.until) return ok([]);
   return ok<Pending>([
     {
@@ -70,7 +70,7 @@ function openConnectionOf(
   state: SimState,
   connectionId: string,
 ): Result<ConnectionState, Rejection> {
-  const connection = own(state.connections, connectionId);
+  const connection = entryOf(state.connections, connectionId);
   if (connection === undefined)
     return err(reject('not_found', `connection ${connectionId} not found`));
   if (connection.status !== 'open')

@@ -3,17 +3,17 @@
  * whose biggest statement needs more temporary disk than the compute has fails at once (53100).
  * Stale once the connection has ended some other way (dropped, its compute deleted).
  */
-import { own } from '../../core/own.js';
 import { ok } from '../../core/result.js';
 import { SQL_STATES } from '../../domain/sqlState.js';
 import type { Handler, Pending } from '../decideContext.js';
 import type { EndSession } from '../timers.js';
 import { outgrowsTempDisk } from '../sessionLoad.js';
 import { closeConnection } from './connections.js';
+import { entryOf } from '../workingMaps.js';
 
 /** Decides the end of a session. */
 export const endSession: Handler<EndSession> = (state, command, context) => {
-  const connection = own(state.connections, command.connectionId);
+  const connection = entryOf(state.connections, command.connectionId);
   if (connection?.status !== 'open' || connection.projectId === undefined) return ok([]);
   const events: Pending = [];
   if (outgrowsTempDisk(connection, context.profile.limits))
