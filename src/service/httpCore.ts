@@ -25,6 +25,7 @@ import { parseControlBody } from './controlBody.js';
 import { ClockMove } from './clockMove.js';
 import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
 import { StateFileError } from './stateFileError.js';
+import { streamedBody } from './streamedBody.js';
 import { bearer, controlAccess } from './controlAccess.js';
 
 export type { RequestLike };
@@ -596,7 +597,7 @@ export class HttpCore {
     if (answer.headers !== undefined) Object.assign(headers, answer.headers);
     if (answer.stream !== undefined) {
       headers['content-type'] = answer.contentType ?? 'application/octet-stream';
-      return { status: answer.status, headers, body: streamOf(answer.stream) };
+      return { status: answer.status, headers, body: streamedBody(answer.stream) };
     }
     if (answer.status === 204 || answer.body === undefined)
       return { status: answer.status, headers, body: null };
@@ -658,31 +659,4 @@ function failure(error: unknown): Answer {
   if (error instanceof StepLimitError) return errorAnswer('conflict', firstLine(error));
   if (error instanceof StateFileError) return errorAnswer('service_unavailable', firstLine(error));
   return { status: 500, body: INTERNAL_ERROR };
-}
-
-/** `chunks` as a byte stream, pulled in pieces of about 64 KiB: never joined into one string. */
-function streamOf(chunks: Iterable<string>): ReadableStream<Uint8Array> {
-  const iterator = chunks[Symbol.iterator]();
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      let pending = '';
-      for (;;) {
-        const next = iterator.next();
-        if (next.done === true) {
-          if (pending !== '') controller.enqueue(encoder.encode(pending));
-          controller.close();
-          return;
-        }
-        pending += next.value;
-        if (pending.length >= 65_536) {
-          controller.enqueue(encoder.encode(pending));
-          return;
-        }
-      }
-    },
-    cancel() {
-      iterator.return?.();
-    },
-  });
 }

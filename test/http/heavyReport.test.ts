@@ -3,8 +3,10 @@
  * while `GET /_sim/report` or `GET /_sim/view` is being made, or a first event stream's narrator
  * reads up to the log, a request sent after it is answered first, and the answer is the same as the
  * one-go renderers' (`run --html`'s report, `runProjections`, a narrator reading in order) of the
- * same log. Orders of completion only, no clocks.
+ * same log; so is one sent while a reader in another process takes the whole log as fast as it
+ * comes (`GET /_sim/snapshot`). Orders of completion only, no clocks.
  */
+import { spawn } from 'node:child_process';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dashboardView, runProjections } from '../../src/dashboard/dashboardView.js';
 import type { PlacedRequest } from '../../src/dashboard/runReportBuilder.js';
@@ -16,6 +18,31 @@ import type { Simulation } from '../../src/simulation/simulation.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 const headers = { authorization: `Bearer ${KEY}` };
+
+/**
+ * A client in another process (argv: base URL, key) that reads the whole log as fast as it comes,
+ * and once the log's headers are in, asks for a page of projects: it says how the small request
+ * ended and how much of the log it had read by then, and the log's bytes and lines.
+ */
+const READ_FAST = `
+const [base, key] = process.argv.slice(1);
+const headers = { authorization: 'Bearer ' + key };
+const response = await fetch(base + '/_sim/snapshot', { headers });
+let bytes = 0;
+let lines = 0;
+let readWhenAnswered = -1;
+const small = fetch(base + '/projects?limit=1', { headers }).then(async (r) => {
+  await r.text();
+  readWhenAnswered = bytes;
+  return r.status;
+});
+for await (const chunk of response.body) {
+  bytes += chunk.length;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+}
+const status = await small;
+process.stdout.write(JSON.stringify({ status, readWhenAnswered, bytes, lines }));
+`;
 
 /**
  * The oracle: the report `computesim run --html` renders for the run, its timeline the narrated log
@@ -142,4 +169,33 @@ describe('heavy reads of a long served run', () => {
     expect(events.some((item) => item.text.includes('"last" created'))).toBe(true);
     for (const item of events) expect(item.text).toBe(told[item.seq as number]);
   }, 30_000);
+
+  it('answers a request while a fast reader in another process takes the whole log, and it is the whole log', async () => {
+    const sim = served.server.sim;
+    const client = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', READ_FAST, served.base, KEY],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let said = '';
+    client.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    await new Promise((resolve) => client.on('exit', resolve));
+    const { status, readWhenAnswered, bytes, lines } = JSON.parse(said) as {
+      status: number;
+      readWhenAnswered: number;
+      bytes: number;
+      lines: number;
+    };
+    expect({ bytes, lines }).toEqual({
+      bytes: Buffer.byteLength(sim.log.toJSONL()),
+      lines: sim.log.length,
+    });
+    expect(status).toBe(200);
+    // Answered while most of the log was still to come: the log is made a piece a turn, so the
+    // server does not make all of it before it reads the next request.
+    expect(readWhenAnswered).toBeGreaterThanOrEqual(0);
+    expect(readWhenAnswered).toBeLessThan(bytes / 2);
+  }, 60_000);
 });
