@@ -61,12 +61,12 @@ export class FeedMessages {
    * `undefined` when `at` has had everything.
    */
   next(at: FeedPosition, end: number, requests: KeptRequests): FeedMessage | undefined {
-    const requestEnd = requests.dropped + requests.kept.length;
     if (at.seq >= end && !hasRequestUpTo(at.req, end, requests)) return undefined;
     const to = Math.min(end, (Math.floor(at.seq / CHUNK_EVENTS) + 1) * CHUNK_EVENTS);
-    // The newest message also takes the requests placed at the log's end, which later requests
-    // may join: its key names how far both went.
-    const key = to === end ? `t${at.seq}.${at.req}.${end}.${requestEnd}` : `c${at.seq}.${at.req}`;
+    // What a message holds never changes once known (later requests fall at the log's end or
+    // after), and the cursor after it says how far it went: one made when the log was shorter
+    // serves a later reader at the same cursor too, which is sent the rest next.
+    const key = `${at.seq}.${at.req}`;
     const found = this.#current.get(key) ?? this.#previous.get(key);
     if (found !== undefined) return found;
     const made = this.#make(at, to, end, requests);

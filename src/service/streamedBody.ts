@@ -1,16 +1,23 @@
 /**
  * A long answer (a log of millions of events, hundreds of MB of JSON Lines) as a byte stream made a
- * piece at a time, each piece in a turn of the event loop of its own, taken in turn with the other
- * sliced runs (`sliceTurns.ts`). Pieces are made only when the reader asks, so a slow reader holds
+ * piece at a time, each piece in a turn of the event loop of its own (what a few ms make), taken in
+ * turn with the other sliced runs (`sliceTurns.ts`). Pieces are made only when the reader asks, so a slow reader holds
  * one piece; and a fast one (on loopback, the socket takes all) no longer had the whole body made
  * in one turn: a 79 MB log held every other request for 0.6 s.
  */
 import { nextSliceTurn } from './sliceTurns.js';
 
-/** Characters of text a piece holds (it ends at the first chunk past them). */
-const PIECE_CHARS = 65_536;
+/** Wall ms a piece is made in at most (read between runs of `RUN_CHARS`). */
+const PIECE_MS = 4;
+/** Characters a piece holds at most (it ends at the first chunk past them): its memory bound. */
+const PIECE_CHARS = 1 << 20;
+/** Characters made between two reads of the clock. */
+const RUN_CHARS = 65_536;
 
-/** `chunks` as a byte stream, in pieces of about 64 KiB, one per turn: never joined into one string. */
+/**
+ * `chunks` as a byte stream, one piece per turn (what a few ms make, 1 MiB at most): never joined
+ * into one string.
+ */
 export function streamedBody(chunks: Iterable<string>): ReadableStream<Uint8Array> {
   const iterator = chunks[Symbol.iterator]();
   const encoder = new TextEncoder();
@@ -20,7 +27,9 @@ export function streamedBody(chunks: Iterable<string>): ReadableStream<Uint8Arra
       async pull(controller) {
         await nextSliceTurn();
         if (cancelled) return;
+        const started = performance.now();
         let pending = '';
+        let checked = 0;
         for (;;) {
           const next = iterator.next();
           if (next.done === true) {
@@ -29,7 +38,9 @@ export function streamedBody(chunks: Iterable<string>): ReadableStream<Uint8Arra
             return;
           }
           pending += next.value;
-          if (pending.length >= PIECE_CHARS) {
+          if (pending.length - checked < RUN_CHARS) continue;
+          checked = pending.length;
+          if (pending.length >= PIECE_CHARS || performance.now() - started >= PIECE_MS) {
             controller.enqueue(encoder.encode(pending));
             return;
           }

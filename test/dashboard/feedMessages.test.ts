@@ -105,6 +105,22 @@ describe('the feed messages', () => {
     const first = readAll(shared, { seq: 0, req: 0 }, end, requests).sent;
     const second = readAll(shared, { seq: 0, req: 0 }, end, requests).sent;
     expect(first.length).toBeGreaterThan(2);
+    expect(second).toHaveLength(first.length);
     second.forEach((bytes, i) => expect(bytes).toBe(first[i]));
+  });
+
+  it('send a request answered at the log end after a message kept from before it, once and in order', () => {
+    const { end, requests, messages } = world([10, 20]);
+    const shared = messages();
+    const at = { seq: end - 40, req: requests.filter((r) => r.position < end - 40).length };
+    const { texts: before } = readAll(shared, at, end, requests);
+    expect(before.length).toBeGreaterThan(0);
+    // A request answered at the end of the log after those messages were made and kept.
+    const later = [
+      ...requests,
+      { method: 'GET', path: '/later', status: 200, at: 0, position: end },
+    ];
+    const { texts: after } = readAll(shared, at, end, later);
+    expect(after).toEqual([...before, 'GET /later → 200']);
   });
 });

@@ -181,7 +181,9 @@ describe('heavy reads of a long served run', () => {
     );
     let said = '';
     client.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    await new Promise((resolve) => client.on('exit', resolve));
+    // 'close': the process has exited and its output has all been read.
+    const code = await new Promise((resolve) => client.on('close', resolve));
+    expect(code).toBe(0);
     const { status, readWhenAnswered, bytes, lines } = JSON.parse(said) as {
       status: number;
       readWhenAnswered: number;
