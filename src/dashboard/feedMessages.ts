@@ -64,9 +64,10 @@ export class FeedMessages {
     if (at.seq >= end && !hasRequestUpTo(at.req, end, requests)) return undefined;
     const to = Math.min(end, (Math.floor(at.seq / CHUNK_EVENTS) + 1) * CHUNK_EVENTS);
     // What a message holds never changes once known (later requests fall at the log's end or
-    // after), and the cursor after it says how far it went: one made when the log was shorter
-    // serves a later reader at the same cursor too, which is sent the rest next.
-    const key = `${at.seq}.${at.req}`;
+    // after), and the cursor after it says how far it went. The newest message is keyed by the
+    // log's end too: one made when the log was shorter would do, but would leave its readers at
+    // an unaligned cursor of their own, where the next messages are made for them alone.
+    const key = to === end ? `t${at.seq}.${at.req}.${end}` : `c${at.seq}.${at.req}`;
     const found = this.#current.get(key) ?? this.#previous.get(key);
     if (found !== undefined) return found;
     const made = this.#make(at, to, end, requests);
