@@ -1,9 +1,9 @@
 /**
  * A long answer (a log of millions of events, hundreds of MB of JSON Lines) as a byte stream made a
  * piece at a time, each piece in a turn of the event loop of its own (what a few ms make), taken in
- * turn with the other sliced runs (`sliceTurns.ts`). Pieces are made only when the reader asks, so a slow reader holds
- * one piece; and a fast one (on loopback, the socket takes all) no longer had the whole body made
- * in one turn: a 79 MB log held every other request for 0.6 s.
+ * turn with the other sliced runs (`sliceTurns.ts`). Pieces are made only when the reader asks,
+ * so a slow reader holds one piece; and a fast one (on loopback the socket takes all) never has the
+ * whole body made in one turn, which held every other request until it was done.
  */
 import { nextSliceTurn } from './sliceTurns.js';
 

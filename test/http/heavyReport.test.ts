@@ -4,7 +4,8 @@
  * reads up to the log, a request sent after it is answered first, and the answer is the same as the
  * one-go renderers' (`run --html`'s report, `runProjections`, a narrator reading in order) of the
  * same log; so is one sent while a reader in another process takes the whole log as fast as it
- * comes (`GET /_sim/snapshot`). Orders of completion only, no clocks.
+ * comes (`GET /_sim/snapshot`), at a manual clock and at 600x with writes going on meanwhile (it is
+ * the log as it was when asked for). Orders of completion only, no clocks.
  */
 import { spawn } from 'node:child_process';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { createNarrator } from '../../src/projection/narrator.js';
 import { bodyMessages } from '../support/streamMessages.js';
 import { htmlReport } from '../../src/report/html/htmlReport.js';
 import type { TimelineEntry } from '../../src/scenario/timelineEntry.js';
-import type { Simulation } from '../../src/simulation/simulation.js';
+import { Simulation } from '../../src/simulation/simulation.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 const headers = { authorization: `Bearer ${KEY}` };
@@ -43,6 +44,24 @@ for await (const chunk of response.body) {
 const status = await small;
 process.stdout.write(JSON.stringify({ status, readWhenAnswered, bytes, lines }));
 `;
+
+/** Runs `READ_FAST` against `base` and gives what it said. */
+async function readLogBeside(base: string) {
+  const client = spawn(process.execPath, ['--input-type=module', '-e', READ_FAST, base, KEY], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let said = '';
+  client.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  // 'close': the process has exited and its output has all been read.
+  const code = await new Promise((resolve) => client.on('close', resolve));
+  expect(code).toBe(0);
+  return JSON.parse(said) as {
+    status: number;
+    readWhenAnswered: number;
+    bytes: number;
+    lines: number;
+  };
+}
 
 /**
  * The oracle: the report `computesim run --html` renders for the run, its timeline the narrated log
@@ -172,24 +191,7 @@ describe('heavy reads of a long served run', () => {
 
   it('answers a request while a fast reader in another process takes the whole log, and it is the whole log', async () => {
     const sim = served.server.sim;
-    const client = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', READ_FAST, served.base, KEY],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let said = '';
-    client.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    // 'close': the process has exited and its output has all been read.
-    const code = await new Promise((resolve) => client.on('close', resolve));
-    expect(code).toBe(0);
-    const { status, readWhenAnswered, bytes, lines } = JSON.parse(said) as {
-      status: number;
-      readWhenAnswered: number;
-      bytes: number;
-      lines: number;
-    };
+    const { status, readWhenAnswered, bytes, lines } = await readLogBeside(served.base);
     expect({ bytes, lines }).toEqual({
       bytes: Buffer.byteLength(sim.log.toJSONL()),
       lines: sim.log.length,
@@ -198,6 +200,31 @@ describe('heavy reads of a long served run', () => {
     // Answered while most of the log was still to come: the log is made a piece a turn, so the
     // server does not make all of it before it reads the next request.
     expect(readWhenAnswered).toBeGreaterThanOrEqual(0);
+    expect(readWhenAnswered).toBeLessThan(bytes / 2);
+  }, 60_000);
+});
+
+describe('the whole log at a fast clock', () => {
+  it('is the log as it was when asked for, while writes and the clock go on beside it', async () => {
+    const sim = new Simulation({ seed: 5 });
+    for (let i = 0; i < 200; i++) sim.request('POST', '/projects', { project: { name: `p${i}` } });
+    sim.advance('3000d');
+    const served = await serveOver('socket', { clock: { name: '600x', rate: 600 } }, sim);
+    const before = sim.log.length;
+    let reading = true;
+    const read = readLogBeside(served.base).finally(() => (reading = false));
+    let created = 0;
+    while (reading) {
+      const answer = await served.call('POST', '/projects', { project: { name: `w${created}` } });
+      expect(answer.status).toBe(201);
+      created++;
+    }
+    const { status, readWhenAnswered, bytes, lines } = await read;
+    expect(status).toBe(200);
+    expect(lines).toBeGreaterThanOrEqual(before);
+    // Writes went on while it was sent, and it is a whole prefix of the log: no event of theirs.
+    expect(sim.log.length).toBeGreaterThan(lines);
+    expect(bytes).toBe(Buffer.byteLength([...sim.log.jsonLines(0, lines)].join('')));
     expect(readWhenAnswered).toBeLessThan(bytes / 2);
   }, 60_000);
 });

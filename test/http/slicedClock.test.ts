@@ -2,9 +2,9 @@
  * Long clock moves on a served simulation: they run in slices that give the same log as one call,
  * each ending when it and the writing after it have held the event loop about 15 ms (read between
  * chunks of timers, whatever they cost), runs under way at once taking turns, a slice a turn of the
- * event loop; they stop where they are when memory runs
- * short or the state file fails (never acknowledging what is not durable), and a run until idle
- * that never settles says where the clock got to.
+ * event loop; they stop where they are when memory runs short or the state file fails (never
+ * acknowledging what is not durable), and a run until idle that never settles says where the clock
+ * got to.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
