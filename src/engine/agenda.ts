@@ -7,6 +7,10 @@
  * slot index (4-ary: half the depth of a binary heap; slots: no pointer writes while sifting). Each
  * entry's due and seq sit side by side in one array, so the four children a sift compares are one
  * run of 64 bytes instead of two (`npm run bench -- scheduler` compares it with a binary heap).
+ *
+ * A timer may be armed with a key: it then replaces the pending timer of that key, which will not
+ * fire. The replaced entry is only marked and stays in the heap until it reaches the top or the
+ * marked entries outnumber the live ones, when the heap is rebuilt without them.
  */
 
 /** One timer taken off the agenda. */
@@ -18,22 +22,39 @@ export interface DueTimer<T> {
 }
 
 const INITIAL_CAPACITY = 1024;
+/** What a replaced timer's slot holds until its heap entry is dropped. */
+const REPLACED: unique symbol = Symbol('replaced');
+/** Replaced entries the heap may hold before it is rebuilt, at the least. */
+const MIN_REPLACED_TO_REBUILD = 1024;
+
+/** The pending timer armed with a key: where it sits and when it is due. */
+interface KeyedTimer {
+  readonly slot: number;
+  readonly due: number;
+  readonly seq: number;
+}
 
 /** A min-heap of timers keyed by `(due, seq)`; ties on `due` fire in scheduling order. */
 export class Agenda<T> {
   /** Entry i's due at `2i`, its seq at `2i + 1`. */
   #keys = new Float64Array(2 * INITIAL_CAPACITY);
   #slotOf = new Uint32Array(INITIAL_CAPACITY);
-  #timers: (T | undefined)[] = [];
+  #timers: (T | typeof REPLACED | undefined)[] = [];
   #background: boolean[] = [];
   #freeSlots: number[] = [];
+  /** Heap entries, replaced ones included. */
   #size = 0;
   #nextSeq = 0;
   #foreground = 0;
+  /** Pending keyed timers by key, and the key of each slot that holds one. */
+  readonly #keyed = new Map<string, KeyedTimer>();
+  #slotKeys: (string | undefined)[] = [];
+  /** Heap entries whose timer was replaced. */
+  #replaced = 0;
 
   /** Number of timers waiting. */
   get size(): number {
-    return this.#size;
+    return this.#size - this.#replaced;
   }
 
   /** Number of waiting timers that are not background work (see `runUntilIdle`). */
@@ -51,8 +72,19 @@ export class Agenda<T> {
     return this.#size === 0 ? Infinity : (this.#keys[0] as number);
   }
 
-  /** Schedules `timer` at `due`; returns its sequence number. */
-  push(due: number, timer: T, background = false): number {
+  /**
+   * Schedules `timer` at `due`; returns its sequence number. With a `key`, the timer replaces the
+   * pending one armed with that key, which will not fire; unless that one is due at the same time,
+   * when it stays (with its place among the timers of that instant) and its number is returned.
+   */
+  push(due: number, timer: T, background = false, key?: string): number {
+    if (key !== undefined) {
+      const pending = this.#keyed.get(key);
+      if (pending !== undefined) {
+        if (pending.due === due) return pending.seq;
+        this.#replace(pending.slot);
+      }
+    }
     if (this.#size === this.#slotOf.length) this.#grow();
     const seq = this.#nextSeq++;
     if (!background) this.#foreground++;
@@ -60,6 +92,10 @@ export class Agenda<T> {
       this.#freeSlots.length > 0 ? (this.#freeSlots.pop() as number) : this.#timers.length;
     this.#timers[slot] = timer;
     this.#background[slot] = background;
+    if (key !== undefined) {
+      this.#slotKeys[slot] = key;
+      this.#keyed.set(key, { slot, due, seq });
+    }
     const keys = this.#keys;
     const slots = this.#slotOf;
     let i = this.#size++;
@@ -98,10 +134,67 @@ export class Agenda<T> {
     const slot = this.#slotOf[0] as number;
     const timer = this.#timers[slot] as T;
     if (this.#background[slot] !== true) this.#foreground--;
-    this.#timers[slot] = undefined;
-    this.#freeSlots.push(slot);
+    this.#free(slot);
     this.#removeTop();
+    if (this.#replaced > 0) this.#dropReplacedTop();
     return timer;
+  }
+
+  /** Gives a slot back, forgetting its key. */
+  #free(slot: number): void {
+    this.#timers[slot] = undefined;
+    const key = this.#keyed.size === 0 ? undefined : this.#slotKeys[slot];
+    if (key !== undefined) {
+      this.#slotKeys[slot] = undefined;
+      if (this.#keyed.get(key)?.slot === slot) this.#keyed.delete(key);
+    }
+    this.#freeSlots.push(slot);
+  }
+
+  /** Marks the timer in `slot` replaced: it leaves the heap unfired. */
+  #replace(slot: number): void {
+    if (this.#background[slot] !== true) this.#foreground--;
+    this.#timers[slot] = REPLACED;
+    const key = this.#slotKeys[slot] as string;
+    this.#slotKeys[slot] = undefined;
+    this.#keyed.delete(key);
+    this.#replaced++;
+    if (this.#slotOf[0] === slot) this.#dropReplacedTop();
+    else if (this.#replaced >= MIN_REPLACED_TO_REBUILD && 2 * this.#replaced > this.#size)
+      this.#rebuildWithoutReplaced();
+  }
+
+  /** Keeps the top a live timer: drops replaced entries that reached it. */
+  #dropReplacedTop(): void {
+    while (this.#size > 0 && this.#timers[this.#slotOf[0] as number] === REPLACED) {
+      this.#replaced--;
+      this.#free(this.#slotOf[0] as number);
+      this.#removeTop();
+    }
+  }
+
+  /**
+   * Rebuilds the heap from its live entries. Keys `(due, seq)` are unique, so the order timers
+   * leave in is the same as before.
+   */
+  #rebuildWithoutReplaced(): void {
+    const keys = this.#keys;
+    const slots = this.#slotOf;
+    let live = 0;
+    for (let i = 0; i < this.#size; i++) {
+      const slot = slots[i] as number;
+      if (this.#timers[slot] === REPLACED) {
+        this.#free(slot);
+        continue;
+      }
+      keys[2 * live] = keys[2 * i] as number;
+      keys[2 * live + 1] = keys[2 * i + 1] as number;
+      slots[live++] = slot;
+    }
+    this.#size = live;
+    this.#replaced = 0;
+    for (let i = (live - 2) >> 2; i >= 0; i--)
+      this.#siftDown(i, keys[2 * i] as number, keys[2 * i + 1] as number, slots[i] as number);
   }
 
   /** Discards every timer due strictly before `t` (used when replaying a log). */
@@ -113,11 +206,20 @@ export class Agenda<T> {
     const last = --this.#size;
     if (last === 0) return;
     const keys = this.#keys;
+    this.#siftDown(
+      0,
+      keys[2 * last] as number,
+      keys[2 * last + 1] as number,
+      this.#slotOf[last] as number,
+    );
+  }
+
+  /** Puts the entry `(due, seq, slot)` at `start` or below, where it belongs among the first `#size`. */
+  #siftDown(start: number, due: number, seq: number, slot: number): void {
+    const last = this.#size;
+    const keys = this.#keys;
     const slots = this.#slotOf;
-    const due = keys[2 * last] as number;
-    const seq = keys[2 * last + 1] as number;
-    const slot = slots[last] as number;
-    let i = 0;
+    let i = start;
     for (;;) {
       const first = 4 * i + 1;
       if (first >= last) break;

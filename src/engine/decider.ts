@@ -31,8 +31,13 @@ export interface DecideContext {
 /**
  * Arms a timer: fire `timer` at `due`. Background timers (periodic checks) do not keep a run from
  * being idle. A callback rather than a returned list, so the hot loop allocates nothing for it.
+ *
+ * A timer armed with a `key` replaces the pending timer armed with the same key, which then never
+ * fires (unless that one is due at the same time: then it stays, and the new one is not armed). Use
+ * a key only where a newer timer makes the pending one stale, so that dropping it changes nothing
+ * but the memory a long wait would hold: a check armed far ahead, again and again.
  */
-export type Arm<T> = (due: number, timer: T, background?: boolean) => void;
+export type Arm<T> = (due: number, timer: T, background?: boolean, key?: string) => void;
 
 /**
  * What `decide` returns: the events of an accepted command, or why it is refused. A refusal may

@@ -108,8 +108,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   /** Record-only events in the log: the random streams' position is the log length minus these. */
   #recordOnly = 0;
   #busy = false;
-  readonly #arm = (due: number, timer: T, background?: boolean): void => {
-    this.#agenda.push(due, timer, background === true);
+  readonly #arm = (due: number, timer: T, background?: boolean, key?: string): void => {
+    this.#agenda.push(due, timer, background === true, key);
   };
 
   constructor(decider: Decider<S, C, E, T, R>, options: EngineOptions) {

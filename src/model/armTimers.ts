@@ -220,10 +220,13 @@ function armDetach(
   if (project === undefined || project.detached || profile.tenantDetachAfterMs === 0) return;
   if (!allIdle(project)) return;
   const { lastUsedAt } = project;
+  // Armed each time the project's computes settle idle, a long wait ahead: keyed by project, so
+  // the check of an earlier `lastUsedAt` (stale once it changed; due at the same time if not) goes.
   arm(
     Math.max(now, lastUsedAt + profile.tenantDetachAfterMs),
     { type: 'DetachIdleTenant', projectId, lastUsedAt },
     true,
+    `DetachIdleTenant ${projectId}`,
   );
 }
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Agenda } from '../../src/engine/index.js';
 
-type Op = { push: true; due: number; background: boolean } | { push: false };
+type Op =
+  { push: true; due: number; background: boolean; key: string | undefined } | { push: false };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -11,6 +12,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       push: fc.constant(true as const),
       due: fc.integer({ min: 0, max: 50 }),
       background: fc.boolean(),
+      key: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined }),
     }),
   },
   { weight: 2, arbitrary: fc.record({ push: fc.constant(false as const) }) },
@@ -21,11 +23,19 @@ describe('Agenda', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 3000 }), (ops) => {
         const agenda = new Agenda<string>();
-        let reference: { due: number; seq: number; background: boolean }[] = [];
+        let reference: { due: number; seq: number; background: boolean; key?: string }[] = [];
         for (const op of ops) {
           if (op.push) {
-            const seq = agenda.push(op.due, `t${reference.length}`, op.background);
-            reference.push({ due: op.due, seq, background: op.background });
+            // A keyed timer replaces the pending one of its key, unless that one is due then too.
+            const pending = reference.find((t) => op.key !== undefined && t.key === op.key);
+            const seq = agenda.push(op.due, `t${reference.length}`, op.background, op.key);
+            if (pending !== undefined && pending.due === op.due) {
+              expect(seq).toBe(pending.seq);
+            } else {
+              if (pending !== undefined) reference = reference.filter((t) => t !== pending);
+              const timer = { due: op.due, seq, background: op.background };
+              reference.push(op.key === undefined ? timer : { ...timer, key: op.key });
+            }
           } else {
             reference.sort((a, b) => a.due - b.due || a.seq - b.seq);
             const expected = reference.shift();
@@ -34,7 +44,11 @@ describe('Agenda', () => {
               popped === undefined
                 ? undefined
                 : { due: popped.due, seq: popped.seq, background: popped.background },
-            ).toEqual(expected);
+            ).toEqual(
+              expected === undefined
+                ? undefined
+                : { due: expected.due, seq: expected.seq, background: expected.background },
+            );
           }
           expect(agenda.size).toBe(reference.length);
           expect(agenda.foregroundCount).toBe(reference.filter((t) => !t.background).length);
@@ -63,6 +77,24 @@ describe('Agenda', () => {
     agenda.discardBefore(5);
     expect(agenda.size).toBe(3);
     expect([agenda.popTimer(), agenda.popTimer(), agenda.popTimer()]).toEqual([5, 7, 9]);
+  });
+
+  it('drops replaced timers in bulk and keeps the order of the rest', () => {
+    const agenda = new Agenda<string>();
+    // Each project's check is armed again and again further ahead; the plain timers stay.
+    for (let round = 0; round < 100; round++)
+      for (let project = 0; project < 50; project++)
+        agenda.push(10_000 + round * 100 + project, `p${project}@${round}`, true, `p${project}`);
+    for (let i = 0; i < 2000; i++) agenda.push(i * 7, `plain${i}`);
+    expect(agenda.size).toBe(2050);
+    expect(agenda.foregroundCount).toBe(2000);
+    const fired: string[] = [];
+    for (let timer = agenda.popTimer(); timer !== undefined; timer = agenda.popTimer())
+      fired.push(timer);
+    expect(fired).toEqual([
+      ...Array.from({ length: 2000 }, (_, i) => `plain${i}`),
+      ...Array.from({ length: 50 }, (_, project) => `p${project}@99`),
+    ]);
   });
 
   it('grows past its initial capacity without losing order', () => {

@@ -108,6 +108,26 @@ describe('compute releases', () => {
 });
 
 describe('tenant detach and reattach', () => {
+  it('holds one detach check per project however often its compute settles idle, and detaches 7 days after the last use', () => {
+    const { sim, project, endpointId } = givenProject({
+      profile: { availabilityChecks: { intervalMs: 0, backoff: 1, maxIntervalMs: 0 } },
+    });
+    sim.runUntilIdle();
+    const waiting = sim.pending.timers;
+    // Forty uses in a day, each followed by a suspend: forty checks armed a week ahead.
+    for (let use = 0; use < 40; use++) {
+      sim.connect(endpointId).close();
+      sim.runUntilIdle();
+      sim.advance('30m');
+    }
+    expect(sim.pending.timers).toBe(waiting);
+    const lastUsed = project().lastUsedAt;
+    sim.advanceTo(lastUsed + 7 * DAY - 1);
+    expect(project().detached).toBe(false);
+    sim.advance('1ms');
+    expect(actions(Object.values(project().operations).slice(-1))).toEqual(['tenant_detach']);
+  });
+
   it('detaches a project unused for 7 days, and reattaches it before the compute wakes for a connection', () => {
     const { sim, project, endpointId, projectId } = givenProject({
       profile: { availabilityChecks: { intervalMs: 0, backoff: 1, maxIntervalMs: 0 } },
