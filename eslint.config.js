@@ -35,24 +35,25 @@ const determinism = {
 };
 
 /**
- * The working state's connections are `Map`s behind record types (src/model/workingMaps.ts): in the
- * model, reading them as records compiles and finds nothing, so it is refused here.
+ * The working state's connections and workloads are `Map`s behind record types
+ * (src/model/workingMaps.ts): in the model, reading them as records compiles and finds nothing, so
+ * it is refused here.
  */
 const connectionsAsRecords = [
   {
     selector:
-      "MemberExpression[computed=true][object.type='MemberExpression'][object.property.name=/^(connections|liveConnections)$/]",
+      "MemberExpression[computed=true][object.type='MemberExpression'][object.property.name=/^(connections|liveConnections|workloads)$/]",
     message:
       'In the working state these are Maps: use entryOf/setEntry/deleteEntry (workingMaps.ts).',
   },
   {
     selector:
-      "CallExpression[callee.object.name='Object'] > MemberExpression.arguments[property.name=/^(connections|liveConnections)$/]",
+      "CallExpression[callee.object.name='Object'] > MemberExpression.arguments[property.name=/^(connections|liveConnections|workloads)$/]",
     message: 'In the working state these are Maps: use idsOf/countOf (workingMaps.ts).',
   },
   {
     selector:
-      "BinaryExpression[operator='in'] > MemberExpression.right[property.name=/^(connections|liveConnections)$/]",
+      "BinaryExpression[operator='in'] > MemberExpression.right[property.name=/^(connections|liveConnections|workloads)$/]",
     message: 'In the working state these are Maps: use entryOf (workingMaps.ts).',
   },
 ];

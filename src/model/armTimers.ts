@@ -190,7 +190,7 @@ function armAfterChange(
     if (event.profile !== undefined) armDetach(state, project.id, event.at, profile, arm);
   }
   for (const { workloadId } of event.workloads ?? []) {
-    const workload = state.workloads[workloadId];
+    const workload = entryOf(state.workloads, workloadId);
     if (workload === undefined || workload.nextAt === null) continue;
     const timer = { type: 'ArriveSession', workloadId, index: workload.nextIndex } as const;
     arm(Math.max(event.at, workload.nextAt), timer, true);

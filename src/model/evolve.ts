@@ -361,12 +361,12 @@ const HANDLERS: EventHandlers = {
   },
 
   WorkloadAttached(draft, e) {
-    draft.workloads[e.workloadId] = {
+    setEntry(draft.workloads, e.workloadId, {
       id: e.workloadId,
       spec: e.spec as Draft<WorkloadSpec>,
       nextIndex: 0,
       nextAt: e.firstAt,
-    };
+    });
   },
 
   OperationsPruned(draft, e) {
@@ -404,7 +404,7 @@ const HANDLERS: EventHandlers = {
   },
 
   SessionArrived(draft, e) {
-    const workload = draft.workloads[e.workloadId];
+    const workload = entryOf(draft.workloads, e.workloadId);
     if (workload === undefined) return;
     workload.nextIndex = e.index + 1;
     workload.nextAt = e.nextAt;
@@ -418,7 +418,7 @@ const HANDLERS: EventHandlers = {
       endpoint.updatedAt = e.at;
     }
     for (const { workloadId, spec, nextAt } of e.workloads ?? []) {
-      const workload = draft.workloads[workloadId];
+      const workload = entryOf(draft.workloads, workloadId);
       if (workload === undefined) continue;
       workload.spec = spec as Draft<WorkloadSpec>;
       workload.nextAt = nextAt;

@@ -13,12 +13,16 @@ const ARCHIVE: unique symbol = Symbol('computesim.endedOperations');
 /** The root of a working state and its projects carry the archive (not enumerable: never copied). */
 type WithArchive = { readonly [ARCHIVE]?: EndedOperations };
 
-/** A new working state: empty, its connections in `Map`s, with an archive for the operations that end. */
+/**
+ * A new working state: empty, its connections and workloads in `Map`s, with an archive for the
+ * operations that end.
+ */
 export function workingState(): SimState {
   const state = {
     ...emptyState(),
     connections: workingCollection(),
     liveConnections: workingCollection(),
+    workloads: workingCollection(),
   } satisfies SimState;
   Object.defineProperty(state, ARCHIVE, { value: new EndedOperations() });
   return state;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { formatInstant } from '../core/instant.js';
 import { own } from '../core/own.js';
+import { entryOf } from './workingMaps.js';
 import { err, ok, type Result } from '../core/result.js';
 import { nonNegative, parseInput, strictObject, type Immutable } from '../core/schema.js';
 import { changedProfile, type Profile, type ProfileOverrides } from '../domain/profile.js';
@@ -156,7 +157,7 @@ function workloadChangeAt(
   change: { readonly rates?: DailyRates | undefined; readonly rateScale?: number | undefined },
   now: number,
 ): Result<WorkloadRatesChange | undefined, string> {
-  const workload = own(state.workloads, workloadId);
+  const workload = entryOf(state.workloads, workloadId);
   if (workload === undefined)
     return err(`change.workloads: there is no workload ${workloadId} at ${formatInstant(now)}`);
   const { spec } = workload;

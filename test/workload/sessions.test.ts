@@ -76,4 +76,18 @@ describe('sessions', () => {
     ]);
     expect(heldFor(sim)).toEqual([0]);
   });
+
+  it('are numbered w1, w2, … in the order workloads are attached, and a replay goes on counting', () => {
+    const { sim, endpointId, from } = givenIdleCompute();
+    const trace = (offset: number) => ({
+      kind: 'trace' as const,
+      rows: [{ at: from + offset, endpointId, duration: '10s' }],
+    });
+    expect([sim.addWorkload(trace(0)), sim.addWorkload(trace(1_000))]).toEqual(['w1', 'w2']);
+    sim.advance('5m');
+    expect(sim.addWorkload(trace(600_000))).toBe('w3');
+    const replayed = Simulation.replay(sim.log);
+    expect(replayed.addWorkload(trace(700_000))).toBe('w4');
+    expect(Object.keys(replayed.state.workloads)).toEqual(['w1', 'w2', 'w3', 'w4']);
+  });
 });

@@ -4,6 +4,7 @@
  */
 import { formatInstant } from '../../core/instant.js';
 import { own } from '../../core/own.js';
+import { countOf, entryOf } from '../workingMaps.js';
 import { err, ok } from '../../core/result.js';
 import { reject } from '../../domain/rejection.js';
 import { arrivalAt, sessionOf, type Session } from '../../workload/arrivals.js';
@@ -40,14 +41,14 @@ function attach(state: SimState, spec: WorkloadSpec, context: ModelContext): Dec
         `workload: the trace starts at ${formatInstant(first[0])}, before the simulation's current time ${formatInstant(context.now)}`,
       ),
     );
-  const workloadId = `w${Object.keys(state.workloads).length + 1}`;
+  const workloadId = `w${countOf(state.workloads) + 1}`;
   const firstAt = arrivalAt(spec, workloadId, 0, null, context.stream);
   return ok<Pending>([{ type: 'WorkloadAttached', workloadId, spec, firstAt }]);
 }
 
 /** Decides the arrival of a workload's session (stale unless it is the one due). */
 export const arriveSession: Handler<ArriveSession> = (state, command, context) => {
-  const workload = own(state.workloads, command.workloadId);
+  const workload = entryOf(state.workloads, command.workloadId);
   // A timer armed before the workload's rates changed may come early: the redrawn one is due.
   if (
     workload === undefined ||
