@@ -174,27 +174,26 @@ export class Agenda<T> {
   }
 
   /**
-   * Rebuilds the heap from its live entries. Keys `(due, seq)` are unique, so the order timers
-   * leave in is the same as before.
+   * Rebuilds the heap from its live entries, in `(due, seq)` order: a sorted array is a heap, and
+   * keys are unique, so timers leave in the same order as before.
    */
   #rebuildWithoutReplaced(): void {
     const keys = this.#keys;
     const slots = this.#slotOf;
-    let live = 0;
+    const live: { due: number; seq: number; slot: number }[] = [];
     for (let i = 0; i < this.#size; i++) {
       const slot = slots[i] as number;
-      if (this.#timers[slot] === REPLACED) {
-        this.#free(slot);
-        continue;
-      }
-      keys[2 * live] = keys[2 * i] as number;
-      keys[2 * live + 1] = keys[2 * i + 1] as number;
-      slots[live++] = slot;
+      if (this.#timers[slot] === REPLACED) this.#free(slot);
+      else live.push({ due: keys[2 * i] as number, seq: keys[2 * i + 1] as number, slot });
     }
-    this.#size = live;
+    live.sort((a, b) => a.due - b.due || a.seq - b.seq);
+    live.forEach(({ due, seq, slot }, i) => {
+      keys[2 * i] = due;
+      keys[2 * i + 1] = seq;
+      slots[i] = slot;
+    });
+    this.#size = live.length;
     this.#replaced = 0;
-    for (let i = (live - 2) >> 2; i >= 0; i--)
-      this.#siftDown(i, keys[2 * i] as number, keys[2 * i + 1] as number, slots[i] as number);
   }
 
   /** Discards every timer due strictly before `t` (used when replaying a log). */
@@ -206,20 +205,11 @@ export class Agenda<T> {
     const last = --this.#size;
     if (last === 0) return;
     const keys = this.#keys;
-    this.#siftDown(
-      0,
-      keys[2 * last] as number,
-      keys[2 * last + 1] as number,
-      this.#slotOf[last] as number,
-    );
-  }
-
-  /** Puts the entry `(due, seq, slot)` at `start` or below, where it belongs among the first `#size`. */
-  #siftDown(start: number, due: number, seq: number, slot: number): void {
-    const last = this.#size;
-    const keys = this.#keys;
     const slots = this.#slotOf;
-    let i = start;
+    const due = keys[2 * last] as number;
+    const seq = keys[2 * last + 1] as number;
+    const slot = slots[last] as number;
+    let i = 0;
     for (;;) {
       const first = 4 * i + 1;
       if (first >= last) break;
