@@ -92,10 +92,9 @@ export class Agenda<T> {
       this.#freeSlots.length > 0 ? (this.#freeSlots.pop() as number) : this.#timers.length;
     this.#timers[slot] = timer;
     this.#background[slot] = background;
-    if (key !== undefined) {
-      this.#slotKeys[slot] = key;
-      this.#keyed.set(key, { slot, due, seq });
-    }
+    // Written for every slot, keyed or not, so the array stays as dense as the other two.
+    this.#slotKeys[slot] = key;
+    if (key !== undefined) this.#keyed.set(key, { slot, due, seq });
     const keys = this.#keys;
     const slots = this.#slotOf;
     let i = this.#size++;

@@ -79,6 +79,55 @@ describe('Agenda', () => {
     expect([agenda.popTimer(), agenda.popTimer(), agenda.popTimer()]).toEqual([5, 7, 9]);
   });
 
+  it('keeps the reference order when replaced timers pile up and the heap is rebuilt', () => {
+    type Step = { kind: 'keyed' | 'plain' | 'pop'; key: number; due: number };
+    const stepArb: fc.Arbitrary<Step> = fc.record({
+      kind: fc.constantFrom<Step['kind']>(...Array<'keyed'>(18).fill('keyed'), 'plain', 'pop'),
+      key: fc.integer({ min: 0, max: 299 }),
+      due: fc.integer({ min: 0, max: 1_000_000 }),
+    });
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 4000, maxLength: 6000 }), (steps) => {
+        const agenda = new Agenda<number>();
+        // Live timers by sequence number, and the live one of each key.
+        const live = new Map<number, { due: number; seq: number }>();
+        const byKey = new Map<string, { due: number; seq: number }>();
+        for (const step of steps) {
+          if (step.kind === 'pop') {
+            let first: { due: number; seq: number } | undefined;
+            for (const timer of live.values())
+              if (
+                first === undefined ||
+                timer.due < first.due ||
+                (timer.due === first.due && timer.seq < first.seq)
+              )
+                first = timer;
+            const popped = agenda.pop();
+            expect(popped?.seq).toBe(first?.seq);
+            if (first !== undefined) live.delete(first.seq);
+            for (const [key, timer] of byKey) if (timer === first) byKey.delete(key);
+            continue;
+          }
+          const key = step.kind === 'keyed' ? `k${step.key}` : undefined;
+          const pending = key === undefined ? undefined : byKey.get(key);
+          const seq = agenda.push(step.due, 0, false, key);
+          if (pending !== undefined && pending.due === step.due) {
+            expect(seq).toBe(pending.seq);
+            continue;
+          }
+          if (pending !== undefined) live.delete(pending.seq);
+          const timer = { due: step.due, seq };
+          live.set(seq, timer);
+          if (key !== undefined) byKey.set(key, timer);
+        }
+        expect(agenda.size).toBe(live.size);
+        const rest = [...live.values()].sort((a, b) => a.due - b.due || a.seq - b.seq);
+        expect(rest.map(() => agenda.pop()?.seq)).toEqual(rest.map((t) => t.seq));
+      }),
+      { numRuns: 5 },
+    );
+  });
+
   it('drops replaced timers in bulk and keeps the order of the rest', () => {
     const agenda = new Agenda<string>();
     // Each project's check is armed again and again further ahead; the plain timers stay.
