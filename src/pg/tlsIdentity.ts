@@ -30,10 +30,10 @@ export async function tlsIdentity(domain: string, files?: TlsFiles): Promise<Tls
       readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
         throw new Error(`cannot read the TLS ${what} ${path}: ${error.code ?? error.message}`);
       });
-    const [cert, key] = await Promise.all([
-      read(files.certFile, 'certificate'),
-      read(files.keyFile, 'key'),
-    ]);
+    // One after the other, so that when both are missing the error names the certificate every
+    // time (read side by side, whichever failed first won).
+    const cert = await read(files.certFile, 'certificate');
+    const key = await read(files.keyFile, 'key');
     try {
       return { cert, key, endPoint: endPointHash(cert) };
     } catch {
