@@ -2,7 +2,8 @@
  * Publishing: turns the engine's private mutable working state into the next immutable snapshot,
  * copying only the objects on changed paths and sharing everything else with the previous snapshot
  * (as immer does, but from declared paths instead of a proxy trap per access, which the hot loop
- * cannot afford). A `Map` of the working state shows as the record of its entries.
+ * cannot afford). A `Map` of the working state shows as the record of its entries, and a field
+ * holding `undefined` (how the working state clears a field without deleting it) shows as absent.
  */
 import type { DirtyNode } from './dirtyPaths.js';
 import { publishedViewOf, type PublishedView } from './publishedView.js';
@@ -36,7 +37,10 @@ function shallowRefresh(published: unknown, working: unknown, dirty: DirtyNode):
     return Object.freeze(out);
   }
   const view = publishedViewOf(working);
-  for (const key in working) out[key] = refreshEntry(published, key, working[key], dirty, view);
+  for (const key in working) {
+    const value = working[key];
+    if (value !== undefined) out[key] = refreshEntry(published, key, value, dirty, view);
+  }
   view?.define(out);
   return Object.freeze(out);
 }
@@ -56,7 +60,10 @@ function refreshEntry(
   return previous === undefined ? frozenCopy(value) : previous;
 }
 
-/** A deep, frozen copy (a `Map` becomes a record); frozen objects inside are shared, not copied. */
+/**
+ * A deep, frozen copy (a `Map` becomes a record, an `undefined` field is left out); frozen objects
+ * inside are shared, not copied.
+ */
 export function frozenCopy<T>(value: T): T {
   if (!isObject(value) || Object.isFrozen(value)) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
@@ -65,7 +72,10 @@ export function frozenCopy<T>(value: T): T {
     for (const [key, entry] of value as Map<string, unknown>) out[key] = frozenCopy(entry);
     return Object.freeze(out) as T;
   }
-  for (const key in value) out[key] = frozenCopy((value as Node)[key]);
+  for (const key in value) {
+    const field = (value as Node)[key];
+    if (field !== undefined) out[key] = frozenCopy(field);
+  }
   publishedViewOf(value)?.define(out);
   return Object.freeze(out) as T;
 }

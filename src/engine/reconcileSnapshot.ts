@@ -2,7 +2,8 @@
  * Publishing without declared paths: the next immutable snapshot from a walk of the whole working
  * state, sharing every object of the previous snapshot whose content is unchanged. The engine uses it
  * after long stretches of events, where one walk of the state costs less than declaring the paths of
- * every event. A `Map` of the working state shows as the record of its entries.
+ * every event. A `Map` of the working state shows as the record of its entries, and a field holding
+ * `undefined` (a field the working state cleared) as absent.
  */
 
 import { publishedViewOf, type PublishedView } from './publishedView.js';
@@ -74,7 +75,11 @@ function reconcileObject(
     walked,
   };
   if (working instanceof Map) for (const [key, value] of working) reconcileEntry(walk, key, value);
-  else for (const key in working) reconcileEntry(walk, key, working[key]);
+  else
+    for (const key in working) {
+      const value = working[key];
+      if (value !== undefined) reconcileEntry(walk, key, value);
+    }
   const { out, count, base } = walk;
   const result = out ?? (sameKeys(previous as Node, base, count) ? previous : undefined);
   keyStack.length = base;
@@ -109,6 +114,7 @@ function reconcileViewed(
   let same = earlier !== undefined && view.current(earlier);
   const out: Node = {};
   for (const key in working) {
+    if (working[key] === undefined) continue;
     walked.entries++;
     const before =
       earlier === undefined
@@ -154,11 +160,14 @@ function sameKeys(previous: Node, base: number, count: number): boolean {
   return i === count;
 }
 
-/** `working`'s keys in its order, each with `previous`'s value (equal to working's, reconciled). */
+/**
+ * `working`'s keys in its order (but those holding `undefined`), each with `previous`'s value (equal
+ * to working's, reconciled).
+ */
 function copyOf(previous: Node, working: Node | Map<string, unknown>): Node {
   const out: Node = {};
-  for (const key of working instanceof Map ? working.keys() : Object.keys(working))
-    out[key] = previous[key];
+  if (working instanceof Map) for (const key of working.keys()) out[key] = previous[key];
+  else for (const key in working) if (working[key] !== undefined) out[key] = previous[key];
   return out;
 }
 

@@ -9,6 +9,7 @@ import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
+import { clearField } from './clearField.js';
 import { operationRecord } from './operationRecord.js';
 import { ENDED_EFFECTS } from './endedOperations.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
@@ -221,7 +222,7 @@ const HANDLERS: EventHandlers = {
     operation.startedAt = e.at;
     operation.durationMs = e.durationMs;
     operation.updatedAt = e.at;
-    delete operation.retryAt;
+    clearField(operation, 'retryAt');
   },
 
   OperationFinished(draft, e) {
@@ -255,7 +256,7 @@ const HANDLERS: EventHandlers = {
     const endpoint = endpointOf(draft, e.projectId, e.endpointId);
     const wasActive = endpoint.currentState === 'active';
     endpoint.currentState = e.currentState;
-    if (e.pendingState === null) delete endpoint.pendingState;
+    if (e.pendingState === null) clearField(endpoint, 'pendingState');
     else endpoint.pendingState = e.pendingState;
     endpoint.updatedAt = e.at;
     if (e.releaseVersion !== undefined) endpoint.computeReleaseVersion = e.releaseVersion;
@@ -266,18 +267,18 @@ const HANDLERS: EventHandlers = {
       endpoint.usageCountedTo = e.at;
     } else if (e.currentState !== 'active' && wasActive) {
       countUsage(projectOf(draft, e.projectId), endpoint, e.at);
-      delete endpoint.usageCountedTo;
+      clearField(endpoint, 'usageCountedTo');
       endpoint.suspendedAt = e.at;
-      delete endpoint.allocatedCu;
+      clearField(endpoint, 'allocatedCu');
     }
-    if (e.currentState === 'idle') delete endpoint.failedSuspends;
+    if (e.currentState === 'idle') clearField(endpoint, 'failedSuspends');
     refreshIdleSince(endpoint, e.at);
   },
 
   AvailabilityCheckScheduled(draft, e) {
     const branch = projectOf(draft, e.projectId).branches[e.branchId];
     if (branch === undefined) return;
-    if (e.dueAt === null) delete branch.nextCheckAt;
+    if (e.dueAt === null) clearField(branch, 'nextCheckAt');
     else branch.nextCheckAt = e.dueAt;
     branch.checkIntervalMs = e.intervalMs;
     branch.usedSinceCheck = false;
@@ -392,14 +393,14 @@ const HANDLERS: EventHandlers = {
 
   QueryFinished(draft, e) {
     changeActivity(draft, e, (connection) => {
-      delete connection.queryUntil;
+      clearField(connection, 'queryUntil');
     });
   },
 
   TransactionChanged(draft, e) {
     changeActivity(draft, e, (connection) => {
       if (e.open) connection.inTransaction = true;
-      else delete connection.inTransaction;
+      else clearField(connection, 'inTransaction');
     });
   },
 
@@ -508,11 +509,11 @@ const HANDLERS: EventHandlers = {
   BranchRestored(draft, e) {
     const branch = projectOf(draft, e.projectId).branches[e.branchId];
     if (branch === undefined) return;
-    if (e.parentId === undefined) delete branch.parentId;
+    if (e.parentId === undefined) clearField(branch, 'parentId');
     else branch.parentId = e.parentId;
-    if (e.parentLsn === undefined) delete branch.parentLsn;
+    if (e.parentLsn === undefined) clearField(branch, 'parentLsn');
     else branch.parentLsn = e.parentLsn;
-    if (e.parentTimestamp === undefined) delete branch.parentTimestamp;
+    if (e.parentTimestamp === undefined) clearField(branch, 'parentTimestamp');
     else branch.parentTimestamp = e.parentTimestamp;
     branch.timelineStartLsn = e.timelineStartLsn;
     branch.timelineStartedAt = e.at;
@@ -603,7 +604,7 @@ function refreshIdleSince(endpoint: Draft<EndpointState>, at: number, activity =
     if (activity) endpoint.idleSince = at;
     else endpoint.idleSince ??= at;
   } else {
-    delete endpoint.idleSince;
+    clearField(endpoint, 'idleSince');
   }
 }
 
@@ -697,8 +698,8 @@ function end(
     endpoint.lastActive = at;
     refreshIdleSince(endpoint, at, wasActive);
   }
-  delete connection.queryUntil;
-  delete connection.inTransaction;
+  clearField(connection, 'queryUntil');
+  clearField(connection, 'inTransaction');
   if (!connection.tracked) {
     deleteEntry(draft.connections, connection.id);
     return;
@@ -730,7 +731,7 @@ function settle(
   }
   ended.updatedAt = at;
   ended.totalDurationMs = at - ended.createdAt;
-  if (ended.retryAt !== undefined) delete ended.retryAt;
+  if (ended.retryAt !== undefined) clearField(ended, 'retryAt');
   ended.effects = ENDED_EFFECTS as Draft<OperationState['effects']>;
   delete project.pendingOperations[operationId];
   // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.

@@ -172,8 +172,10 @@ export class OperationColumns {
     let shape: ShapeNode | undefined;
     let extra: Record<string, unknown> | undefined;
     for (const key in operation) {
-      shape = this.tables.next(shape, key);
       const value = (operation as unknown as Record<string, unknown>)[key];
+      // A field cleared in the working state (clearField.ts) is absent, as in a snapshot.
+      if (value === undefined) continue;
+      shape = this.tables.next(shape, key);
       const place = shape.place;
       if (place === NUMBER && typeof value === 'number')
         numbers[at * NUMBERS + shape.column] = value;

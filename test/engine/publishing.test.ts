@@ -14,7 +14,7 @@ describe('published snapshots', () => {
     fc.assert(
       fc.property(scriptArb(30), fc.integer({ min: 1, max: 200 }), (script, every) => {
         const sim = simulate(script, { snapshotEvery: every });
-        expect(sim.state).toEqual(immerFold(sim.log));
+        expect(sim.state).toStrictEqual(immerFold(sim.log));
       }),
       { numRuns: 80 },
     );
@@ -28,7 +28,7 @@ describe('published snapshots', () => {
         fc.integer({ min: 0, max: 20 }),
         (script, every, trackedEvents) => {
           const sim = simulate(script, { snapshotEvery: every, trackedEvents });
-          expect(sim.state).toEqual(immerFold(sim.log));
+          expect(sim.state).toStrictEqual(immerFold(sim.log));
           expectDeepFrozen(sim.state);
           expect(JSON.stringify(sim.state)).toBe(JSON.stringify(immerFold(sim.log)));
         },
@@ -48,7 +48,7 @@ describe('published snapshots', () => {
     ];
     for (const trackedEvents of [3, 1000]) {
       const sim = simulate(script, { snapshotEvery: 2, trackedEvents });
-      expect(sim.state).toEqual(immerFold(sim.log));
+      expect(sim.state).toStrictEqual(immerFold(sim.log));
       expectDeepFrozen(sim.state);
     }
   });
@@ -108,6 +108,6 @@ describe('published snapshots', () => {
     expect(Object.keys(after.operations).length).toBeGreaterThan(
       Object.keys(before.projects[id]!.operations).length,
     );
-    expect(sim.state).toEqual(immerFold(sim.log));
+    expect(sim.state).toStrictEqual(immerFold(sim.log));
   });
 });

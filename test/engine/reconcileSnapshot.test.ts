@@ -28,7 +28,7 @@ describe('reconcileSnapshot', () => {
   });
 
   it('copies an object whose keys changed order, or gained or lost one, even with equal values', () => {
-    const working: Record<string, unknown> = { a: 1, b: 2, c: undefined };
+    const working: Record<string, unknown> = { a: 1, b: 2, c: 3 };
     const first = reconcileSnapshot({}, working);
     delete working['a'];
     working['a'] = 1;
@@ -38,10 +38,23 @@ describe('reconcileSnapshot', () => {
     delete working['c'];
     const fewer = reconcileSnapshot(reordered, working);
     expect(Object.keys(fewer)).toEqual(['b', 'a']);
-    working['c'] = undefined;
+    working['c'] = 3;
     const more = reconcileSnapshot(fewer, working);
     expect(Object.keys(more)).toEqual(['b', 'a', 'c']);
     expect(reconcileSnapshot(more, working)).toBe(more);
+  });
+
+  it('shows a field holding undefined as absent, as a deleted one', () => {
+    const working: Record<string, number | undefined> = { a: 1, b: 2, c: 3 };
+    const first = reconcileSnapshot({}, working);
+    working['b'] = undefined;
+    const cleared = reconcileSnapshot(first, working);
+    expect(Object.keys(cleared)).toEqual(['a', 'c']);
+    expect(reconcileSnapshot(cleared, working)).toBe(cleared);
+    delete working['b'];
+    expect(reconcileSnapshot(cleared, working)).toBe(cleared);
+    working['b'] = 2;
+    expect(Object.keys(reconcileSnapshot(cleared, working))).toEqual(['a', 'c', 'b']);
   });
 
   it('after any edits, equals the working state key for key and shares every unchanged object', () => {
@@ -74,13 +87,13 @@ describe('reconcileSnapshot', () => {
             else node[last] = change === 'object' ? {} : change;
           }
           const next = reconcileSnapshot(published, working);
-          // Same keys in the same order, same values; the previous snapshot is untouched.
-          expect(JSON.stringify(Object.entries(next), replacer)).toBe(
-            JSON.stringify(Object.entries(working), replacer),
-          );
+          // The working state's keys in its order (those holding undefined left out), the same
+          // values; the previous snapshot is untouched.
+          const shown = withoutUndefined(working);
+          expect(JSON.stringify(next, replacer)).toBe(JSON.stringify(shown, replacer));
           expect(next).toEqual(working);
           expect(JSON.stringify(published)).toBe(before);
-          if (JSON.stringify(working, replacer) === JSON.stringify(published, replacer))
+          if (JSON.stringify(shown, replacer) === JSON.stringify(published, replacer))
             expect(next).toBe(published);
           published = next;
         }
@@ -95,4 +108,14 @@ function replacer(_key: string, value: unknown): unknown {
   if (typeof value === 'object' && value !== null && !Array.isArray(value))
     return Object.entries(value);
   return value;
+}
+
+/** A deep copy without the fields that hold `undefined`: what a snapshot shows. */
+function withoutUndefined(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field !== undefined)
+      .map(([key, field]) => [key, withoutUndefined(field)]),
+  );
 }
