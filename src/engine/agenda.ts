@@ -74,14 +74,20 @@ export class Agenda<T> {
 
   /**
    * Schedules `timer` at `due`; returns its sequence number. With a `key`, the timer replaces the
-   * pending one armed with that key, which will not fire; unless that one is due at the same time,
-   * when it stays (with its place among the timers of that instant) and its number is returned.
+   * pending one armed with that key, which will not fire; unless that one is the same timer (equal
+   * fields, same kind of work) due at the same time, which then stays, with its place among the
+   * timers of that instant, and whose number is returned.
    */
   push(due: number, timer: T, background = false, key?: string): number {
     if (key !== undefined) {
       const pending = this.#keyed.get(key);
       if (pending !== undefined) {
-        if (pending.due === due) return pending.seq;
+        if (
+          pending.due === due &&
+          this.#background[pending.slot] === background &&
+          sameTimer(this.#timers[pending.slot], timer)
+        )
+          return pending.seq;
         this.#replace(pending.slot);
       }
     }
@@ -244,4 +250,15 @@ export class Agenda<T> {
     this.#keys = keys;
     this.#slotOf = slotOf;
   }
+}
+
+/** Whether two timers are the same data: one value, or objects with the same own fields. */
+function sameTimer(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys)
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+  return true;
 }

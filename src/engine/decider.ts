@@ -33,9 +33,11 @@ export interface DecideContext {
  * being idle. A callback rather than a returned list, so the hot loop allocates nothing for it.
  *
  * A timer armed with a `key` replaces the pending timer armed with the same key, which then never
- * fires (unless that one is due at the same time: then it stays, and the new one is not armed). Use
- * a key only where a newer timer makes the pending one stale, so that dropping it changes nothing
- * but the memory a long wait would hold: a check armed far ahead, again and again.
+ * fires (unless that one is the same timer, equal field for field, due at the same time: then it
+ * stays, and the new one is not armed). Use a key only where a newer timer makes the pending one
+ * stale, so that dropping it changes no event, only the memory a long wait would hold (a check
+ * armed far ahead, again and again) and the instants where a run that stops at the next timer
+ * (a step, an idle run at its deadline) would have stopped for nothing.
  */
 export type Arm<T> = (due: number, timer: T, background?: boolean, key?: string) => void;
 

@@ -162,8 +162,11 @@ export function armTimers(
       armAfterChange(event, state, profile, arm);
       return;
     case 'ConnectionRefused':
-      if (event.projectId !== undefined)
+      if (event.projectId !== undefined) {
         armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
+        // A refused connection counts as a use: the detach check starts again from it.
+        armDetach(state, event.projectId, event.at, profile, arm);
+      }
       return;
     default:
       return;

@@ -2,9 +2,9 @@
  * The state's connections (every connection by id, and each compute's live ones) and workloads. A
  * session's connection id goes in and out of them within minutes, V8 internalises every key put in
  * an object, and a region's workloads are counted at each attach, so the engine's working state
- * holds them as `Map`s behind the record types `SimState` gives them; snapshots and immer drafts hold records, and publishing shows a `Map` as the record
- * of its entries. Every read and write of these collections goes through the functions here, which
- * take either kind.
+ * holds them as `Map`s behind the record types `SimState` gives them; snapshots and immer drafts
+ * hold records, and publishing shows a `Map` as the record of its entries. Every read and write of
+ * these collections goes through the functions here, which take either kind.
  */
 import { own } from '../core/own.js';
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Agenda } from '../../src/engine/index.js';
 
 type Op =
-  { push: true; due: number; background: boolean; key: string | undefined } | { push: false };
+  | { push: true; due: number; background: boolean; key: string | undefined; variant: number }
+  | { push: false };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -13,6 +14,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       due: fc.integer({ min: 0, max: 50 }),
       background: fc.boolean(),
       key: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined }),
+      variant: fc.integer({ min: 0, max: 1 }),
     }),
   },
   { weight: 2, arbitrary: fc.record({ push: fc.constant(false as const) }) },
@@ -22,19 +24,32 @@ describe('Agenda', () => {
   it('pops in the order of a reference sort on (due, seq), whatever the interleaving', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 3000 }), (ops) => {
-        const agenda = new Agenda<string>();
-        let reference: { due: number; seq: number; background: boolean; key?: string }[] = [];
+        const agenda = new Agenda<{ variant: number }>();
+        type Entry = {
+          due: number;
+          seq: number;
+          background: boolean;
+          variant: number;
+          key?: string;
+        };
+        let reference: Entry[] = [];
         for (const op of ops) {
           if (op.push) {
-            // A keyed timer replaces the pending one of its key, unless that one is due then too.
+            // A keyed timer replaces the pending one of its key, unless that one is the same timer
+            // (equal fields, same kind of work) due then too.
             const pending = reference.find((t) => op.key !== undefined && t.key === op.key);
-            const seq = agenda.push(op.due, `t${reference.length}`, op.background, op.key);
-            if (pending !== undefined && pending.due === op.due) {
+            const seq = agenda.push(op.due, { variant: op.variant }, op.background, op.key);
+            if (
+              pending !== undefined &&
+              pending.due === op.due &&
+              pending.background === op.background &&
+              pending.variant === op.variant
+            ) {
               expect(seq).toBe(pending.seq);
             } else {
               if (pending !== undefined) reference = reference.filter((t) => t !== pending);
-              const timer = { due: op.due, seq, background: op.background };
-              reference.push(op.key === undefined ? timer : { ...timer, key: op.key });
+              const entry = { due: op.due, seq, background: op.background, variant: op.variant };
+              reference.push(op.key === undefined ? entry : { ...entry, key: op.key });
             }
           } else {
             reference.sort((a, b) => a.due - b.due || a.seq - b.seq);

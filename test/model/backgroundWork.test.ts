@@ -108,6 +108,25 @@ describe('compute releases', () => {
 });
 
 describe('tenant detach and reattach', () => {
+  it('detaches a project 7 days after a connection it had to refuse (its compute failed to wake)', () => {
+    const { sim, project, endpointId } = givenProject({
+      profile: {
+        availabilityChecks: { intervalMs: 0, backoff: 1, maxIntervalMs: 0 },
+        faults: { wake_compute: { failureRate: 1, maxRetries: 0, retryDelayMs: 0 } },
+      },
+    });
+    sim.runUntilIdle();
+    sim.advance('1d');
+    const connection = sim.connect(endpointId);
+    sim.runUntilIdle();
+    expect(connection.state).toBe('refused');
+    const lastUsed = project().lastUsedAt;
+    sim.advanceTo(lastUsed + 7 * DAY - 1);
+    expect(project().detached).toBe(false);
+    sim.advance('1ms');
+    expect(actions(Object.values(project().operations).slice(-1))).toEqual(['tenant_detach']);
+  });
+
   it('holds one detach check per project however often its compute settles idle, and detaches 7 days after the last use', () => {
     const { sim, project, endpointId } = givenProject({
       profile: { availabilityChecks: { intervalMs: 0, backoff: 1, maxIntervalMs: 0 } },
