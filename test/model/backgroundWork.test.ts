@@ -108,6 +108,18 @@ describe('compute releases', () => {
 });
 
 describe('tenant detach and reattach', () => {
+  /** Still attached a millisecond before 7 days after the project's last use, detaching at it. */
+  function expectDetachedAWeekAfterLastUse(
+    sim: Simulation,
+    project: () => { lastUsedAt: number; detached: boolean; operations: object },
+  ): void {
+    sim.advanceTo(project().lastUsedAt + 7 * DAY - 1);
+    expect(project().detached).toBe(false);
+    sim.advance('1ms');
+    const operations = Object.values(project().operations) as { action: string }[];
+    expect(actions(operations.slice(-1))).toEqual(['tenant_detach']);
+  }
+
   it('detaches a project 7 days after a connection it had to refuse (its compute failed to wake)', () => {
     const { sim, project, endpointId } = givenProject({
       profile: {
@@ -120,11 +132,7 @@ describe('tenant detach and reattach', () => {
     const connection = sim.connect(endpointId);
     sim.runUntilIdle();
     expect(connection.state).toBe('refused');
-    const lastUsed = project().lastUsedAt;
-    sim.advanceTo(lastUsed + 7 * DAY - 1);
-    expect(project().detached).toBe(false);
-    sim.advance('1ms');
-    expect(actions(Object.values(project().operations).slice(-1))).toEqual(['tenant_detach']);
+    expectDetachedAWeekAfterLastUse(sim, project);
   });
 
   it('holds one detach check per project however often its compute settles idle, and detaches 7 days after the last use', () => {
@@ -140,11 +148,7 @@ describe('tenant detach and reattach', () => {
       sim.advance('30m');
     }
     expect(sim.pending.timers).toBe(waiting);
-    const lastUsed = project().lastUsedAt;
-    sim.advanceTo(lastUsed + 7 * DAY - 1);
-    expect(project().detached).toBe(false);
-    sim.advance('1ms');
-    expect(actions(Object.values(project().operations).slice(-1))).toEqual(['tenant_detach']);
+    expectDetachedAWeekAfterLastUse(sim, project);
   });
 
   it('detaches a project unused for 7 days, and reattaches it before the compute wakes for a connection', () => {
