@@ -145,13 +145,13 @@ export class Agenda<T> {
     return timer;
   }
 
-  /** Gives a slot back, forgetting its key. */
+  /** Gives a slot back, forgetting its key (a slot that holds a keyed timer is its key's entry). */
   #free(slot: number): void {
     this.#timers[slot] = undefined;
-    const key = this.#keyed.size === 0 ? undefined : this.#slotKeys[slot];
+    const key = this.#slotKeys[slot];
     if (key !== undefined) {
       this.#slotKeys[slot] = undefined;
-      if (this.#keyed.get(key)?.slot === slot) this.#keyed.delete(key);
+      this.#keyed.delete(key);
     }
     this.#freeSlots.push(slot);
   }
