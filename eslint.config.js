@@ -58,6 +58,17 @@ const connectionsAsRecords = [
   },
 ];
 
+/**
+ * Deleting a field of a state object (not an entry of a collection) turns it into a slow dictionary
+ * in V8 for good: the model clears fields with `clearField` (src/model/clearField.ts) instead.
+ */
+const fieldDeletes = [
+  {
+    selector: "UnaryExpression[operator='delete'] > MemberExpression[computed=false]",
+    message: 'Clear a state field with clearField (clearField.ts): a delete makes the object slow.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'out/'] },
   js.configs.recommended,
@@ -96,7 +107,11 @@ export default tseslint.config(
     files: ['src/model/**/*.ts'],
     ignores: ['src/model/workingMaps.ts'],
     rules: {
-      'no-restricted-syntax': [...determinism['no-restricted-syntax'], ...connectionsAsRecords],
+      'no-restricted-syntax': [
+        ...determinism['no-restricted-syntax'],
+        ...connectionsAsRecords,
+        ...fieldDeletes,
+      ],
     },
   },
   {
