@@ -39,6 +39,14 @@ describe('docs/testing.md', () => {
     expect(guide).toContain('```ts\n' + tested + '```');
   });
 
+  it('shows the tested property run of checkTimeline, word for word', () => {
+    const tested = readFileSync(new URL('./testing/checkTimeline.test.ts', import.meta.url), 'utf8')
+      .split('  // checkTimeline:start\n')[1]!
+      .split('  // checkTimeline:end')[0]!
+      .replace(/^ {2}/gm, '');
+    expect(guide).toContain('```ts\n' + tested + '```');
+  });
+
   it('gives a fault profile that is valid and runs', async () => {
     const literal = /const faults = (\{[\s\S]*?\n\});/.exec(guide)?.[1];
     expect(literal).toBeDefined();

@@ -63,6 +63,12 @@ export {
 export { playStep, type StepHost } from './timeline/playStep.js';
 export { TimelineWorld, playTimeline } from './timeline/timelineWorld.js';
 export {
+  checkTimeline,
+  assertTimelineClean,
+  timelineSimulation,
+  type TimelineCheckOptions,
+} from './timeline/checkTimeline.js';
+export {
   formatTimeline,
   describeAction,
   timelineScenario,

@@ -3,6 +3,7 @@
  * `events$` (`watchMonitors`). Either way the first violation is kept with its virtual time and the
  * events around it.
  */
+import { LogUnavailableError } from '../../simulation/errors.js';
 import type { Simulation } from '../../simulation/simulation.js';
 import type { SimEvent } from '../../model/events.js';
 import { defaultMonitors } from './defaultMonitors.js';
@@ -159,7 +160,9 @@ export interface MonitorWatch {
 /**
  * Watches `sim.events$` from now on, after feeding the monitors the log written so far, so a watch
  * started in the middle of a run knows every compute and branch (and reports a violation already
- * in that history).
+ * in that history). A simulation that keeps no log (`log: 'none'` or a sink) can be watched from
+ * its start only: past its first event, the history the monitors need is gone, and the watch is
+ * refused with `LogUnavailableError`.
  */
 export function watchMonitors(
   sim: Simulation,
@@ -167,7 +170,7 @@ export function watchMonitors(
   options: MonitorOptions = {},
 ): MonitorWatch {
   const run = new MonitorRun(monitors, options);
-  for (const event of sim.log) run.observe(event);
+  for (const event of historyOf(sim)) run.observe(event);
   const subscription = sim.events$.subscribe((event) => run.observe(event));
   let ended: MonitorViolation | undefined;
   let stopped = false;
@@ -189,4 +192,15 @@ export function watchMonitors(
       if (violation !== undefined) throw new MonitorViolationError(violation);
     },
   };
+}
+
+/** The events a simulation has recorded so far, for a watch starting now. */
+function historyOf(sim: Simulation): Iterable<SimEvent> {
+  const log = sim.log;
+  if (log.keepsEvents) return log;
+  if (log.length <= 1) return log.header === undefined ? [] : [log.header];
+  throw new LogUnavailableError(
+    `watchMonitors needs the ${log.length} events this simulation has recorded, and its log does not keep them: ` +
+      "start the watch before the first step, or keep the log in memory (log: 'memory')",
+  );
 }
