@@ -33,11 +33,22 @@ function monitors(nth: number): Monitor[] {
   ];
 }
 
+/** A project, a connection to its compute, a restart: operations from the first minute. */
+const busyTimeline: Timeline = {
+  seed: 9,
+  faults: {},
+  steps: [
+    { gapMs: 1_000, action: { kind: 'createProject' } },
+    { gapMs: 60_000, action: { kind: 'connect', compute: 0, holdMs: 5_000 } },
+    { gapMs: 60_000, action: { kind: 'restart', compute: 0 } },
+  ],
+};
+
 /** The same run the long way: the log kept, then read by the monitors. */
-function checkedFromLog(t: Timeline, nth: number) {
-  const sim = timelineSimulation(t);
+function checkedFromLog(t: Timeline, nth: number, settle = '1h', options = {}) {
+  const sim = timelineSimulation(t, options);
   playTimeline(sim, t);
-  sim.advance('1h');
+  sim.advance(settle);
   return checkLog(sim.log, monitors(nth));
 }
 
@@ -54,9 +65,10 @@ describe('checkTimeline', () => {
       fc.property(
         timeline({ minSteps: 4, maxSteps: 30 }),
         fc.integer({ min: 1, max: 40 }),
-        (t, nth) => {
-          const live = checkTimeline(t, { monitors: monitors(nth) });
-          expect(live).toEqual(checkedFromLog(t, nth));
+        fc.constantFrom('0ms', '5m', '1h', '3h'),
+        (t, nth, settle) => {
+          const live = checkTimeline(t, { monitors: () => monitors(nth), settle });
+          expect(live).toEqual(checkedFromLog(t, nth, settle));
           verdicts.add(
             live === undefined
               ? 'clean'
@@ -80,7 +92,7 @@ describe('checkTimeline', () => {
     expect(() => assertTimelineClean(t)).not.toThrow();
     let thrown: unknown;
     try {
-      assertTimelineClean(t, { monitors: monitors(2), context: 2 });
+      assertTimelineClean(t, { monitors: () => monitors(2), context: 2 });
     } catch (error) {
       thrown = error;
     }
@@ -93,27 +105,49 @@ describe('checkTimeline', () => {
   });
 
   it('plays on the simulation options given, with the timeline seed over theirs', () => {
-    const [t] = fc.sample(timeline({ minSteps: 10, maxSteps: 10 }), { numRuns: 1, seed: 5 }) as [
+    const t = busyTimeline;
+    const start = '2027-03-01T00:00:00Z';
+    const sim = timelineSimulation(t, { seed: t.seed + 1, start });
+    expect(sim.log.header).toMatchObject({ seed: t.seed, at: Date.parse(start) });
+    // The first operation of the run, online: at its time in March 2027, as in the kept log.
+    const violation = checkTimeline(t, { monitors: () => monitors(1), simulation: { start } });
+    expect(violation?.at).toBeGreaterThanOrEqual(Date.parse(start));
+    expect(violation).toEqual(checkedFromLog(t, 1, '1h', { start }));
+  });
+
+  it('refuses options it cannot run with before playing anything, with a clear error', () => {
+    const [t] = fc.sample(timeline({ minSteps: 5, maxSteps: 5 }), { numRuns: 1, seed: 4 }) as [
       Timeline,
     ];
-    const sim = timelineSimulation(t, { seed: t.seed + 1, start: '2027-03-01T00:00:00Z' });
-    expect(sim.log.header).toMatchObject({ seed: t.seed, at: Date.parse('2027-03-01T00:00:00Z') });
-    // A settling time the run cannot reach past is a clear error, not a half-played run.
     expect(() => checkTimeline(t, { settle: '-1h' })).toThrow(/Invalid duration/);
+    const logged = { simulation: { log: 'memory' } } as never;
+    expect(() => checkTimeline(t, logged)).toThrow(/keeps no log.*timelineSimulation/);
+    const shared = { monitors: defaultMonitors() } as never;
+    expect(() => checkTimeline(t, shared)).toThrow(/monitors must be a function/);
+  });
+
+  it('throws what a monitor throws, at once, instead of a verdict', () => {
+    const [t] = fc.sample(timeline({ minSteps: 20, maxSteps: 20, faults: fc.constant({}) }), {
+      numRuns: 1,
+      seed: 6,
+    }) as [Timeline];
+    let seen = 0;
+    const breaks = defineMonitor('breaks', (event) => {
+      seen += 1;
+      if (event.seq === 5) throw new Error('the monitor broke at event 5');
+      return undefined;
+    });
+    expect(() => checkTimeline(t, { monitors: () => [breaks] })).toThrow(
+      'the monitor broke at event 5',
+    );
+    // It saw nothing after the event it broke on.
+    expect(seen).toBe(6);
   });
 });
 
 describe('watchMonitors on a simulation that keeps no log', () => {
   it('watches from the start, as checkLog reads a kept log', () => {
-    const t: Timeline = {
-      seed: 9,
-      faults: {},
-      steps: [
-        { gapMs: 1_000, action: { kind: 'createProject' } },
-        { gapMs: 60_000, action: { kind: 'connect', compute: 0, holdMs: 5_000 } },
-        { gapMs: 60_000, action: { kind: 'restart', compute: 0 } },
-      ],
-    };
+    const t = busyTimeline;
     const sim = timelineSimulation(t, { log: 'none' });
     // The first operation, with a wide context: the events around it reach back to the header.
     const watch = watchMonitors(sim, monitors(1), { context: 50 });

@@ -151,7 +151,10 @@ export function assertLogClean(
 export interface MonitorWatch {
   /** The first violation so far (its `around` grows as later events arrive). */
   readonly violation: MonitorViolation | undefined;
-  /** Stops watching; runs the monitors' end-of-run checks at the current virtual time. */
+  /**
+   * Stops watching; runs the monitors' end-of-run checks at the current virtual time. Throws what a
+   * monitor threw while watching, if one did (it stopped the watch there).
+   */
   stop(): MonitorViolation | undefined;
   /** Stops watching and throws a `MonitorViolationError` if anything was violated. */
   assertClean(): void;
@@ -171,15 +174,26 @@ export function watchMonitors(
 ): MonitorWatch {
   const run = new MonitorRun(monitors, options);
   for (const event of historyOf(sim)) run.observe(event);
-  const subscription = sim.events$.subscribe((event) => run.observe(event));
+  // A monitor that throws while the simulation runs cannot throw into it (the stream would report
+  // the error later, out of band, and the run go on): the watch stops looking and `stop` throws it.
+  let failure: { readonly error: unknown } | undefined;
+  const subscription = sim.events$.subscribe((event) => {
+    if (failure !== undefined) return;
+    try {
+      run.observe(event);
+    } catch (error) {
+      failure = { error };
+    }
+  });
   let ended: MonitorViolation | undefined;
   let stopped = false;
   const stop = () => {
     if (!stopped) {
       stopped = true;
       subscription.unsubscribe();
-      ended = run.finish(sim.now());
+      if (failure === undefined) ended = run.finish(sim.now());
     }
+    if (failure !== undefined) throw failure.error;
     return ended;
   };
   return {

@@ -21,16 +21,22 @@ import { playTimeline } from './timelineWorld.js';
 
 /** Options of `checkTimeline` and `assertTimelineClean`. */
 export interface TimelineCheckOptions extends MonitorOptions {
-  /** The monitors to run (default: `defaultMonitors()`, made afresh for the run). */
-  readonly monitors?: readonly Monitor[];
+  /**
+   * Makes the monitors of one run (default: `defaultMonitors`). A function, because monitors keep
+   * state: each run gets its own, however often the same options are passed.
+   */
+  readonly monitors?: () => readonly Monitor[];
   /**
    * Virtual time the simulation runs on after the last step, so that what the steps started
    * (operations, suspends, held connections) comes to an end before the monitors' end-of-run
    * checks. Default `'1h'`.
    */
   readonly settle?: Duration;
-  /** Options of the simulation; the timeline's seed and operation faults go over them. */
-  readonly simulation?: SimulationOptions;
+  /**
+   * Options of the simulation, but its log: the run keeps none (`timelineSimulation` makes one that
+   * does). The timeline's seed and operation faults go over them.
+   */
+  readonly simulation?: Omit<SimulationOptions, 'log'>;
 }
 
 /**
@@ -47,15 +53,24 @@ export function timelineSimulation(
 /**
  * Plays `timeline` on a fresh simulation that keeps no log, with monitors watching, then lets
  * `settle` of virtual time pass; returns the first violation, or `undefined` when the run is clean.
- * The same verdict as `checkLog` over the log of the same run, for less work.
+ * The same verdict as `checkLog` over the log of the same run, for less work. Throws what a monitor
+ * throws, and a `RangeError` for options it cannot run with, before anything is played.
  */
 export function checkTimeline(
   timeline: Timeline,
   options: TimelineCheckOptions = {},
 ): MonitorViolation | undefined {
   const settleMs = parseDuration(options.settle ?? '1h');
+  if (options.simulation !== undefined && 'log' in options.simulation)
+    throw new RangeError(
+      'checkTimeline keeps no log: for a run that keeps one, play the timeline on timelineSimulation(t, options)',
+    );
+  if (options.monitors !== undefined && typeof options.monitors !== 'function')
+    throw new RangeError(
+      'checkTimeline: monitors must be a function that makes the monitors of one run (monitors keep state)',
+    );
   const sim = timelineSimulation(timeline, { ...options.simulation, log: 'none' });
-  const watch = watchMonitors(sim, options.monitors ?? defaultMonitors(), options);
+  const watch = watchMonitors(sim, (options.monitors ?? defaultMonitors)(), options);
   playTimeline(sim, timeline);
   sim.advance(settleMs);
   return watch.stop();
