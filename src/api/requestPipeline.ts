@@ -307,6 +307,10 @@ class IssuedTarget implements RequestTarget {
     return this.target.stateAt(t);
   }
 
+  get keepsHistory(): boolean {
+    return this.target.keepsHistory;
+  }
+
   nextRequestId(): string {
     return this.target.nextRequestId();
   }

@@ -22,6 +22,11 @@ export interface RequestTarget {
   readonly now: number;
   /** The state as it stood at a past instant (`start` ≤ `t` ≤ `now`). */
   stateAt(t: number): SimState;
+  /**
+   * Whether `stateAt` can rebuild any past instant: the log is kept in memory. Without it, only
+   * the instants from the last event on.
+   */
+  readonly keepsHistory: boolean;
   /** When the simulation started, epoch ms. */
   readonly start: number;
   /**

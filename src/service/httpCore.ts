@@ -9,7 +9,7 @@
 import { API_PREFIX } from '../api/apiPrefix.js';
 import type { AddedRoute } from '../api/requestPipeline.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
-import { StepLimitError } from '../engine/errors.js';
+import { LogUnavailableError, StepLimitError } from '../engine/errors.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
 import type { ServedSimulation } from './servedSimulation.js';
 import { ClockDriver, type ClockMode } from './clockMode.js';
@@ -656,7 +656,8 @@ function firstLine(error: unknown): string {
 
 /** An error thrown while answering, as an answer that says what went wrong but never how. */
 function failure(error: unknown): Answer {
-  if (error instanceof StepLimitError) return errorAnswer('conflict', firstLine(error));
+  if (error instanceof StepLimitError || error instanceof LogUnavailableError)
+    return errorAnswer('conflict', firstLine(error));
   if (error instanceof StateFileError) return errorAnswer('service_unavailable', firstLine(error));
   return { status: 500, body: INTERNAL_ERROR };
 }

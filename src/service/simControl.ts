@@ -180,13 +180,23 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ),
   statementRoute('begin', NO_BODY, (connection) => connection.begin()),
   statementRoute('commit', NO_BODY, (connection) => connection.commit()),
-  route('GET', '/snapshot', NO_BODY, ({ host }) => ({
-    status: 200,
-    body: undefined,
+  route('GET', '/snapshot', NO_BODY, ({ host }) => {
+    const log = host.sim.log;
+    // Refused before the 200, which a stream failing on its first line would come too late to undo.
+    if (!log.keepsEvents)
+      return errorAnswer(
+        'conflict',
+        'the snapshot is the event log, and this simulation keeps none in memory ' +
+          "(log: 'none', or streamed to a file: read that file instead)",
+      );
     // Streamed: a log can be hundreds of MB, never one string.
-    stream: host.sim.log.jsonLines(0, host.sim.log.length),
-    contentType: 'application/x-ndjson',
-  })),
+    return {
+      status: 200,
+      body: undefined,
+      stream: log.jsonLines(0, log.length),
+      contentType: 'application/x-ndjson',
+    };
+  }),
   route(
     'POST',
     '/reset',

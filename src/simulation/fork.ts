@@ -6,7 +6,7 @@ import { formatInstant, tryParseInstant, type Instant } from '../core/instant.js
 import { resolveProfile, type Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
 import { Engine, type EngineOptions } from '../engine/engine.js';
-import { LogFormatError } from '../engine/errors.js';
+import { LogFormatError, LogUnavailableError } from '../engine/errors.js';
 import type { EventLog } from '../engine/eventLog.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
 import type { Command } from '../model/commands.js';
@@ -58,6 +58,12 @@ export function forkRun(
   options: ForkOptions = {},
 ): Forked {
   const { log } = source;
+  if (!log.keepsEvents)
+    throw new LogUnavailableError(
+      "fork: a fork replays the run's log, and this simulation keeps none in memory (log: 'none', " +
+        'or streamed to a file): keep the log in memory, or fork the file: ' +
+        'Simulation.fromLog(LogFile.open(path).events()).fork(at, change)',
+    );
   const header = log.get(0);
   if (header?.type !== 'SimulationStarted') throw new LogFormatError('the log has no header', 1);
   const at = instantOf(atInput, 'at');

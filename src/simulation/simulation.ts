@@ -561,6 +561,7 @@ function targetOf(
       return engine.start;
     },
     stateAt: (t) => engine.stateAt(t),
+    keepsHistory: engine.log.keepsEvents,
     // Keyed by the log position and a count, so the same requests get the same ids on every run.
     nextRequestId: () =>
       RandomSource.derive(

@@ -3,6 +3,7 @@
  * line. Any difference (wall clock, ambient randomness, iteration order) is reported with the first
  * line where the logs part.
  */
+import { LogUnavailableError } from '../simulation/errors.js';
 import type { Simulation } from '../simulation/simulation.js';
 
 /** Where two logs first differ: the 1-based line and both lines (undefined past a log's end). */
@@ -57,7 +58,13 @@ export async function assertDeterministic(
 ): Promise<void> {
   const logOf = async () => {
     const result = await run(seed);
-    return ('sim' in result ? result.sim : result).toJSONL();
+    const sim = 'sim' in result ? result.sim : result;
+    if (!sim.log.keepsEvents)
+      throw new LogUnavailableError(
+        "assertDeterministic compares the two runs' event logs, and this run keeps none in memory " +
+          "(log: 'none', or streamed to a file): run it with log: 'memory'",
+      );
+    return sim.toJSONL();
   };
   const divergence = firstDivergence(await logOf(), await logOf());
   if (divergence !== undefined) throw new DeterminismError(seed, divergence);

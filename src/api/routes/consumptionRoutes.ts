@@ -10,6 +10,7 @@ import { formatInstant } from '../../core/instant.js';
 import { RandomSource } from '../../core/randomSource.js';
 import type { ProjectState, SimState } from '../../model/state.js';
 import { projectUsageAt } from '../../model/usage.js';
+import { reject } from '../../domain/rejection.js';
 import { errorResponse } from '../apiResponse.js';
 import { pageAfter } from './listingQuery.js';
 import { readConsumptionQuery, type ConsumptionMetric } from '../consumptionQuery.js';
@@ -34,6 +35,15 @@ export const projectConsumptionRoute: Route = {
     if (!paged.ok) return errorResponse(paged.error);
     const page = paged.value;
     const shown = frames.filter((frame) => frame.start <= target.now);
+    if (!target.keepsHistory && shown.some((frame) => frame.start < target.now))
+      return errorResponse(
+        reject(
+          'conflict',
+          'consumption history rebuilds past states from the event log, and this simulation keeps ' +
+            "none in memory (log: 'none', or streamed to a file): keep it in memory (log: 'memory'), " +
+            'or read the streamed file with metricsOf',
+        ),
+      );
     const counters = new CountersAtBoundaries(target, shown);
     const last = page[page.length - 1];
     return {
