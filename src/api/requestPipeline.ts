@@ -183,7 +183,7 @@ function routed<A extends ApiResponse, C>(
       if (!body.ok) return body.error;
       const handled = added.handle(params, body.value, hooks.context as C);
       return handled instanceof Promise
-        ? handled.catch((error: unknown) => failed(hooks, error, method, pathname))
+        ? handled.catch((error: unknown) => failed(target, hooks, error, method, pathname))
         : handled;
     }
     const denied = keyProblem(keys, apiKey, route.method, route.pattern, params['project_id']);
@@ -202,17 +202,24 @@ function routed<A extends ApiResponse, C>(
       ...(onlyProject === undefined ? {} : { onlyProject }),
     });
   } catch (error) {
-    return failed(hooks, error, method, pathname);
+    return failed(target, hooks, error, method, pathname);
   }
 }
 
+/**
+ * The answer for an error a handler threw: the adapter's, else the target's refusal when the error
+ * is one (the run cannot go on as asked), else a 500 naming the request.
+ */
 function failed<A extends ApiResponse, C>(
+  target: RequestTarget,
   hooks: PipelineHooks<A, C>,
   error: unknown,
   method: string,
   pathname: string,
 ): ApiResponse | A {
   if (hooks.failure !== undefined) return hooks.failure(error, method, pathname);
+  const refusal = target.refusalFor?.(error);
+  if (refusal !== undefined) return errorResponse(refusal);
   return {
     status: 500,
     body: {

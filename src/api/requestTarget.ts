@@ -39,6 +39,11 @@ export interface RequestTarget {
    * purpose-keyed stream of the seed), never from the wall clock or ambient randomness.
    */
   nextRequestId(): string;
+  /**
+   * An error thrown while answering that refuses the call rather than shows a bug (the log can take
+   * no more events, a timer loop ran past its step limit), as a rejection; `undefined` otherwise.
+   */
+  refusalFor?(error: unknown): Rejection | undefined;
   /** Where a Postgres front serves the computes, if one does: connection URIs point at it. */
   readonly postgresFront: PostgresAddress | undefined;
 }

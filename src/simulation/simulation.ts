@@ -29,14 +29,14 @@ import { Connection } from './connection.js';
 import { forkRun, type ForkOptions, type ForkSource } from './fork.js';
 import type { SettingsChange } from '../model/settingsChange.js';
 import { RateLimiter } from '../api/rateLimiter.js';
-import type { Rejection } from '../domain/rejection.js';
+import { reject, type Rejection } from '../domain/rejection.js';
 import type { Command } from '../model/commands.js';
 import { createControlPlane } from '../model/controlPlane.js';
 import type { TimerCommand } from '../model/timers.js';
 import { DOMAIN_EVENT_TYPES, type DomainEvent, type SimEvent } from '../model/events.js';
 import type { SimState } from '../model/state.js';
 import { Engine, type RunOptions } from '../engine/engine.js';
-import { LogFormatError } from '../engine/errors.js';
+import { LogFormatError, LogUnavailableError, StepLimitError } from '../engine/errors.js';
 import type { EventLog, LogKeeping } from '../engine/eventLog.js';
 import { parseJsonLines } from '../engine/jsonLines.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
@@ -562,6 +562,10 @@ function targetOf(
     },
     stateAt: (t) => engine.stateAt(t),
     keepsHistory: engine.log.keepsEvents,
+    refusalFor: (error) =>
+      error instanceof LogUnavailableError || error instanceof StepLimitError
+        ? reject('conflict', error.message.split('\n')[0] ?? '')
+        : undefined,
     // Keyed by the log position and a count, so the same requests get the same ids on every run.
     nextRequestId: () =>
       RandomSource.derive(

@@ -92,5 +92,10 @@ describe('a simulation that keeps no log', () => {
       message: expect.stringMatching(/the log was closed/),
     });
     expect(Object.keys(sim.state.projects)).toHaveLength(projects);
+    // In process, the same refusal.
+    const inProcess = sim.request('POST', '/projects', { project: {} });
+    expect(inProcess.status).toBe(409);
+    expect(inProcess.body).toMatchObject({ message: 'the log was closed: no event can follow' });
+    expect(Object.keys(sim.state.projects)).toHaveLength(projects);
   });
 });
