@@ -207,8 +207,8 @@ function routed<A extends ApiResponse, C>(
 }
 
 /**
- * The answer for an error a handler threw: the adapter's, else the target's refusal when the error
- * is one (the run cannot go on as asked), else a 500 naming the request.
+ * The answer for an error a handler threw: the adapter's, else the target's when the error is not a
+ * bug (the run cannot go on as asked), else a 500 naming the request.
  */
 function failed<A extends ApiResponse, C>(
   target: RequestTarget,
@@ -218,8 +218,8 @@ function failed<A extends ApiResponse, C>(
   pathname: string,
 ): ApiResponse | A {
   if (hooks.failure !== undefined) return hooks.failure(error, method, pathname);
-  const refusal = target.refusalFor?.(error);
-  if (refusal !== undefined) return errorResponse(refusal);
+  const known = target.answerFor?.(error);
+  if (known !== undefined) return known;
   return {
     status: 500,
     body: {

@@ -6,6 +6,7 @@ import type { ApiKey } from './apiKey.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import type { Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
+import type { ApiResponse } from './apiResponse.js';
 import type { RequestCommand } from '../model/commands.js';
 import type { DomainEvent } from '../model/events.js';
 import type { SimState } from '../model/state.js';
@@ -40,10 +41,10 @@ export interface RequestTarget {
    */
   nextRequestId(): string;
   /**
-   * An error thrown while answering that refuses the call rather than shows a bug (the log can take
-   * no more events, a timer loop ran past its step limit), as a rejection; `undefined` otherwise.
+   * The answer for an error thrown while answering that is not a bug (the log can take no more
+   * events: a 503; a timer loop ran past its step limit: a 409); `undefined` for any other.
    */
-  refusalFor?(error: unknown): Rejection | undefined;
+  answerFor?(error: unknown): ApiResponse | undefined;
   /** Where a Postgres front serves the computes, if one does: connection URIs point at it. */
   readonly postgresFront: PostgresAddress | undefined;
 }

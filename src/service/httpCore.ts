@@ -656,8 +656,8 @@ function firstLine(error: unknown): string {
 
 /** An error thrown while answering, as an answer that says what went wrong but never how. */
 function failure(error: unknown): Answer {
-  if (error instanceof StepLimitError || error instanceof LogUnavailableError)
-    return errorAnswer('conflict', firstLine(error));
-  if (error instanceof StateFileError) return errorAnswer('service_unavailable', firstLine(error));
+  if (error instanceof StepLimitError) return errorAnswer('conflict', firstLine(error));
+  if (error instanceof StateFileError || error instanceof LogUnavailableError)
+    return errorAnswer('service_unavailable', firstLine(error));
   return { status: 500, body: INTERNAL_ERROR };
 }

@@ -16,7 +16,7 @@ import {
 } from '../domain/profile.js';
 import { connectionLimits, type ConnectionLimits } from '../domain/computeSize.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
-import type { ApiResponse } from '../api/apiResponse.js';
+import { errorResponse, type ApiResponse } from '../api/apiResponse.js';
 import {
   answerRequest,
   type ApiRequest,
@@ -562,10 +562,7 @@ function targetOf(
     },
     stateAt: (t) => engine.stateAt(t),
     keepsHistory: engine.log.keepsEvents,
-    refusalFor: (error) =>
-      error instanceof LogUnavailableError || error instanceof StepLimitError
-        ? reject('conflict', error.message.split('\n')[0] ?? '')
-        : undefined,
+    answerFor: knownFailure,
     // Keyed by the log position and a count, so the same requests get the same ids on every run.
     nextRequestId: () =>
       RandomSource.derive(
@@ -574,4 +571,16 @@ function targetOf(
         engine.log.length * REQUEST_IDS_PER_POSITION + (issuedIds++ % REQUEST_IDS_PER_POSITION),
       ).uuid(),
   };
+}
+
+/**
+ * The answer for an engine error that is not a bug: the log can take no more events (closed, or its
+ * sink failed: the call that failed has its events in the state, not in the file) is a 503; a timer
+ * loop past its step limit a 409. Each carries the error's first line.
+ */
+function knownFailure(error: unknown): ApiResponse | undefined {
+  if (!(error instanceof LogUnavailableError || error instanceof StepLimitError)) return undefined;
+  const message = error.message.split('\n')[0] ?? '';
+  if (error instanceof StepLimitError) return errorResponse(reject('conflict', message));
+  return { status: 503, body: { code: 'service_unavailable', message } };
 }

@@ -74,7 +74,7 @@ describe('a simulation that keeps no log', () => {
     expect((await snapshot.text()).split('\n')[0]).toContain('"SimulationStarted"');
   });
 
-  it('answers a write after its log file was closed with a 409 that says so, not an opaque 500', async () => {
+  it('answers a write after its log file was closed with a 503 that says so, not an opaque 500', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'csim-logless-')), 'run.csimlog');
     const sim = ranTwoHours(LogFileSink.create(path));
     const handle = fetchHandler(sim);
@@ -87,14 +87,14 @@ describe('a simulation that keeps no log', () => {
         headers: { 'content-type': 'application/json' },
       }),
     );
-    expect(answer.status).toBe(409);
+    expect(answer.status).toBe(503);
     expect(await answer.json()).toMatchObject({
       message: expect.stringMatching(/the log was closed/),
     });
     expect(Object.keys(sim.state.projects)).toHaveLength(projects);
     // In process, the same refusal.
     const inProcess = sim.request('POST', '/projects', { project: {} });
-    expect(inProcess.status).toBe(409);
+    expect(inProcess.status).toBe(503);
     expect(inProcess.body).toMatchObject({ message: 'the log was closed: no event can follow' });
     expect(Object.keys(sim.state.projects)).toHaveLength(projects);
   });
