@@ -49,7 +49,8 @@ export interface Forked {
  * at the same instants, with the same specs) and the original's clock marks; sessions come from the
  * streams keyed by seed, workload and session number, so the same ones arrive. Requests and
  * connections the original made by hand after `at` are not repeated. Throws a `RangeError` naming
- * the problem for an instant outside the run or a change that cannot apply at `at`.
+ * the problem for an instant outside the run or a change that cannot apply at `at`, and a
+ * `LogUnavailableError` when the run keeps no log in memory.
  */
 export function forkRun(
   source: ForkSource,

@@ -193,7 +193,9 @@ export class Simulation {
    * changes nothing gives this run's log. Requests and connections made by hand after `at` are not
    * repeated in a fork with a change (make them on the fork). Throws a `RangeError` for an instant
    * outside the run or a change that cannot apply at `at` (an unknown compute, a value out of
-   * range); this simulation does not change.
+   * range), and a `LogUnavailableError` when this simulation keeps no log in memory (fork the
+   * file it streamed instead: `Simulation.fromLog(LogFile.open(path).events())`); this simulation
+   * does not change.
    */
   fork(at: Instant, change: SettingsChange = {}, options: ForkOptions = {}): Simulation {
     const forked = forkRun(forkSourceOf(this), at, change, options);

@@ -50,7 +50,8 @@ export type SimulationRun = Simulation | { readonly sim: Simulation };
 /**
  * Runs `run(seed)` twice and throws a `DeterminismError` if the two event logs differ in any byte.
  * Use it inside a property to check that the code under test (and its use of the simulation) is
- * deterministic for every generated input.
+ * deterministic for every generated input. The runs must keep their logs in memory (the default):
+ * one that keeps none is a `LogUnavailableError`.
  */
 export async function assertDeterministic(
   run: (seed: number) => SimulationRun | Promise<SimulationRun>,
