@@ -29,10 +29,4 @@ export class LogFormatError extends Error {
   }
 }
 
-/**
- * The log was asked for events it does not keep: a simulation whose log streams to a sink or is
- * not kept (`log: 'none'`) can answer only for its latest state.
- */
-export class LogUnavailableError extends Error {
-  override readonly name = 'LogUnavailableError';
-}
+export { LogUnavailableError } from '../core/logUnavailableError.js';

@@ -5,6 +5,7 @@
  * operations by action and status, requests refused with 423, and an estimated cost. A streaming
  * projection (`MetricsProjection`): fed a whole log by `metricsOf`, or a running simulation's events.
  */
+import { historySoFar } from '../core/historySoFar.js';
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import { DEFAULT_PROFILE, type ColdCacheProfile } from '../domain/profile.js';
@@ -182,19 +183,13 @@ export class MetricsProjection {
 
   /**
    * A projection that follows `run` from now on: its header (and, when its log is in memory, what
-   * it holds already), then every event as it is appended. Throws a `RangeError` for a run that
-   * keeps no log and has gone past its header: follow it before its first step. `stop()` ends it.
+   * it holds already), then every event as it is appended. Throws a `LogUnavailableError` for a run
+   * that keeps no log and has gone past its header: follow it before its first step. `stop()` ends
+   * it.
    */
   static follow(run: FollowedRun): MetricsProjection {
     const projection = new MetricsProjection();
-    const { log } = run;
-    if (log.length > 1) {
-      if (!isIterableLog(log) || !log.keepsEvents)
-        throw new RangeError(
-          'MetricsProjection.follow: the run keeps no log in memory and has events already; follow it right after creating it',
-        );
-      for (const event of log) projection.apply(event);
-    } else if (log.header !== undefined) projection.apply(log.header);
+    for (const event of historySoFar(run.log, 'MetricsProjection.follow')) projection.apply(event);
     const subscription = run.events$.subscribe((event) => projection.apply(event));
     projection.#unsubscribe = () => subscription.unsubscribe();
     return projection;
@@ -434,12 +429,6 @@ function tallyOutcome(
     tally.count++;
     if (rank < tally.firstRank) tally.firstRank = rank;
   }
-}
-
-function isIterableLog(
-  log: FollowedRun['log'],
-): log is FollowedRun['log'] & Iterable<SimEvent> & { readonly keepsEvents: boolean } {
-  return Symbol.iterator in log && 'keepsEvents' in log;
 }
 
 /** The cold-cache settings a log ran with (its header holds the resolved profile). */

@@ -3,7 +3,7 @@
  * line. Any difference (wall clock, ambient randomness, iteration order) is reported with the first
  * line where the logs part.
  */
-import { LogUnavailableError } from '../simulation/errors.js';
+import { LogUnavailableError } from '../core/logUnavailableError.js';
 import type { Simulation } from '../simulation/simulation.js';
 
 /** Where two logs first differ: the 1-based line and both lines (undefined past a log's end). */

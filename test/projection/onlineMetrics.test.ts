@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MetricsProjection, Simulation, metricsOf, type LogKeeping } from '../../src/index.js';
+import {
+  LogUnavailableError,
+  MetricsProjection,
+  Simulation,
+  metricsOf,
+  type LogKeeping,
+} from '../../src/index.js';
 import { withFaults } from '../../src/testing/index.js';
 import { addBusyProjects } from '../support/busyProjects.js';
 
@@ -71,6 +77,11 @@ describe('online metrics', () => {
   it('refuse to start late on a run that keeps no log', () => {
     const sim = new Simulation({ log: 'none' });
     sim.request('POST', '/projects', { project: {} });
-    expect(() => MetricsProjection.follow(sim)).toThrow(/follow it right after creating it/);
+    const events = sim.log.length;
+    expect(() => MetricsProjection.follow(sim)).toThrow(LogUnavailableError);
+    expect(() => MetricsProjection.follow(sim)).toThrow(
+      /^MetricsProjection\.follow needs the \d+ events .* start it before the run's first step/,
+    );
+    expect(sim.log.length).toBe(events);
   });
 });

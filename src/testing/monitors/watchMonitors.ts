@@ -3,7 +3,7 @@
  * `events$` (`watchMonitors`). Either way the first violation is kept with its virtual time and the
  * events around it.
  */
-import { LogUnavailableError } from '../../simulation/errors.js';
+import { historySoFar } from '../../core/historySoFar.js';
 import type { Simulation } from '../../simulation/simulation.js';
 import type { SimEvent } from '../../model/events.js';
 import { defaultMonitors } from './defaultMonitors.js';
@@ -173,7 +173,7 @@ export function watchMonitors(
   options: MonitorOptions = {},
 ): MonitorWatch {
   const run = new MonitorRun(monitors, options);
-  for (const event of historyOf(sim)) run.observe(event);
+  for (const event of historySoFar(sim.log, 'watchMonitors')) run.observe(event);
   // A monitor that throws while the simulation runs cannot throw into it (the stream would report
   // the error later, out of band, and the run go on): the watch stops looking and `stop` throws it.
   let failure: { readonly error: unknown } | undefined;
@@ -206,15 +206,4 @@ export function watchMonitors(
       if (violation !== undefined) throw new MonitorViolationError(violation);
     },
   };
-}
-
-/** The events a simulation has recorded so far, for a watch starting now. */
-function historyOf(sim: Simulation): Iterable<SimEvent> {
-  const log = sim.log;
-  if (log.keepsEvents) return log;
-  if (log.length <= 1) return log.header === undefined ? [] : [log.header];
-  throw new LogUnavailableError(
-    `watchMonitors needs the ${log.length} events this simulation has recorded, and its log does not keep them: ` +
-      "start the watch before the first step, or keep the log in memory (log: 'memory')",
-  );
 }
