@@ -80,7 +80,10 @@ export interface PipelineHooks<A extends ApiResponse = ApiResponse, C = unknown>
     matched: MatchedRoute | undefined,
     request: { readonly method: string; readonly pathname: string },
   ) => A | undefined;
-  /** The answer for an error a handler threw (default: a 500 naming the request). */
+  /**
+   * The answer for an error a handler threw that the target does not answer itself (default: a 500
+   * naming the request).
+   */
   readonly failure?: (error: unknown, method: string, pathname: string) => A;
   /** How error bodies name their code for a path (default: the profile's `errorCodes`). */
   readonly codesFor?: (pathname: string) => ErrorCodes;
@@ -207,8 +210,9 @@ function routed<A extends ApiResponse, C>(
 }
 
 /**
- * The answer for an error a handler threw: the adapter's, else the target's when the error is not a
- * bug (the run cannot go on as asked), else a 500 naming the request.
+ * The answer for an error a handler threw: the target's when the error is not a bug (the run cannot
+ * go on as asked: every adapter answers those alike), else the adapter's, else a 500 naming the
+ * request.
  */
 function failed<A extends ApiResponse, C>(
   target: RequestTarget,
@@ -217,9 +221,9 @@ function failed<A extends ApiResponse, C>(
   method: string,
   pathname: string,
 ): ApiResponse | A {
-  if (hooks.failure !== undefined) return hooks.failure(error, method, pathname);
   const known = target.answerFor?.(error);
   if (known !== undefined) return known;
+  if (hooks.failure !== undefined) return hooks.failure(error, method, pathname);
   return {
     status: 500,
     body: {

@@ -9,7 +9,6 @@
 import { API_PREFIX } from '../api/apiPrefix.js';
 import type { AddedRoute } from '../api/requestPipeline.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
-import { LogUnavailableError, StepLimitError } from '../engine/errors.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
 import type { ServedSimulation } from './servedSimulation.js';
 import { ClockDriver, type ClockMode } from './clockMode.js';
@@ -654,10 +653,11 @@ function firstLine(error: unknown): string {
   return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
 }
 
-/** An error thrown while answering, as an answer that says what went wrong but never how. */
+/**
+ * An error thrown while answering, as an answer that says what went wrong but never how. (A run's
+ * own refusals, a step limit or a log that takes no more events, the simulation answers itself.)
+ */
 function failure(error: unknown): Answer {
-  if (error instanceof StepLimitError) return errorAnswer('conflict', firstLine(error));
-  if (error instanceof StateFileError || error instanceof LogUnavailableError)
-    return errorAnswer('service_unavailable', firstLine(error));
+  if (error instanceof StateFileError) return errorAnswer('service_unavailable', firstLine(error));
   return { status: 500, body: INTERNAL_ERROR };
 }
