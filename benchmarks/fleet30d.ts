@@ -4,12 +4,16 @@
  * measured in the same run, wall time beside the SimPy model of the same fleet run in the same
  * benchmark, and peak RSS, against the targets (≥ 3× faster than SimPy; peak RSS ≤ 1 GB). The fleet
  * is built and run through the public contract alone (`new Simulation`, `request`, `addWorkload`,
- * `advance`), so its figure is what a user's own script of the same fleet gets.
+ * `advance`), so its figure is what a user's own script of the same fleet gets. Then the fleet's own
+ * events are played through the engine and its log with no control plane (support/engineCeiling.ts):
+ * the least the same month could take on this engine, printed against SimPy too, and what the rest
+ * of the run cost an event.
  *
  * Run: npm run bench -- fleet-30d   (FLEET_PROJECTS / FLEET_DAYS shrink it for a quick look)
  */
 import { metricsOf } from '../src/index.js';
 import { floorRun } from './support/floor.js';
+import { measureEngineCeiling } from './support/engineCeiling.js';
 import { buildFleet, runFleet, runPeer } from './support/fleet.js';
 import { measure, rate } from './support/measure.js';
 
@@ -17,6 +21,9 @@ const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 1_000);
 const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
 const TARGET_PEER_SPEEDUP = 3;
 const TARGET_RSS_BYTES = 1024 ** 3;
+
+/** Projects of the fleet whose day of events the engine's ceiling plays. */
+const CEILING_PROJECTS = 300;
 
 /** Runs the fleet benchmark; returns whether every target was met. */
 export function runFleetBenchmark(): boolean {
@@ -28,6 +35,7 @@ export function runFleetBenchmark(): boolean {
   const ratio = perSecond / floor.eventsPerSecond;
   const { fleet } = metricsOf(sim.log);
   const peer = runPeer(PROJECTS, DAYS);
+  const ceiling = measureEngineCeiling(() => buildFleet(Math.min(PROJECTS, CEILING_PROJECTS)));
 
   const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
   const rssMet = peakRss <= TARGET_RSS_BYTES;
@@ -49,6 +57,22 @@ export function runFleetBenchmark(): boolean {
         `${(speedup as number).toFixed(2)}× faster  (target ≥ ${TARGET_PEER_SPEEDUP}×: ${verdict(peerMet)}); ` +
         `SimPy ${peer.starts.toLocaleString('en-US')} starts, ${peer.cuHours.toLocaleString('en-US')} CU-hours`,
     );
+  const microsPerEvent = (seconds * 1e6) / events;
+  const leastSeconds = (ceiling.microsPerEvent * events) / 1e6;
+  console.log(
+    `engine + log alone, the fleet's events ${ceiling.microsPerEvent.toFixed(2)} µs an event ` +
+      `(${ceiling.microsPerEventNoLog.toFixed(2)} with no log kept): these ${events.toLocaleString('en-US')} events ` +
+      `take at least ${leastSeconds.toFixed(1)} s on this engine, whatever the control plane` +
+      (peer === undefined ? '' : ` (${(peer.seconds / leastSeconds).toFixed(2)}× SimPy at most)`),
+  );
+  const budget =
+    peer === undefined
+      ? ''
+      : `; ${TARGET_PEER_SPEEDUP}× SimPy leaves it ${((peer.seconds * 1e6) / TARGET_PEER_SPEEDUP / events - ceiling.microsPerEvent).toFixed(2)} µs`;
+  console.log(
+    `the rest of the run (control plane)   ${(microsPerEvent - ceiling.microsPerEvent).toFixed(2)} µs an event ` +
+      `(the run's ${microsPerEvent.toFixed(2)} less the engine's)${budget}`,
+  );
   console.log(
     `peak RSS                              ${(peakRss / 1024 ** 2).toFixed(0)} MB` +
       `  (target ≤ 1024 MB: ${verdict(rssMet)})`,

@@ -1,0 +1,109 @@
+/**
+ * The engine's ceiling under a fleet: the fleet's own events, captured from a short run of it, played
+ * through the engine and its log by a Decider that does nothing else (no state, no decisions, one
+ * timer re-armed per event, as many live timers as the hold model). What an event costs there is the
+ * least any control plane on this engine and log can cost: a fleet can run no faster, whatever its
+ * model does. The captured objects are played again and again (the engine stamps them anew), so the
+ * figure leaves out even building them.
+ */
+import { LAST_INSTANT } from '../../src/core/instant.js';
+import { Engine, type Decider, type LoggedEvent } from '../../src/engine/index.js';
+import type { LogKeeping } from '../../src/engine/eventLog.js';
+import { ok, type Simulation } from '../../src/index.js';
+import { LIVE_TIMERS, increment } from './holdModel.js';
+import { runFleet } from './fleet.js';
+import { median } from './measure.js';
+
+/** The one timer the playback arms: play the next captured event. */
+interface Play {
+  readonly type: 'Play';
+}
+const PLAY: Play = { type: 'Play' };
+
+/** Events of a fleet, as its `events$` gave them (stamps included, which the playback replaces). */
+export type CapturedEvents = readonly LoggedEvent[];
+
+/** Runs `sim` (a fleet already built) one simulated day and keeps every event it appends. */
+export function captureFleetDay(sim: Simulation): CapturedEvents {
+  const captured: LoggedEvent[] = [];
+  const subscription = sim.events$.subscribe((event) => {
+    if (event.type !== 'ClockAdvanced') captured.push(event);
+  });
+  runFleet(sim, 1);
+  subscription.unsubscribe();
+  return captured;
+}
+
+/** A Decider that plays `events` in a loop, `total` of them, one per fired timer. */
+function playback(
+  events: CapturedEvents,
+  total: number,
+  counter: { played: number },
+): Decider<object, Play, LoggedEvent, Play, never> {
+  let step = 0;
+  return {
+    initialState: () => ({}),
+    decide: () => ok([events[counter.played++ % events.length] as LoggedEvent]),
+    evolve: () => undefined,
+    touches: () => undefined,
+    armTimers(event, _state, arm) {
+      if (counter.played + LIVE_TIMERS <= total) arm(event.at + increment(step++), PLAY);
+    },
+    commandForTimer: (timer) => timer,
+  };
+}
+
+/**
+ * Plays `total` captured events through a fresh engine keeping its log as `log`; returns the wall
+ * seconds. The agenda starts with the hold model's live timers, each of which plays one event.
+ */
+export function playThroughEngine(
+  events: CapturedEvents,
+  total: number,
+  log: LogKeeping,
+): { readonly events: number; readonly seconds: number } {
+  if (events.length === 0) throw new RangeError('playThroughEngine: no events were captured');
+  const counter = { played: 0 };
+  const started = process.hrtime.bigint();
+  const engine = new Engine(playback(events, total, counter), {
+    seed: 1,
+    start: 0,
+    config: {},
+    log,
+  });
+  for (let i = 0; i < LIVE_TIMERS; i++) engine.execute(PLAY);
+  engine.advanceTo(LAST_INSTANT);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { events: counter.played, seconds };
+}
+
+/** What an event costs on the engine alone, with the log kept in memory and with none kept. */
+export interface EngineCeiling {
+  readonly microsPerEvent: number;
+  readonly microsPerEventNoLog: number;
+}
+
+/** Events played per sample: long enough for the agenda and the log to settle. */
+const PLAYED = 4_000_000;
+/** Samples of each kind, interleaved; the median is kept (no forced collections between them). */
+const SAMPLES = 3;
+
+/**
+ * Captures a day of the fleet `build` makes (after a day to warm it), then plays it
+ * through the engine with the log kept and with none, interleaved; returns the medians.
+ */
+export function measureEngineCeiling(build: () => Simulation): EngineCeiling {
+  const sim = build();
+  runFleet(sim, 1);
+  const events = captureFleetDay(sim);
+  const kept: number[] = [];
+  const none: number[] = [];
+  playThroughEngine(events, PLAYED, 'memory');
+  for (let i = 0; i < SAMPLES; i++) {
+    const withLog = playThroughEngine(events, PLAYED, 'memory');
+    kept.push((withLog.seconds * 1e6) / withLog.events);
+    const noLog = playThroughEngine(events, PLAYED, 'none');
+    none.push((noLog.seconds * 1e6) / noLog.events);
+  }
+  return { microsPerEvent: median(kept), microsPerEventNoLog: median(none) };
+}
