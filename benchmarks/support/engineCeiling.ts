@@ -38,6 +38,7 @@ export function captureFleetDay(sim: Simulation): CapturedEvents {
 function playback(
   events: CapturedEvents,
   total: number,
+  liveTimers: number,
   counter: { played: number },
 ): Decider<object, Play, LoggedEvent, Play, never> {
   let step = 0;
@@ -47,7 +48,7 @@ function playback(
     evolve: () => undefined,
     touches: () => undefined,
     armTimers(event, _state, arm) {
-      if (counter.played + LIVE_TIMERS <= total) arm(event.at + increment(step++), PLAY);
+      if (counter.played + liveTimers <= total) arm(event.at + increment(step++), PLAY);
     },
     commandForTimer: (timer) => timer,
   };
@@ -55,23 +56,25 @@ function playback(
 
 /**
  * Plays `total` captured events through a fresh engine keeping its log as `log`; returns the wall
- * seconds. The agenda starts with the hold model's live timers, each of which plays one event.
+ * seconds. The agenda keeps `liveTimers` timers (the hold model's by default), each of which plays
+ * one event when it fires.
  */
 export function playThroughEngine(
   events: CapturedEvents,
   total: number,
   log: LogKeeping,
+  liveTimers = LIVE_TIMERS,
 ): { readonly events: number; readonly seconds: number } {
   if (events.length === 0) throw new RangeError('playThroughEngine: no events were captured');
   const counter = { played: 0 };
   const started = process.hrtime.bigint();
-  const engine = new Engine(playback(events, total, counter), {
+  const engine = new Engine(playback(events, total, liveTimers, counter), {
     seed: 1,
     start: 0,
     config: {},
     log,
   });
-  for (let i = 0; i < LIVE_TIMERS; i++) engine.execute(PLAY);
+  for (let i = 0; i < liveTimers; i++) engine.execute(PLAY);
   engine.advanceTo(LAST_INSTANT);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return { events: counter.played, seconds };
