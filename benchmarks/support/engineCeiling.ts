@@ -1,7 +1,7 @@
 /**
  * The engine's ceiling under a fleet: the fleet's own events, captured from a short run of it, played
  * through the engine and its log by a Decider that does nothing else (no state, no decisions, one
- * timer re-armed per event, as many live timers as the hold model). What an event costs there is the
+ * timer re-armed per event, as many live timers as the hold model unless told). What an event costs there is the
  * least any control plane on this engine and log can cost: a fleet can run no faster, whatever its
  * model does. The captured objects are played again and again (the engine stamps them anew), so the
  * figure leaves out even building them.
@@ -55,8 +55,8 @@ function playback(
 }
 
 /**
- * Plays `total` captured events through a fresh engine keeping its log as `log`; returns the wall
- * seconds. The agenda keeps `liveTimers` timers (the hold model's by default), each of which plays
+ * Plays `total` captured events through a fresh engine keeping its log as `log`; returns how many it
+ * played and the wall seconds that took. The agenda keeps `liveTimers` timers (the hold model's by default), each of which plays
  * one event when it fires.
  */
 export function playThroughEngine(
@@ -92,8 +92,8 @@ const PLAYED = 4_000_000;
 const SAMPLES = 3;
 
 /**
- * Captures a day of the fleet `build` makes (after a day to warm it), then plays it
- * through the engine with the log kept and with none, interleaved; returns the medians.
+ * Captures a day of the fleet `build` makes (after a day to warm it), then plays it through the
+ * engine with the log kept and with none, interleaved; returns the medians.
  */
 export function measureEngineCeiling(build: () => Simulation): EngineCeiling {
   const sim = build();
