@@ -1,10 +1,10 @@
 /**
- * The engine's ceiling under a fleet: the fleet's own events, captured from a short run of it, played
- * through the engine and its log by a Decider that does nothing else (no state, no decisions, one
- * timer re-armed per event, as many live timers as the hold model unless told). What an event costs there is the
- * least any control plane on this engine and log can cost: a fleet can run no faster, whatever its
- * model does. The captured objects are played again and again (the engine stamps them anew), so the
- * figure leaves out even building them.
+ * The engine's ceiling under a fleet: the fleet's own events, captured from a short run of it,
+ * played through the engine and its log by a Decider that does nothing else (no state, no
+ * decisions, one timer re-armed per event). What an event costs there estimates the least any
+ * control plane on this engine and log can cost: a fleet can run no faster, whatever its model
+ * does. The captured objects are played again and again (the engine stamps them anew), so the
+ * figure leaves out building them; they are colder in the cache than a live run's fresh ones.
  */
 import { LAST_INSTANT } from '../../src/core/instant.js';
 import { Engine, type Decider, type LoggedEvent } from '../../src/engine/index.js';
@@ -20,10 +20,13 @@ interface Play {
 }
 const PLAY: Play = { type: 'Play' };
 
-/** Events of a fleet, as its `events$` gave them (stamps included, which the playback replaces). */
+/** Events of a fleet, as its `events$` gave them; playing them stamps them anew. */
 export type CapturedEvents = readonly LoggedEvent[];
 
-/** Runs `sim` (a fleet already built) one simulated day and keeps every event it appends. */
+/**
+ * Runs `sim` (a fleet already built) one simulated day and keeps every event it appends. The
+ * objects are the simulation's own, which a playback then changes (their `at` and `seq`).
+ */
 export function captureFleetDay(sim: Simulation): CapturedEvents {
   const captured: LoggedEvent[] = [];
   const subscription = sim.events$.subscribe((event) => {
@@ -55,9 +58,10 @@ function playback(
 }
 
 /**
- * Plays `total` captured events through a fresh engine keeping its log as `log`; returns how many it
- * played and the wall seconds that took. The agenda keeps `liveTimers` timers (the hold model's by default), each of which plays
- * one event when it fires.
+ * Plays `total` captured events through a fresh engine keeping its log as `log`, starting at the
+ * first event's time (so times the events hold, such as a next arrival, are as near their event
+ * as in the run); returns how many it played and the wall seconds that took. The agenda keeps
+ * `liveTimers` timers (the hold model's by default), each of which plays one event when it fires.
  */
 export function playThroughEngine(
   events: CapturedEvents,
@@ -65,14 +69,18 @@ export function playThroughEngine(
   log: LogKeeping,
   liveTimers = LIVE_TIMERS,
 ): { readonly events: number; readonly seconds: number } {
-  if (events.length === 0) throw new RangeError('playThroughEngine: no events were captured');
+  const first = events[0];
+  if (first === undefined) throw new RangeError('playThroughEngine: no events were captured');
+  if (total < liveTimers)
+    throw new RangeError(`playThroughEngine: ${total} events cannot keep ${liveTimers} timers`);
   const counter = { played: 0 };
   const started = process.hrtime.bigint();
   const engine = new Engine(playback(events, total, liveTimers, counter), {
     seed: 1,
-    start: 0,
+    start: first.at,
     config: {},
     log,
+    stepLimit: total,
   });
   for (let i = 0; i < liveTimers; i++) engine.execute(PLAY);
   engine.advanceTo(LAST_INSTANT);
@@ -82,31 +90,35 @@ export function playThroughEngine(
 
 /** What an event costs on the engine alone, with the log kept in memory and with none kept. */
 export interface EngineCeiling {
+  /** Microseconds an event with the log kept in memory (median of the samples). */
   readonly microsPerEvent: number;
+  /** Microseconds an event with no log kept (median of the samples). */
   readonly microsPerEventNoLog: number;
 }
 
-/** Events played per sample: long enough for the agenda and the log to settle. */
-const PLAYED = 4_000_000;
 /** Samples of each kind, interleaved; the median is kept (no forced collections between them). */
 const SAMPLES = 3;
 
 /**
- * Captures a day of the fleet `build` makes (after a day to warm it), then plays it through the
- * engine with the log kept and with none, interleaved; returns the medians.
+ * Captures a day of the fleet `build` makes (after a day to warm it), then plays `played` events of
+ * it through the engine with the log kept and with none, interleaved; returns the medians.
  */
-export function measureEngineCeiling(build: () => Simulation): EngineCeiling {
-  const sim = build();
-  runFleet(sim, 1);
-  const events = captureFleetDay(sim);
+export function measureEngineCeiling(build: () => Simulation, played: number): EngineCeiling {
+  const events = captureFleetDay(warmedUp(build()));
   const kept: number[] = [];
   const none: number[] = [];
-  playThroughEngine(events, PLAYED, 'memory');
+  playThroughEngine(events, played, 'memory');
   for (let i = 0; i < SAMPLES; i++) {
-    const withLog = playThroughEngine(events, PLAYED, 'memory');
+    const withLog = playThroughEngine(events, played, 'memory');
     kept.push((withLog.seconds * 1e6) / withLog.events);
-    const noLog = playThroughEngine(events, PLAYED, 'none');
+    const noLog = playThroughEngine(events, played, 'none');
     none.push((noLog.seconds * 1e6) / noLog.events);
   }
   return { microsPerEvent: median(kept), microsPerEventNoLog: median(none) };
+}
+
+/** `sim` after its first simulated day (workloads arrived, computes started once). */
+function warmedUp(sim: Simulation): Simulation {
+  runFleet(sim, 1);
+  return sim;
 }
