@@ -1,9 +1,10 @@
 /**
- * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k`, the fifty-year `serve-50y`
- * and the minute-long `soak`, which run only when named),
+ * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k` and `ceiling`, the fifty-year
+ * `serve-50y` and the minute-long `soak`, which run only when named),
  * or those named on the command line (`npm run bench -- scheduler`).
  * Exits 1 when a target was missed and `--strict` is given.
  */
+import { runCeilingBenchmark } from './ceiling.js';
 import { runFleetBenchmark } from './fleet30d.js';
 import { runFleet10kBenchmark } from './fleet30d10k.js';
 import { runHttpBenchmark } from './http.js';
@@ -20,6 +21,7 @@ const BENCHMARKS: Readonly<Record<string, () => boolean | Promise<boolean>>> = {
   requests: runRequestsBenchmark,
   'fleet-30d': runFleetBenchmark,
   'fleet-30d-10k': runFleet10kBenchmark,
+  ceiling: runCeilingBenchmark,
   http: runHttpBenchmark,
   testing: runTestingBenchmark,
   pg: runPgBenchmark,
@@ -39,8 +41,8 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 let allMet = true;
-/** Long enough (a region-sized month, fifty years twice, a minute's soak) to run only when named. */
-const ON_REQUEST = new Set(['fleet-30d-10k', 'serve-50y', 'soak']);
+/** Long enough (a region-sized fleet, fifty years twice, a minute's soak) to run only when named. */
+const ON_REQUEST = new Set(['fleet-30d-10k', 'ceiling', 'serve-50y', 'soak']);
 for (const name of names.length > 0
   ? names
   : Object.keys(BENCHMARKS).filter((n) => !ON_REQUEST.has(n))) {
