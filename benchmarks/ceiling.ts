@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { LogFileSink, type Simulation } from '../src/index.js';
 import type { LoggedEvent } from '../src/engine/index.js';
 import type { LogKeeping } from '../src/engine/eventLog.js';
-import { playThroughEngine, type CapturedEvents } from './support/engineCeiling.js';
+import { captureEvents, playThroughEngine, type CapturedEvents } from './support/engineCeiling.js';
 import { buildFleet, runFleet } from './support/fleet.js';
 import { median, wholeFromEnv } from './support/measure.js';
 
@@ -32,12 +32,7 @@ const ROUNDS = 3;
 function busyHours(sim: Simulation): CapturedEvents {
   runFleet(sim, 1);
   sim.advance('10h');
-  const captured: LoggedEvent[] = [];
-  const subscription = sim.events$.subscribe((event) => {
-    if (event.type !== 'ClockAdvanced') captured.push(event);
-  });
-  sim.advance('2h');
-  subscription.unsubscribe();
+  const captured = captureEvents(sim, () => sim.advance('2h'));
   return captured.map((event) => withFields(event, (_key, value) => value));
 }
 

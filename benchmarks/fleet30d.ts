@@ -82,7 +82,7 @@ export function runFleetBenchmark(): boolean {
   console.log(
     `engine + log alone, the fleet's events ${ceiling.microsPerEvent.toFixed(2)} µs an event ` +
       `(${ceiling.microsPerEventNoLog.toFixed(2)} with no log kept): these ${events.toLocaleString('en-US')} events ` +
-      `take at least ${leastSeconds.toFixed(1)} s on this engine, whatever the control plane` +
+      `take at least ${leastSeconds.toFixed(leastSeconds < 10 ? 2 : 1)} s on this engine, whatever the control plane` +
       (peer === undefined ? '' : ` (${(peer.seconds / leastSeconds).toFixed(2)}× SimPy at most)`),
   );
   const left =

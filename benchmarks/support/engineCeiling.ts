@@ -24,16 +24,19 @@ const PLAY: Play = { type: 'Play' };
 export type CapturedEvents = readonly LoggedEvent[];
 
 /**
- * Runs `sim` (a fleet already built) one simulated day and keeps every event it appends. The
- * objects are the simulation's own, which a playback then changes (their `at` and `seq`).
+ * The events `sim` appends while `during` runs (clock marks left out). The objects are the
+ * simulation's own, which a playback then changes (their `at` and `seq`).
  */
-export function captureFleetDay(sim: Simulation): CapturedEvents {
+export function captureEvents(sim: Simulation, during: () => void): CapturedEvents {
   const captured: LoggedEvent[] = [];
   const subscription = sim.events$.subscribe((event) => {
     if (event.type !== 'ClockAdvanced') captured.push(event);
   });
-  runFleet(sim, 1);
-  subscription.unsubscribe();
+  try {
+    during();
+  } finally {
+    subscription.unsubscribe();
+  }
   return captured;
 }
 
@@ -104,7 +107,8 @@ const SAMPLES = 3;
  * it through the engine with the log kept and with none, interleaved; returns the medians.
  */
 export function measureEngineCeiling(build: () => Simulation, played: number): EngineCeiling {
-  const events = captureFleetDay(warmedUp(build()));
+  const sim = warmedUp(build());
+  const events = captureEvents(sim, () => runFleet(sim, 1));
   const kept: number[] = [];
   const none: number[] = [];
   playThroughEngine(events, played, 'memory');
