@@ -35,7 +35,8 @@ Options:
 
 /**
  * Runs the CLI; resolves to the exit code: 0 success, 1 the work failed, 2 the command line was
- * wrong, 3 serve's state file is in use or damaged. Output goes through `io` (tests capture it).
+ * wrong, 3 serve's state file is damaged or unreadable, 4 it is in use by another live server.
+ * Output goes through `io` (tests capture it).
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {

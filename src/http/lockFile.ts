@@ -1,9 +1,18 @@
 /**
  * One lock file, held by one process: created exclusively, naming the process that holds it, with
  * that process's start time where the system tells it. A lock whose process is gone (killed,
- * crashed, or its id since reused by another process) is taken over, one taker at a time.
+ * crashed, or its id since reused by another process) is taken over, one taker at a time; so is one
+ * whose process has exited but is not yet reaped by its parent (a zombie, on Linux).
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 
 /** The state file is held by another live server. */
@@ -170,7 +179,8 @@ function ownerIn(text: string | undefined): LockOwner | undefined {
 /**
  * Whether the lock's owner still runs. A process on another host is assumed to; this process's own
  * id counts only if this process took the lock; another id must run and, where the system says,
- * have started when the lock's owner did (an id reused by a new process does not hold the lock).
+ * have started when the lock's owner did (an id reused by a new process does not hold the lock),
+ * and not have exited (a zombie its parent has not reaped yet holds nothing).
  */
 function isAlive(owner: LockOwner, path: string): boolean {
   if (owner.host !== hostname()) return true;
@@ -181,20 +191,60 @@ function isAlive(owner: LockOwner, path: string): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   const started = startTimeOf(owner.pid);
-  return owner.started === undefined || started === undefined || started === owner.started;
+  if (owner.started !== undefined && started !== undefined && started !== owner.started)
+    return false;
+  return !hasExited(owner.pid);
 }
 
 /** A process's start time as Linux tells it (`/proc`), with the boot it belongs to; else undefined. */
 function startTimeOf(pid: number): string | undefined {
+  const fields = statFields(`/proc/${pid}/stat`);
+  if (fields === undefined) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces), from field 3 on: start time is 22.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    return `${boot}:${fields[19]}`;
+    return `${boot}:${fields[19]}`; // field 22 of the file: the start time
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether Linux says the process `pid` has exited, though its id is still taken: a zombie (state
+ * `Z`) its parent has not reaped yet, or one being reaped (`X`). A process whose first thread ended
+ * while others still run shows `Z` too: it has exited only once every thread has. False where the
+ * system does not say (no `/proc`, or one that cannot be read): the process counts as running.
+ */
+function hasExited(pid: number): boolean {
+  if (!isExitedState(statFields(`/proc/${pid}/stat`)?.[0])) return false;
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT'; // reaped meanwhile: gone
+  }
+  // A thread whose file is gone has ended since the listing.
+  return threads.every((thread) => {
+    const state = statFields(`/proc/${pid}/task/${thread}/stat`)?.[0];
+    return state === undefined || isExitedState(state);
+  });
+}
+
+function isExitedState(state: string | undefined): boolean {
+  return state === 'Z' || state === 'X';
+}
+
+/**
+ * The fields of a `/proc` `stat` file from its third on (the state first: fields are counted after
+ * the command name, which may hold spaces and parentheses), or undefined where there is none.
+ */
+function statFields(path: string): string[] | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 function ageOf(path: string): number {

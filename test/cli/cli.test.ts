@@ -1,7 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StateFileLock } from '../../src/http/stateFileLock.js';
 import { Simulation } from '../../src/index.js';
 import { runCli } from '../support/runCli.js';
 
@@ -271,6 +272,51 @@ describe('computesim CLI', () => {
     const { code, err } = await run('sweep', 'test/fixtures/tinyStudy.ts', '--json', folder);
     expect(err).toEqual([`computesim: --json ${folder}: ${folder} is a folder`]);
     expect(code).toBe(2);
+  });
+
+  // A supervisor must tell "another server holds the file" (wait, or stop it) from "the file is
+  // damaged or unreadable" (repair it): 4 and 3, and `serve --help` lists them.
+  describe('serve refusing its state file', () => {
+    it('exits 4 when a live server holds it', async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'computesim-')), 'state.jsonl');
+      const lock = StateFileLock.acquire(file); // a server of this process: alive
+      try {
+        const { code, out, err } = await run('serve', '--port', '0', '--state-file', file);
+        expect(err).toHaveLength(1);
+        expect(err[0]).toMatch(/^computesim: \S+ is in use by process \d+ on .*stop that server/);
+        expect(out).toEqual([]);
+        expect(code).toBe(4);
+      } finally {
+        lock.release();
+      }
+    });
+
+    it('exits 3 when it is damaged, and leaves it as it was', async () => {
+      const damaged =
+        '{"computesim":"state-file","version":1}\n{"type":"Bogus","seq":0}\n{"commit":1,"crc32":1}\n';
+      const file = logFile(damaged);
+      const { code, out, err } = await run('serve', '--port', '0', '--state-file', file);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(/cannot be loaded: line 3: .*edited or damaged/);
+      expect(out).toEqual([]);
+      expect(code).toBe(3);
+      expect(readFileSync(file, 'utf8')).toBe(damaged);
+    });
+
+    it('exits 3 when it cannot be read', async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'computesim-')), 'state.jsonl');
+      mkdirSync(file); // a folder: EISDIR, whoever runs the test (root reads any mode)
+      const { code, out, err } = await run('serve', '--port', '0', '--state-file', file);
+      expect(err).toEqual([`computesim: cannot open ${file}: EISDIR`]);
+      expect(out).toEqual([]);
+      expect(code).toBe(3);
+    });
+
+    it('lists its exit codes in serve --help', async () => {
+      const help = (await run('serve', '--help')).out.join('\n');
+      expect(help).toMatch(/^ {2}3 {2}the state file is damaged or cannot be read/m);
+      expect(help).toMatch(/^ {2}4 {2}the state file is in use by another live server/m);
+    });
   });
 
   it('shows each command’s help', async () => {

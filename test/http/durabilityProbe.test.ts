@@ -1,9 +1,9 @@
 /**
  * What a hostile probe of `computesim serve` found, one test each: a clock pushed past the last
  * date, a long advance holding every request, a torn or blank state file, a malformed reset, two
- * servers on one file (by one name or through links), a flood of random keys, a huge snapshot, a
- * file cut inside a request, and a reset answering with the old clock. Each runs the real server
- * in its own process.
+ * servers on one file (by one name or through links; a killed one not reaped yet holds it no
+ * longer), a flood of random keys, a huge snapshot, a file cut inside a request, and a reset
+ * answering with the old clock. Each runs the real server in its own process.
  */
 import {
   appendFileSync,
@@ -16,8 +16,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/api/rateLimiter.js';
+import { callJson } from '../support/callJson.js';
+import { pollUntil } from '../support/pollUntil.js';
 import {
   killAllServeProcesses,
   runServeToExit,
@@ -25,9 +28,16 @@ import {
   startServe,
   type ServeProcess,
 } from '../support/serveProcess.js';
+import {
+  HAS_PROC_STATES,
+  processState,
+  underNonReapingParent,
+  untilZombie,
+} from '../support/zombie.js';
 
 afterEach(killAllServeProcesses);
 
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const stateFile = () => join(mkdtempSync(join(tmpdir(), 'computesim-probe-')), 'state.jsonl');
 
 async function createProject(server: ServeProcess, name: string): Promise<string> {
@@ -219,12 +229,12 @@ describe('control calls', () => {
 });
 
 describe('one server per state file', () => {
-  it('refuses a second server with a one-line error and exit code 3; the first keeps serving', async () => {
+  it('refuses a second server with a one-line error and exit code 4; the first keeps serving', async () => {
     const file = stateFile();
     const first = await startServe(['--state-file', file]);
     await createProject(first, 'first');
     const second = await runServeToExit(['--state-file', file]);
-    expect(second.code).toBe(3);
+    expect(second.code).toBe(4); // in use: not 3, a damaged file's
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
     expect(second.stderr).toMatch(/is in use by process \d+/);
     await createProject(first, 'still');
@@ -244,7 +254,7 @@ describe('one server per state file', () => {
     linkSync(file, hard);
     for (const name of [symbolic, hard])
       await expect(startServe(['--state-file', name]), name).rejects.toThrow(
-        /^serve exited with 3 before serving: computesim: \S+ is in use .*by process \d+[^\n]*\n$/,
+        /^serve exited with 4 before serving: computesim: \S+ is in use .*by process \d+[^\n]*\n$/,
       );
     await createProject(first, 'still');
     expect(await first.stop()).toBe(0);
@@ -259,6 +269,50 @@ describe('one server per state file', () => {
     const second = await startServe(['--state-file', file]);
     expect(second.stderr()).toMatch(/took over the lock left by process \d+/);
   });
+
+  // A supervisor restarting a server at once after a SIGKILL: the killed one is a zombie until its
+  // parent reaps it (here never, while the test runs), its id still taken.
+  it.runIf(HAS_PROC_STATES)(
+    'takes over the lock of a server killed and not reaped yet (a zombie), keeping its data',
+    async () => {
+      const file = stateFile();
+      const first = await underNonReapingParent(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/run.ts',
+          'serve',
+          '--port',
+          '0',
+          '--api-key',
+          SERVE_KEY,
+          '--state-file',
+          file,
+        ],
+        root,
+      );
+      try {
+        await pollUntil(
+          () => /serving http/.test(first.stdout()),
+          () => first.stdout(),
+        );
+        const base = /serving (http:\/\/\S+)/.exec(first.stdout())?.[1] as string;
+        const created = await callJson(fetch, base, SERVE_KEY, 'POST', '/projects', {
+          project: { name: 'kept' },
+        });
+        expect(created.status).toBe(201);
+        process.kill(first.pid, 'SIGKILL');
+        await untilZombie(first.pid);
+        const second = await startServe(['--state-file', file]);
+        expect(second.stderr()).toContain(`took over the lock left by process ${first.pid}`);
+        expect(processState(first.pid)).toBe('Z'); // taken over while still a zombie
+        expect(await projectNames(second)).toEqual(['kept']);
+      } finally {
+        first.release();
+      }
+    },
+  );
 });
 
 describe('the rate limiter', () => {

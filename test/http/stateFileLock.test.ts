@@ -2,7 +2,8 @@
  * The state file's lock: it holds the file whatever name reaches it (a symbolic link, a hard
  * link), and follows the file a reset renames into place; a live holder keeps it; a holder that is
  * gone, or whose process id now belongs to another process (a restarted container's pid 1, for
- * one), loses it; and two servers taking over the same stale lock at once never both get it.
+ * one), or that has exited but is not reaped yet (a zombie), loses it; and two servers taking over
+ * the same stale lock at once never both get it.
  */
 import { spawn } from 'node:child_process';
 import {
@@ -20,6 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { StateFile } from '../../src/http/stateFile.js';
 import { StateFileInUseError, StateFileLock } from '../../src/http/stateFileLock.js';
 import { Simulation } from '../../src/index.js';
+import { HAS_PROC_STATES, processState, startTimeOf, zombie } from '../support/zombie.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const newFile = () => join(mkdtempSync(join(tmpdir(), 'computesim-lock-')), 'state.jsonl');
@@ -124,6 +126,26 @@ describe('the state file lock', () => {
     expect(lock.replaced?.pid).toBe(process.ppid);
     lock.release();
   });
+
+  it.runIf(HAS_PROC_STATES)(
+    'takes over a lock whose process has exited but is not reaped yet (a zombie)',
+    async () => {
+      const dead = await zombie();
+      try {
+        const file = newFile();
+        // Its id is taken and answers `kill -0`, and it is the process the lock names (same start
+        // time): only its state says it holds nothing.
+        expect(() => process.kill(dead.pid, 0)).not.toThrow();
+        lockOf(file, dead.pid, startTimeOf(dead.pid));
+        const lock = StateFileLock.acquire(file);
+        expect(lock.replaced?.pid).toBe(dead.pid);
+        expect(processState(dead.pid)).toBe('Z'); // still a zombie: not taken over as gone
+        lock.release();
+      } finally {
+        dead.release();
+      }
+    },
+  );
 
   it('is refused while the live process that took it holds it', async () => {
     const file = newFile();

@@ -41,8 +41,7 @@ Options:
   --scenario FILE      play a scenario first and serve the world it leaves
   --state-file FILE    keep the simulation in FILE: each request's events are written (and
                        committed) before it is answered, and replayed on start; one server per
-                       file (exit code 3 if another holds it, or if FILE is damaged). See
-                       docs/durability.md
+                       file (exit codes 3 and 4 below). See docs/durability.md
   --rate-limit         apply the real service's limits: 700 requests/min per key, 40/s per route
                        (429 with Retry-After)
   --open               open the dashboard in the default browser
@@ -59,6 +58,14 @@ Options:
                        a few hundred MB; least recently used idle ones close first)
   --pg-tls-cert FILE   the front's TLS certificate (PEM; with --pg-tls-key); default: a
   --pg-tls-key FILE    self-signed one made at start for the endpoint hosts' domain
+
+Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  1  failed otherwise (a port in use, a scenario that failed)
+  2  the command line was wrong
+  3  the state file is damaged or cannot be read (docs/durability.md says what to do)
+  4  the state file is in use by another live server: stop that one, or start again later (a
+     server that has exited holds it no longer, even while its parent has not reaped it yet)
 
 Examples:
   computesim serve --clock 60x --state-file sim.jsonl
@@ -269,15 +276,15 @@ async function startServer(settings: ServeSettings): Promise<{ server: SimServer
 }
 
 /**
- * Opens (and locks) the state file, saying on stderr what recovery did. A file in use or damaged is
- * a one-line error.
+ * Opens (and locks) the state file, saying on stderr what recovery did. A file in use (exit code 4),
+ * or damaged or unreadable (exit code 3), is a one-line error.
  */
 function openState(path: string, io: CliIo): StateFile {
   let file: StateFile;
   try {
     file = StateFile.open(path);
   } catch (error) {
-    if (error instanceof StateFileInUseError) throw new StateFileRefused(error.message);
+    if (error instanceof StateFileInUseError) throw new StateFileInUse(error.message);
     if (error instanceof LogFormatError)
       throw new StateFileRefused(`${path} cannot be loaded: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
@@ -307,8 +314,17 @@ function openState(path: string, io: CliIo): StateFile {
   return file;
 }
 
-/** The state file cannot be served (in use, damaged, unreadable): exit code 3. */
+/** The state file cannot be served (damaged, unreadable): exit code 3. */
 class StateFileRefused extends Error {
   override readonly name = 'StateFileRefused';
   readonly exitCode = 3;
+}
+
+/**
+ * The state file is in use by another live server: exit code 4, apart from a damaged file's 3, so
+ * that a supervisor can tell "wait, or stop the other server" from "repair the file".
+ */
+class StateFileInUse extends Error {
+  override readonly name = 'StateFileInUse';
+  readonly exitCode = 4;
 }
