@@ -57,7 +57,7 @@ export class WebSocketRoute {
     ws.server.handleUpgrade(incoming, socket, head, (webSocket) => {
       const stream = ws.toStream(webSocket);
       stream.on('error', () => undefined);
-      front.acceptStream(stream, endpoint);
+      front.acceptStream(stream, endpoint, incoming.socket.remoteAddress ?? '');
     });
   }
 

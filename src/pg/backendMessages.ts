@@ -72,6 +72,8 @@ export interface ErrorFields {
   readonly severity: 'ERROR' | 'FATAL';
   readonly code: string;
   readonly message: string;
+  readonly detail?: string;
+  readonly hint?: string;
 }
 
 /** ErrorResponse. */
@@ -84,6 +86,8 @@ export function errorResponse(error: ErrorFields): Buffer {
       field('V', error.severity),
       field('C', error.code),
       field('M', error.message),
+      ...(error.detail === undefined ? [] : [field('D', error.detail)]),
+      ...(error.hint === undefined ? [] : [field('H', error.hint)]),
       Buffer.from([0]),
     ]),
   );

@@ -1,15 +1,16 @@
 /**
  * The data behind the Postgres front: one embedded Postgres (PGlite, Postgres in WASM) per branch
- * database, each in its own data directory under a root folder and its own worker thread. An
- * instance opens when a client of its branch connects and stays open while the branch's computes
- * are active (the front closes it when they suspend; the data stays on disk), with a cap on live
- * instances (the least recently used idle one closes first; a held one never does). A new database
+ * database, each in its own data directory under a root folder (named by ids, see `dataPaths.ts`)
+ * and its own worker thread. An instance opens when a client of its branch connects and stays open
+ * while the branch's computes are active (the front closes it when they suspend; the data stays on
+ * disk), with a cap on live instances: the least recently used one with no client connected closes
+ * first; one that a client holds or is connected to never does (its sessions live in it). A new database
  * starts as a copy of a template data directory made once (initdb takes seconds; a copy well under
  * one). Every operation on a database takes its lock in turn, so copies for new branches and
  * restores fall in order with clients.
  */
 import { readFileSync } from 'node:fs';
-import { cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,12 +21,28 @@ import { Listeners, type ListenChange } from './notifications.js';
 import type { SessionState } from './sessionState.js';
 import { switchSession } from './sessionSwitch.js';
 import { ExclusiveLock, type Release } from './exclusiveLock.js';
+import {
+  databaseFolder,
+  dataDir,
+  dataParts,
+  legacyDatabaseDir,
+  type BranchRef,
+  type DatabaseRef,
+  type DataPlace,
+} from './dataPaths.js';
+
+export type { BranchRef, DatabaseRef } from './dataPaths.js';
 
 /** How to keep the databases. */
 export interface BranchDatabasesOptions {
   /** Folder holding one data directory per branch database (made if missing). */
   readonly root: string;
-  /** Live instances at most; more are opened only while all of them are held. Default 4. */
+  /**
+   * Live instances at most, as far as some can close: one that a client holds or is connected to
+   * is never closed to make room (that would end the client's session, its settings, prepared
+   * statements and temporary tables), so more are open while more databases have clients.
+   * Default 4.
+   */
   readonly maxOpen?: number;
   /**
    * Where the template data directory is made once and reused (shared by every root on the
@@ -34,10 +51,16 @@ export interface BranchDatabasesOptions {
   readonly templateDir?: string;
 }
 
-/** A branch, by its project (data lives in `root/<project>/<branch>/<database>`). */
-export interface BranchRef {
-  readonly projectId: string;
-  readonly branchId: string;
+/** A database to copy into `to`: from `from`'s data as it is now, or (none) empty. */
+export interface DatabaseCopy {
+  readonly from?: DatabaseRef;
+  readonly to: DatabaseRef;
+}
+
+/** A database of the control plane's state, by its id and its name (for `adoptLegacyLayout`). */
+export interface NamedDatabase {
+  readonly ref: DatabaseRef;
+  readonly name: string;
 }
 
 /** A database held by one client until it releases it: nobody else runs statements meanwhile. */
@@ -85,6 +108,8 @@ interface Slot {
   current: SessionState | undefined;
   /** Sessions whose clients have gone, their temporary relations still kept on the backend. */
   gone: SessionState[];
+  /** Sessions of clients still connected that have been on this backend (it keeps their state). */
+  readonly sessions: Set<SessionState>;
   /** Who listens on what; the backend listens on all of it. */
   readonly listeners: Listeners;
   /** A new backend listens on nothing yet: the listeners' channels are listened on at first use. */
@@ -92,6 +117,11 @@ interface Slot {
 }
 
 const ROLLBACK = queryMessage('ROLLBACK');
+/** The file that marks a root as laid out by id, and the layout's version in it. */
+const LAYOUT_MARKER = '.layout';
+const LAYOUT_VERSION = 'computesim branch data by id, 1';
+/** The suffix of a folder on its way to its new name. */
+const MOVING = '.moving';
 const CHECKPOINT = queryMessage('CHECKPOINT');
 
 /** The branch databases of a served simulation. */
@@ -128,11 +158,29 @@ export class BranchDatabases {
   }
 
   /**
-   * Opens `branch`'s database `databaseName` if it is not open, and lets it go again; resolves to
-   * the parameters its engine reports to clients.
+   * Moves databases kept by name (`<project>/<branch>/<URI-encoded name>`, the layout before
+   * folders were named by id) to their ids' folders, once per root: a root marked as laid out by
+   * id is left alone. `databases` are those of the control plane's state now.
    */
-  async open(branch: BranchRef, databaseName: string): Promise<Readonly<Record<string, string>>> {
-    const slot = this.#slot(branch, databaseName);
+  async adoptLegacyLayout(databases: readonly NamedDatabase[]): Promise<void> {
+    const marker = join(this.#root, LAYOUT_MARKER);
+    if (await exists(marker)) return;
+    await mkdir(this.#root, { recursive: true });
+    const moves: { from: string; to: string }[] = [];
+    for (const { ref, name } of databases) {
+      const legacy = legacyDatabaseDir(this.#root, ref, name);
+      if (legacy !== undefined && (await exists(join(legacy, 'PG_VERSION'))))
+        moves.push({ from: legacy, to: dataDir(this.#root, ref) });
+    }
+    // Through a temporary name first: an old name may be another database's new folder name.
+    for (const move of moves) await rename(move.from, `${move.to}${MOVING}`);
+    for (const move of moves) await rename(`${move.to}${MOVING}`, move.to);
+    await writeFile(marker, `${LAYOUT_VERSION}\n`);
+  }
+
+  /** Opens a database if it is not open, and lets it go again; resolves to what its engine reports. */
+  async open(ref: DatabaseRef): Promise<Readonly<Record<string, string>>> {
+    const slot = this.#slot(ref);
     const release = await slot.lock.acquire();
     try {
       return (await this.#open(slot)).parameters;
@@ -144,11 +192,14 @@ export class BranchDatabases {
   /**
    * A client has gone: its session's temporary relations go when the backend next changes hands.
    */
-  leave(branch: BranchRef, databaseName: string, session: SessionState): void {
+  leave(ref: DatabaseRef, session: SessionState): void {
     session.ended = true;
-    const slot = this.#slots.get(keyOf(branch, databaseName));
-    slot?.listeners.forget(session.id);
-    if (slot === undefined || slot.current === session) return;
+    const slot = this.#slots.get(keyOf(ref));
+    if (slot === undefined) return;
+    slot.sessions.delete(session);
+    slot.listeners.forget(session.id);
+    this.#trim();
+    if (slot.current === session) return;
     if (session.relations.length > 0) slot.gone.push(session);
   }
 
@@ -157,9 +208,9 @@ export class BranchDatabases {
     return this.#opens;
   }
 
-  /** Waits for `branch`'s database `databaseName`, opens it if needed, and holds it. */
-  async hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase> {
-    const slot = this.#slot(branch, databaseName);
+  /** Waits for a database, opens it if needed, and holds it. */
+  async hold(ref: DatabaseRef): Promise<HeldDatabase> {
+    const slot = this.#slot(ref);
     const release = await slot.lock.acquire();
     try {
       const db = await this.#open(slot);
@@ -171,29 +222,29 @@ export class BranchDatabases {
   }
 
   /**
-   * Makes `to`'s databases copies of `from`'s as they are now (a new branch, a reset, a restore):
-   * each named database that `from` has on disk is copied; the others start empty. Both databases'
-   * locks are queued at once, so clients that come later see the copy.
+   * Makes databases copies of others as they are now (a new branch, a reset, a restore), or empty:
+   * each `to` gets its `from`'s data when that has any on disk. Both databases' locks are queued at
+   * once, so clients that come later see the copy.
    */
-  copyBranch(from: BranchRef, to: BranchRef, databaseNames: readonly string[]): Promise<void> {
+  copyDatabases(copies: readonly DatabaseCopy[]): Promise<void> {
     return Promise.all(
-      databaseNames.map(async (name) => {
-        const source = this.#slot(from, name);
-        const target = this.#slot(to, name);
+      copies.map(async ({ from, to }) => {
+        const source = from === undefined ? undefined : this.#slot(from);
+        const target = this.#slot(to);
         if (source === target) return;
         const [releaseSource, releaseTarget] = await Promise.all([
-          source.lock.acquire(),
+          source?.lock.acquire(),
           target.lock.acquire(),
         ]);
         try {
           await this.#closeSlot(target);
           await rm(target.dir, { recursive: true, force: true });
-          if (!(await exists(source.dir))) return;
+          if (source === undefined || !(await exists(source.dir))) return;
           if (source.db !== undefined) await source.db.reply(CHECKPOINT);
           await mkdir(join(target.dir, '..'), { recursive: true });
           await cp(source.dir, target.dir, { recursive: true });
         } finally {
-          releaseSource();
+          releaseSource?.();
           releaseTarget();
           this.#trim();
         }
@@ -202,27 +253,39 @@ export class BranchDatabases {
   }
 
   /**
-   * Deletes data (closing its instances first): a whole project's, a branch's, or one database of
-   * a branch.
+   * Deletes data (closing its instances first): a whole project's, a branch's, or one database's.
    */
-  async drop(
-    place: { readonly projectId: string; readonly branchId?: string },
-    databaseName?: string,
-  ): Promise<void> {
-    const parts = [place.projectId, place.branchId, databaseName].filter(
-      (part): part is string => part !== undefined,
+  async drop(place: DataPlace): Promise<void> {
+    const prefix = dataParts(place).join('/');
+    await this.#remove(
+      (key) => key === prefix || key.startsWith(`${prefix}/`),
+      [dataDir(this.#root, place)],
     );
-    const prefix = parts.map(encodeURIComponent).join('/');
-    const slots = [...this.#slots.values()].filter(
-      (slot) => slot.key === prefix || slot.key.startsWith(`${prefix}/`),
+  }
+
+  /**
+   * Deletes the databases of `branch` other than those with ids `keep` (a database deleted by
+   * the control plane, whose event names it by a name the state no longer has).
+   */
+  async dropOthers(branch: BranchRef, keep: readonly number[]): Promise<void> {
+    const kept = new Set(keep.map((id) => keyOf({ ...branch, databaseId: id })));
+    const prefix = `${dataParts(branch).join('/')}/`;
+    const branchDir = dataDir(this.#root, branch);
+    const folders = await readdir(branchDir).catch(() => [] as string[]);
+    const keptFolders = new Set(keep.map(databaseFolder));
+    await this.#remove(
+      (key) => key.startsWith(prefix) && !kept.has(key),
+      folders.filter((folder) => !keptFolders.has(folder)).map((folder) => join(branchDir, folder)),
     );
+  }
+
+  /** Closes the instances of the slots `chosen` picks, then removes `dirs`. */
+  async #remove(chosen: (key: string) => boolean, dirs: readonly string[]): Promise<void> {
+    const slots = [...this.#slots.values()].filter((slot) => chosen(slot.key));
     const releases = await Promise.all(slots.map((slot) => slot.lock.acquire()));
     try {
       for (const slot of slots) await this.#closeSlot(slot);
-      await rm(join(this.#root, ...parts.map(encodeURIComponent)), {
-        recursive: true,
-        force: true,
-      });
+      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
     } finally {
       for (const release of releases) release();
     }
@@ -233,7 +296,7 @@ export class BranchDatabases {
    * holds it; their data stays on disk.
    */
   async closeBranch(branch: BranchRef): Promise<void> {
-    const prefix = `${keyOf(branch, '')}`;
+    const prefix = `${dataParts(branch).join('/')}/`;
     const open = [...this.#slots.values()].filter(
       (slot) => slot.db !== undefined && slot.key.startsWith(prefix),
     );
@@ -264,19 +327,20 @@ export class BranchDatabases {
     );
   }
 
-  #slot(branch: BranchRef, databaseName: string): Slot {
-    const key = keyOf(branch, databaseName);
+  #slot(ref: DatabaseRef): Slot {
+    const key = keyOf(ref);
     let slot = this.#slots.get(key);
     if (slot === undefined) {
       slot = {
         key,
-        dir: join(this.#root, key),
+        dir: dataDir(this.#root, ref),
         lock: new ExclusiveLock(),
         db: undefined,
         readOnly: false,
         lastUsed: 0,
         current: undefined,
         gone: [],
+        sessions: new Set(),
         listeners: new Listeners(),
         relisten: false,
       };
@@ -300,6 +364,7 @@ export class BranchDatabases {
     // A new backend holds no session yet (the sessions of an earlier one lost their temporary data).
     slot.current = undefined;
     slot.gone = [];
+    slot.sessions.clear();
     slot.relisten = true;
     this.#opens += 1;
     slot.readOnly = false;
@@ -313,9 +378,10 @@ export class BranchDatabases {
   async #makeRoom(more = 1): Promise<void> {
     while (this.openCount + more > this.#maxOpen) {
       const idle = [...this.#slots.values()]
-        .filter((slot) => slot.db !== undefined && !slot.lock.held)
+        .filter((slot) => slot.db !== undefined && !slot.lock.held && slot.sessions.size === 0)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (idle === undefined) return; // all held: go past the cap rather than wait on a holder
+      // All in use: go past the cap rather than wait on a holder or end a client's session.
+      if (idle === undefined) return;
       const release = await idle.lock.acquire();
       try {
         await this.#closeSlot(idle);
@@ -346,6 +412,7 @@ export class BranchDatabases {
         const gone = slot.gone.splice(0);
         const refused = await switchSession((m) => db.reply(m), slot.current, session, gone);
         slot.current = session;
+        if (!session.ended) slot.sessions.add(session);
         slot.readOnly = false; // RESET ALL put the default back
         if (slot.relisten) {
           slot.relisten = false;
@@ -434,9 +501,9 @@ function pgliteVersion(): string {
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
-/** `<project>/<branch>/<database>`, each part URI-encoded: a slot's key and its folder under the root. */
-function keyOf(branch: BranchRef, databaseName: string): string {
-  return [branch.projectId, branch.branchId, databaseName].map(encodeURIComponent).join('/');
+/** `<project>/<branch>/db-<id>`: a slot's key, and its folder under the root. */
+function keyOf(ref: DatabaseRef): string {
+  return dataParts(ref).join('/');
 }
 
 async function exists(path: string): Promise<boolean> {

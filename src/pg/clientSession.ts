@@ -12,10 +12,11 @@ import type { Duplex } from 'node:stream';
 import type { Subscription } from 'rxjs';
 import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { ServedConnection } from '../service/servedSimulation.js';
-import type { BranchRef, HeldDatabase } from './branchDatabases.js';
+import type { DatabaseRef, HeldDatabase } from './branchDatabases.js';
 import type { NamedEndpoint } from './endpointRouting.js';
 import type { FrontedSimulation, FrontHost } from './frontHost.js';
-import { ReplyFrames, type TransactionStatus } from './replyFrames.js';
+import { lastTransactionStatus, ReplyFrames, type TransactionStatus } from './replyFrames.js';
+import { refusalInMessages, type Refusal } from './refusedStatements.js';
 import {
   copyInResponse,
   CopyInProgress,
@@ -31,9 +32,11 @@ import {
   backendMessage,
   errorResponse,
   parameterStatus,
+  queryMessage,
   readyForQuery,
 } from './backendMessages.js';
-import type { ClientMessages } from './clientMessages.js';
+import { isLoggedInMessageType, MESSAGE_LIMITS, type ClientMessages } from './clientMessages.js';
+import { hangUp } from './hangUp.js';
 import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
 import { listenChanges, routeNotifications } from './notifications.js';
 import { maySetTimeout, statementTimeoutOf } from './statementTimeout.js';
@@ -43,24 +46,25 @@ import { reported, startupSettings } from './startupSettings.js';
 /** What a session needs from its front. */
 export interface SessionContext {
   readonly host: FrontHost;
-  hold(branch: BranchRef, databaseName: string): Promise<HeldDatabase>;
+  hold(database: DatabaseRef): Promise<HeldDatabase>;
   /** A client has gone: its session on the branch database is let go. */
-  leave(branch: BranchRef, databaseName: string, session: SessionState): void;
+  leave(database: DatabaseRef, session: SessionState): void;
   /** Hands a notification to the session with process id `processId`. */
   notify(processId: number, message: Uint8Array): void;
   /** This session's key for cancel requests. */
   readonly key: BackendKey;
   /** The start of the client: TLS, the compute's password, cancel requests, the log. */
   readonly handshake: HandshakeContext;
+  /** The client's login is over (it succeeded, or the connection ended before it did). */
+  loginEnded(): void;
   /** Resolves at the next change of the served simulation (or a pacing tick). */
   changed(): Promise<void>;
-  /** The session ended; it held `databaseKey` (if it got that far). */
+  /** The session ended. */
   ended(session: ClientSession): void;
 }
 
 /** Where an authenticated client is. */
-interface Target extends BranchRef {
-  readonly databaseName: string;
+interface Target extends DatabaseRef {
   readonly readOnly: boolean;
 }
 
@@ -72,6 +76,47 @@ const COPY_TOO_LARGE = backendMessage(
   'f',
   Buffer.from(`more than ${MAX_COPY_BYTES >> 20} MiB of COPY data for one statement\0`, 'utf8'),
 );
+
+const SYNC = 0x53; // 'S'
+const QUERY = 0x51; // 'Q'
+const FUNCTION_CALL = 0x46; // 'F'
+const FLUSH = 0x48; // 'H'
+/** What the backend runs in place of a refused statement: it fails, as the statement would. */
+const FAILING_STATEMENT =
+  "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'refused by computesim'; END $$";
+
+/** Whether a batch holds a message the backend must answer with a ReadyForQuery. */
+function awaitsReady(batch: Uint8Array): boolean {
+  const view = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
+  for (let offset = 0; offset + 5 <= view.length; offset += 1 + view.readUInt32BE(offset + 1)) {
+    const type = view[offset];
+    if (type === QUERY || type === SYNC || type === FUNCTION_CALL) return true;
+  }
+  return false;
+}
+
+function fatalMessage(error: SqlError): Buffer {
+  return errorResponse({ severity: 'FATAL', code: error.sqlstate, message: error.message });
+}
+
+/** Whether `error` (an ErrorResponse) is the failing statement's own. */
+function isFailing(error: Uint8Array): boolean {
+  return Buffer.from(error).includes('refused by computesim');
+}
+
+/**
+ * Extended-protocol messages a client may send ahead of a Sync or Flush: the front holds them
+ * until then (the embedded Postgres runs a batch in one call).
+ */
+const MAX_PENDING_BYTES = MESSAGE_LIMITS.large;
+const PENDING_TOO_LARGE: SqlError = {
+  sqlstate: '54000',
+  message: `more than ${MAX_PENDING_BYTES >> 20} MiB of extended-protocol messages sent without a Sync or Flush`,
+};
+
+function invalidType(type: number): SqlError {
+  return { sqlstate: '08P01', message: `invalid frontend message type ${type}` };
+}
 
 /** A client let in, with what to announce to it; or why it is not. */
 type Admission =
@@ -98,8 +143,13 @@ export class ClientSession {
   #status: TransactionStatus = 'I';
   /** A COPY FROM STDIN gathering the client's data. */
   #copy: CopyInProgress | undefined;
-  /** Extended-protocol messages waiting for their Sync or Flush. */
+  /** After a refused batch ended by a Flush: the status the Sync to come is answered with. */
+  #skipUntilSync: TransactionStatus | undefined;
+  /** Extended-protocol messages waiting for their Sync or Flush, and their bytes. */
   #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  /** The backend answered FATAL or PANIC: it is stopped, and this client ends with that answer. */
+  #backendFailed = false;
 
   constructor(socket: Duplex, context: SessionContext) {
     this.#socket = socket;
@@ -118,7 +168,9 @@ export class ClientSession {
 
   /** The start: the handshake, then the compute, the database, and the client's messages. */
   async #start(): Promise<void> {
-    const started = await handshake(this.#socket, this.#context.handshake);
+    const started = await handshake(this.#socket, this.#context.handshake).finally(() =>
+      this.#context.loginEnded(),
+    );
     if (started === undefined) {
       this.#ended = true;
       this.#context.ended(this);
@@ -168,18 +220,13 @@ export class ClientSession {
       const read = messages.read(chunk);
       queue.push(...read.messages);
       if (read.violation !== undefined) {
-        this.#context.handshake.log(`a client broke the protocol: ${read.violation}`);
-        this.terminate({ sqlstate: '08P01', message: read.violation });
+        this.#context.handshake.log(`a client broke the protocol: ${read.violation.message}`);
+        this.terminate(read.violation);
         return;
       }
       serve().catch((error: unknown) => this.#failed(error));
     });
     serve().catch((error: unknown) => this.#failed(error));
-  }
-
-  /** The database this session works on, once authenticated. */
-  get databaseKey(): (BranchRef & { readonly databaseName: string }) | undefined {
-    return this.#target;
   }
 
   /** Ends the session with `error` (a FATAL the client reads), as the control plane drops it. */
@@ -193,6 +240,8 @@ export class ClientSession {
   async end(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
+    this.#pending = [];
+    this.#copy = undefined;
     this.#drops?.unsubscribe();
     const connection = this.#connection;
     if (connection !== undefined && isLive(connection.state)) {
@@ -204,13 +253,13 @@ export class ClientSession {
     }
     const target = this.#target;
     if (target !== undefined && this.#session !== undefined)
-      this.#context.leave(target, target.databaseName, this.#session);
+      this.#context.leave(target, this.#session);
     const held = this.#held;
     this.#held = undefined;
     // A statement still running for a client that has gone is stopped, not waited for.
     if (this.#executing) await held?.stop().catch(() => undefined);
     else await held?.release({ rollback: true }).catch(() => undefined);
-    if (!this.#socket.destroyed) this.#socket.end();
+    hangUp(this.#socket);
     this.#context.ended(this);
   }
 
@@ -242,12 +291,12 @@ export class ClientSession {
         : sim.state.projects[endpoint.projectId]?.branches[endpoint.branchId];
     if (endpoint === undefined || branch === undefined)
       return { refusal: SQL_STATES.endpointNotFound };
-    if (!branch.databases.some((d) => d.name === started.database))
-      return { refusal: PG_ERRORS.unknownDatabase(started.database) };
+    const database = branch.databases.find((d) => d.name === started.database);
+    if (database === undefined) return { refusal: PG_ERRORS.unknownDatabase(started.database) };
     this.#target = {
       projectId: branch.projectId,
       branchId: branch.id,
-      databaseName: started.database,
+      databaseId: database.id,
       readOnly: endpoint.type === 'read_only',
     };
     return this.#connect(named);
@@ -292,7 +341,7 @@ export class ClientSession {
     if (!began.ok) return { refusal: began.error };
     try {
       // The session goes on the backend now: a startup setting it refuses ends the connect.
-      const held = await this.#context.hold(target, target.databaseName);
+      const held = await this.#context.hold(target);
       try {
         const refused = await held.enter(session);
         return refused === undefined ? { parameters: held.parameters } : { refusal: refused };
@@ -341,14 +390,31 @@ export class ClientSession {
     const target = this.#target;
     const connection = this.#connection;
     if (target === undefined || connection === undefined || this.#ended) return;
+    if (!isLoggedInMessageType(data[0] as number)) {
+      // A password message sent behind the first one, read before the client was in.
+      this.#context.handshake.log(`a client broke the protocol: message type ${data[0]}`);
+      this.terminate(invalidType(data[0] as number));
+      return;
+    }
+    if (this.#skipUntilSync !== undefined) {
+      // After an error in a batch the backend drops what comes until the Sync, then says ready.
+      if (data[0] === SYNC) {
+        await this.#send(readyForQuery(this.#skipUntilSync));
+        this.#skipUntilSync = undefined;
+      }
+      return;
+    }
     // Parse, Bind, Describe, Execute and Close wait for the Sync (or Flush) that follows them, as a
     // backend may hold their replies: the embedded Postgres then runs the batch in one call.
     if (DEFERRED.has(data[0] as number)) {
       this.#pending.push(data);
+      this.#pendingBytes += data.length;
+      if (this.#pendingBytes > MAX_PENDING_BYTES) this.terminate(PENDING_TOO_LARGE);
       return;
     }
     const message = this.#pending.length === 0 ? data : Buffer.concat([...this.#pending, data]);
     this.#pending = [];
+    this.#pendingBytes = 0;
     const copy = this.#copy;
     let run = message;
     if (copy !== undefined) {
@@ -367,7 +433,7 @@ export class ClientSession {
           return;
         }
         this.#working = true;
-        const held = await this.#context.hold(target, target.databaseName);
+        const held = await this.#context.hold(target);
         if (this.#ended) {
           await held.release({ rollback: true });
           return;
@@ -375,6 +441,11 @@ export class ClientSession {
         this.#held = held;
         if (this.#session !== undefined) await held.enter(this.#session);
         await held.setReadOnly(target.readOnly);
+      }
+      const refusal = copy === undefined ? refusalInMessages(message) : undefined;
+      if (refusal !== undefined) {
+        await this.#refuse(connection, refusal, data[0] === FLUSH);
+        return;
       }
       if (copy === undefined && isCopyFromStdin(message)) {
         const probed = await this.#probeCopy(this.#held, message);
@@ -386,6 +457,7 @@ export class ClientSession {
       }
       await this.#execute(connection, run, undefined, copy !== undefined);
     } catch (error) {
+      if (this.#backendFailed) return;
       if (this.#cancelled !== undefined && !this.#ended) this.#afterCancel(connection);
       else {
         this.#fatal(PG_ERRORS.unavailable(error));
@@ -420,6 +492,7 @@ export class ClientSession {
       messages = routeNotifications(messages, held, this.#context.key.processId, (to, sent) =>
         this.#context.notify(to, sent),
       );
+      if (frames.fatal !== undefined) return this.#backendBroke(held, messages, frames.fatal);
       // The compute's work ends as the client is told its transaction is over, not after: the
       // client may act on the answer (move the clock, say) before the backend has finished.
       if (frames.status === 'I') this.#rest(connection);
@@ -436,11 +509,60 @@ export class ClientSession {
       this.#executing = false;
       clearTimeout(timer);
     }
+    if (this.#backendFailed) return;
+    if (message !== undefined && frames.status === undefined && awaitsReady(message)) {
+      // The backend ran the batch and said nothing, not even that it was ready: it is broken
+      // (an embedded Postgres after `COPY … PROGRAM` answers nothing ever again).
+      const silent = PG_ERRORS.unavailable('the database stopped answering; it was restarted');
+      await this.#backendBroke(held, fatalMessage(silent), silent);
+      return;
+    }
     this.#status = frames.status ?? this.#status;
     if (this.#ended) return;
     if (message !== undefined && maySetTimeout(message)) session.statementTimeoutMs = undefined;
     await held.listenAgain(again);
     if (frames.status === 'I') await this.#releaseDatabase();
+  }
+
+  /**
+   * The backend answered FATAL or PANIC, or nothing at all: as a Postgres backend would, it goes
+   * (the instance is stopped, and the next statement opens it again) and so does this client,
+   * told why (`messages`, ending with the FATAL).
+   */
+  #backendBroke(held: HeldDatabase, messages: Uint8Array, fatal: SqlError): Promise<void> | void {
+    if (this.#backendFailed) return;
+    this.#backendFailed = true;
+    this.#held = undefined;
+    this.#context.handshake.log(
+      `a database answered ${fatal.sqlstate} ${fatal.message}: restarted`,
+    );
+    void held.stop().catch(() => undefined);
+    const sent = this.#send(messages);
+    void (sent ?? Promise.resolve()).then(() => this.end());
+  }
+
+  /**
+   * Answers a refused statement with its error, in place of the whole batch it came in: the
+   * backend runs a statement that fails instead, so that an open transaction fails as it would
+   * (or, already failed, answers 25P02 as Postgres does). After a Flush the ReadyForQuery waits
+   * for the client's Sync.
+   */
+  async #refuse(connection: ServedConnection, refusal: Refusal, flushed: boolean): Promise<void> {
+    const held = this.#held;
+    if (held === undefined) return;
+    const reply = await held.reply(queryMessage(FAILING_STATEMENT));
+    const status = lastTransactionStatus(reply) ?? 'I';
+    this.#status = status;
+    const backendError = reply.subarray(0, 1 + Buffer.from(reply).readUInt32BE(1));
+    const error = isFailing(backendError)
+      ? errorResponse({ severity: 'ERROR', code: refusal.sqlstate, ...refusal })
+      : backendError;
+    await this.#send(flushed ? Buffer.from(error) : Buffer.concat([error, readyForQuery(status)]));
+    if (flushed) this.#skipUntilSync = status;
+    if (status === 'I') {
+      this.#rest(connection);
+      await this.#releaseDatabase();
+    }
   }
 
   /** A notification for this client, from another's statement: it reads it between messages. */

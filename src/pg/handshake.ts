@@ -3,7 +3,7 @@
  * optional TLS upgrade (`SSLRequest`; a `GSSENCRequest` is declined), the startup message, then the
  * compute it names: by SNI (the first label of the host the client asked TLS for), by the
  * `options` parameter (`endpoint=<id>`), or else by the password (`endpoint=<id>;<password>`,
- * asked for in clear as the proxy does when it cannot tell). A named compute's role proves its
+ * asked for in clear as the proxy does when it cannot tell, and so only over TLS). A named compute's role proves its
  * password by SCRAM-SHA-256, with channel binding (SCRAM-SHA-256-PLUS) offered over TLS. A
  * CancelRequest is handed on and its connection closed. Bad bytes cost one line to the log and a
  * FATAL 08P01 to the client, never a stack.
@@ -20,6 +20,7 @@ import {
 } from './backendMessages.js';
 import { cancelTarget, type BackendKey } from './cancelKeys.js';
 import { ClientMessages } from './clientMessages.js';
+import { hangUp } from './hangUp.js';
 import {
   endpointFromHost,
   endpointFromOptions,
@@ -49,6 +50,10 @@ export interface HandshakeContext {
   readonly carried?: { readonly endpoint: NamedEndpoint | undefined; readonly cleartext: true };
   /** One line for the server's log (a client that broke the protocol). */
   log(line: string): void;
+  /** A login failed (a wrong password): how long to wait before saying so, in milliseconds. */
+  loginFailed(): number;
+  /** A login succeeded. */
+  loginSucceeded(): void;
 }
 
 /** A client whose password holds: where it is, what it asked for, and its messages from here on. */
@@ -179,8 +184,14 @@ class Handshake {
       this.#sniEndpoint() ??
       endpointFromOptions(parameters['options']) ??
       this.#context.carried?.endpoint;
-    if (named === undefined || this.#context.carried !== undefined)
+    if (this.#context.carried !== undefined)
       return this.#cleartext(parameters, user, database, named);
+    // A password in clear only inside TLS, as the real proxy asks it (over TCP it takes no client
+    // without TLS at all; here SCRAM, which never sends the password, may go without).
+    if (named === undefined)
+      return this.#socket instanceof TLSSocket
+        ? this.#cleartext(parameters, user, database, named)
+        : this.#refuse(PG_ERRORS.insecure);
     const password = this.#context.passwordOf(named, user);
     if (typeof password === 'object') return this.#refuse(password);
     const proven = await this.#scram(password, user);
@@ -213,7 +224,7 @@ class Handshake {
     if (endpoint === undefined) return this.#refuse(PG_ERRORS.endpointNotSpecified);
     const expected = this.#context.passwordOf(endpoint, user);
     if (typeof expected === 'object') return this.#refuse(expected);
-    if (expected !== password) return this.#refuse(PG_ERRORS.passwordFailed(user));
+    if (expected !== password) return this.#refusePassword(user);
     return this.#started(endpoint, user, database, parameters);
   }
 
@@ -238,7 +249,7 @@ class Handshake {
     const serverFinal = exchange.final(Buffer.from(response.subarray(5)).toString('utf8'));
     if (isScramFailure(serverFinal)) {
       if (serverFinal.kind === 'password' || password === undefined)
-        this.#refuse(PG_ERRORS.passwordFailed(user));
+        await this.#refusePassword(user);
       else this.#badSasl(serverFinal.message);
       return false;
     }
@@ -252,6 +263,8 @@ class Handshake {
     database: string,
     parameters: Readonly<Record<string, string>>,
   ): StartedClient {
+    this.#messages.loggedIn();
+    this.#context.loginSucceeded();
     return {
       socket: this.#socket,
       endpoint,
@@ -308,8 +321,10 @@ class Handshake {
     const read = this.#messages.read(chunk);
     this.#queue.push(...read.messages);
     if (read.violation !== undefined) {
-      this.#context.log(`a client broke the protocol: ${read.violation}`);
-      this.#write(errorResponse({ severity: 'FATAL', code: '08P01', message: read.violation }));
+      const { sqlstate, message } = read.violation;
+      this.#context.log(`a client broke the protocol: ${message}`);
+      if (read.quiet !== true)
+        this.#write(errorResponse({ severity: 'FATAL', code: sqlstate, message }));
       this.#end();
     }
     this.#wake?.();
@@ -337,6 +352,13 @@ class Handshake {
     return this.#end();
   }
 
+  /** A wrong password (or an unknown role): refused, after the throttle's delay. */
+  async #refusePassword(user: string): Promise<undefined> {
+    const delay = this.#context.loginFailed();
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    return this.#refuse(PG_ERRORS.passwordFailed(user));
+  }
+
   #refuse(error: SqlError): undefined {
     this.#write(errorResponse({ severity: 'FATAL', code: error.sqlstate, message: error.message }));
     return this.#end();
@@ -349,7 +371,7 @@ class Handshake {
 
   #end(): undefined {
     this.#closed = true;
-    if (!this.#socket.destroyed) this.#socket.end();
+    hangUp(this.#socket);
     this.#wake?.();
     return undefined;
   }

@@ -13,6 +13,11 @@ export const PG_ERRORS = {
       'The endpoint ID is not specified. Either upgrade the Postgres client library (libpq) for SNI ' +
       "support or pass the endpoint ID (the first part of the domain name) as a parameter: '&options=endpoint%3D<endpoint-id>'.",
   },
+  /**
+   * A client that would send its password in clear without TLS (no compute named before it): the
+   * real proxy's words for a connection without TLS.
+   */
+  insecure: { sqlstate: 'XX000', message: 'connection is insecure (try using `sslmode=require`)' },
   /** Unknown role, or not its password. */
   passwordFailed: (user: string): SqlError => ({
     sqlstate: '28P01',

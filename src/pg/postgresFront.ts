@@ -13,7 +13,13 @@ import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
 import type { SimEvent } from '../model/events.js';
 import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
 import { requireFeature, type OptionalFeature } from '../files/optionalPackage.js';
-import { BranchDatabases, type BranchDatabasesOptions, type BranchRef } from './branchDatabases.js';
+import {
+  BranchDatabases,
+  type BranchDatabasesOptions,
+  type BranchRef,
+  type DatabaseCopy,
+  type NamedDatabase,
+} from './branchDatabases.js';
 import { CancelKeys, type BackendKey } from './cancelKeys.js';
 import { ClientSession } from './clientSession.js';
 import type { NamedEndpoint } from './endpointRouting.js';
@@ -24,6 +30,16 @@ import { PG_ERRORS } from './pgErrors.js';
 import type { SessionState } from './sessionState.js';
 import type { ServedConnection } from '../service/servedSimulation.js';
 import type { FrontHost } from './frontHost.js';
+import { defaultClientLimits, type ClientLimits } from './clientLimits.js';
+import { errorResponse } from './backendMessages.js';
+import { hangUp } from './hangUp.js';
+import { LoginThrottle } from './loginThrottle.js';
+
+/** A database as an event or the state names it: its id and name. */
+interface NewDatabaseLike {
+  readonly id: number;
+  readonly name: string;
+}
 
 /** How to run the front. */
 export interface PostgresFrontOptions extends BranchDatabasesOptions {
@@ -49,6 +65,8 @@ export interface PostgresFrontOptions extends BranchDatabasesOptions {
    * named in the error when one is missing. Default `serve --pg-port`'s.
    */
   readonly feature?: OptionalFeature;
+  /** How many clients it takes, in all and while logging in (default: `defaultClientLimits()`). */
+  readonly limits?: Partial<ClientLimits>;
 }
 
 /** The Postgres front of a served simulation. */
@@ -72,6 +90,11 @@ export class PostgresFront {
   #pacer: ReturnType<typeof setInterval> | undefined;
   /** Data jobs (copies and deletions) under way, so `close` can wait for them. */
   readonly #jobs = new Set<Promise<void>>();
+  readonly #limits: ClientLimits;
+  /** Clients logging in, by address. */
+  readonly #starting = new Map<string, number>();
+  #startingCount = 0;
+  readonly #throttle = new LoginThrottle();
 
   /** Throws a `MissingPackageError` when a package of `options.feature` is not installed. */
   constructor(host: FrontHost, options: PostgresFrontOptions) {
@@ -79,6 +102,7 @@ export class PostgresFront {
     this.#host = host;
     this.#options = options;
     this.databases = new BranchDatabases(options);
+    this.#limits = { ...defaultClientLimits(), ...options.limits };
     this.#server = createServer((socket) => this.#accept(socket));
     this.#watch();
     this.#unsubscribeReplaced = host.onReplaced(() => {
@@ -96,6 +120,7 @@ export class PostgresFront {
     const [identity] = await Promise.all([
       tls === false ? undefined : tlsIdentity(this.#options.hostDomain ?? 'localhost', tls),
       this.databases.prepare(),
+      this.databases.adoptLegacyLayout(this.#namedDatabases()),
     ]);
     this.#tls = identity;
   }
@@ -134,11 +159,43 @@ export class PostgresFront {
     await closed;
   }
 
+  /** Clients connected now (TCP and WebSocket), logged in or not. */
+  get clientCount(): number {
+    return this.#sockets.size + this.#streams.size;
+  }
+
   #accept(socket: Socket): void {
+    socket.on('error', () => undefined);
+    if (!this.#admits(socket.remoteAddress)) return refuseTooMany(socket);
     socket.setNoDelay(true);
     this.#sockets.add(socket);
     socket.once('close', () => this.#sockets.delete(socket));
-    this.#serve(socket, undefined);
+    this.#serve(socket, undefined, socket.remoteAddress ?? '');
+  }
+
+  /** Whether one more client, from `address`, is within the limits. */
+  #admits(address: string | undefined): boolean {
+    const limits = this.#limits;
+    return (
+      this.clientCount < limits.maxClients &&
+      this.#startingCount < limits.maxStarting &&
+      (this.#starting.get(address ?? '') ?? 0) < limits.maxStartingPerAddress
+    );
+  }
+
+  /** A client from `address` starts logging in; the returned function says it has finished. */
+  #startLogin(address: string): () => void {
+    this.#startingCount += 1;
+    this.#starting.set(address, (this.#starting.get(address) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#startingCount -= 1;
+      const left = (this.#starting.get(address) ?? 1) - 1;
+      if (left === 0) this.#starting.delete(address);
+      else this.#starting.set(address, left);
+    };
   }
 
   /**
@@ -146,21 +203,24 @@ export class PostgresFront {
    * the serverless driver's `Pool` and `Client`): the stream names the compute (`address`), and the
    * password is taken in clear, as the real proxy takes it over its encrypted WebSocket.
    */
-  acceptStream(stream: Duplex, endpoint: NamedEndpoint | undefined): void {
+  acceptStream(stream: Duplex, endpoint: NamedEndpoint | undefined, address = ''): void {
+    if (!this.#admits(address)) return refuseTooMany(stream);
     this.#streams.add(stream);
     stream.once('close', () => this.#streams.delete(stream));
-    this.#serve(stream, { endpoint, cleartext: true });
+    this.#serve(stream, { endpoint, cleartext: true }, address);
   }
 
-  #serve(socket: Duplex, carried: HandshakeContext['carried']): void {
+  #serve(socket: Duplex, carried: HandshakeContext['carried'], address: string): void {
+    const loginEnded = this.#startLogin(address);
     const key = this.#keys.issue();
     const session = new ClientSession(socket, {
       host: this.#host,
-      hold: (branch, databaseName) => this.databases.hold(branch, databaseName),
-      leave: (branch, databaseName, left) => this.databases.leave(branch, databaseName, left),
+      hold: (ref) => this.databases.hold(ref),
+      leave: (ref, left) => this.databases.leave(ref, left),
       notify: (processId, message) => this.#byProcess.get(processId)?.session.notify(message),
       key,
-      handshake: this.#handshakeContext(carried),
+      handshake: this.#handshakeContext(carried, address),
+      loginEnded,
       changed: () => new Promise((resolve) => this.#wake.push(resolve)),
       ended: (ended) => this.#ended(ended),
     });
@@ -177,8 +237,10 @@ export class PostgresFront {
       if (entry.session === session) this.#byProcess.delete(processId);
   }
 
-  #handshakeContext(carried: HandshakeContext['carried']): HandshakeContext {
+  #handshakeContext(carried: HandshakeContext['carried'], address: string): HandshakeContext {
     return {
+      loginFailed: () => this.#throttle.failed(address),
+      loginSucceeded: () => this.#throttle.succeeded(address),
       ...(carried === undefined ? {} : { carried }),
       // TLS over a WebSocket would be a second encryption: the stream is declined it.
       tls: carried === undefined ? this.#tls : undefined,
@@ -233,14 +295,8 @@ export class PostgresFront {
     if (!('projectId' in event) || typeof event.projectId !== 'string') return;
     const projectId = event.projectId;
     const at = (branchId: string) => ({ projectId, branchId });
-    const copy = (from: string, to: string, databases: readonly { name: string }[] = []) =>
-      this.#job(
-        this.databases.copyBranch(
-          at(from),
-          at(to),
-          databases.map((d) => d.name),
-        ),
-      );
+    const copy = (from: string, to: string, databases: readonly NewDatabaseLike[] = []) =>
+      this.#job(this.databases.copyDatabases(this.#copies(projectId, from, to, databases)));
     switch (event.type) {
       case 'ComputeStateChanged': {
         const endpoint = this.#host.sim.state.projects[projectId]?.endpoints[event.endpointId];
@@ -276,9 +332,23 @@ export class PostgresFront {
       case 'BranchPurged':
         this.#job(this.databases.drop(at(event.branchId)));
         break;
-      case 'DatabaseDeleted':
-        this.#job(this.databases.drop(at(event.branchId), event.name));
+      case 'DatabaseDeleted': {
+        // The event names the database, not its id. The state read during a command is the one
+        // before it, which still has the database; one read after it no longer does, and then
+        // every other database of the branch is kept instead.
+        const branch = this.#host.sim.state.projects[projectId]?.branches[event.branchId];
+        const id = branch?.databases.find((database) => database.name === event.name)?.id;
+        if (id !== undefined)
+          this.#job(this.databases.drop({ ...at(event.branchId), databaseId: id }));
+        else if (branch !== undefined)
+          this.#job(
+            this.databases.dropOthers(
+              at(event.branchId),
+              branch.databases.map((database) => database.id),
+            ),
+          );
         break;
+      }
       case 'ProjectDeleted':
         // Likewise a project: its data goes when it is purged, or at once when not kept.
         if (event.recoverableUntil === undefined) this.#job(this.databases.drop({ projectId }));
@@ -289,6 +359,41 @@ export class PostgresFront {
       default:
         break;
     }
+  }
+
+  /**
+   * The copies that make `to`'s databases those of `from` (by name: a branch's databases have ids
+   * of their own); a database `from` lacks starts empty.
+   */
+  #copies(
+    projectId: string,
+    from: string,
+    to: string,
+    databases: readonly NewDatabaseLike[],
+  ): DatabaseCopy[] {
+    const sources = this.#host.sim.state.projects[projectId]?.branches[from]?.databases ?? [];
+    return databases.map((database) => {
+      const source = sources.find((candidate) => candidate.name === database.name);
+      return {
+        ...(source === undefined
+          ? {}
+          : { from: { projectId, branchId: from, databaseId: source.id } }),
+        to: { projectId, branchId: to, databaseId: database.id },
+      };
+    });
+  }
+
+  /** Every database of the served state, by id and name. */
+  #namedDatabases(): NamedDatabase[] {
+    const named: NamedDatabase[] = [];
+    for (const project of Object.values(this.#host.sim.state.projects))
+      for (const branch of Object.values(project.branches))
+        for (const database of branch.databases)
+          named.push({
+            ref: { projectId: project.id, branchId: branch.id, databaseId: database.id },
+            name: database.name,
+          });
+    return named;
   }
 
   #job(work: Promise<void>): void {
@@ -351,8 +456,8 @@ export class PostgresFront {
     const branch =
       endpoint === undefined ? undefined : state.projects[projectId]?.branches[endpoint.branchId];
     if (endpoint === undefined || branch === undefined) return SQL_STATES.endpointNotFound;
-    if (!branch.databases.some((d) => d.name === database))
-      return PG_ERRORS.unknownDatabase(database);
+    const databaseId = branch.databases.find((d) => d.name === database)?.id;
+    if (databaseId === undefined) return PG_ERRORS.unknownDatabase(database);
     let connection: ServedConnection;
     try {
       connection = this.#host.act((sim) => sim.connect(named.endpointId, { pooled: named.pooled }));
@@ -378,14 +483,14 @@ export class PostgresFront {
       finish();
       return connection.error ?? PG_ERRORS.unavailable('the connection was not opened');
     }
-    const place = { projectId, branchId: branch.id };
+    const place = { projectId, branchId: branch.id, databaseId };
     try {
       this.#host.act(() => connection.begin());
-      const held = await this.databases.hold(place, database);
+      const held = await this.databases.hold(place);
       const refused = await held.enter(session);
       if (refused !== undefined) {
         await held.release();
-        this.databases.leave(place, database, session);
+        this.databases.leave(place, session);
         finish();
         return refused;
       }
@@ -395,7 +500,7 @@ export class PostgresFront {
         session,
         done: async () => {
           await held.release({ rollback: true }).catch(() => undefined);
-          this.databases.leave(place, database, session);
+          this.databases.leave(place, session);
           try {
             if (connection.state === 'open') this.#host.act(() => connection.commit());
           } catch {
@@ -414,4 +519,12 @@ export class PostgresFront {
     if (this.#pacer !== undefined) clearInterval(this.#pacer);
     this.#pacer = undefined;
   }
+}
+
+/** A client over the limits: told as Postgres tells it, and closed. */
+function refuseTooMany(socket: Duplex): void {
+  const { sqlstate, message } = SQL_STATES.tooManyConnections;
+  socket.on('error', () => undefined);
+  socket.write(errorResponse({ severity: 'FATAL', code: sqlstate, message }));
+  hangUp(socket);
 }

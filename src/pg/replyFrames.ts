@@ -2,20 +2,25 @@
  * A backend's reply, streamed in chunks, cut at message boundaries: what goes to the client is only
  * ever whole messages, so the front may put its own message (a FATAL as the control plane drops
  * the client) between any two. On the way it reads the transaction status of the last
- * ReadyForQuery (`I` idle, `T` in a transaction, `E` in a failed transaction). Messages are
+ * ReadyForQuery (`I` idle, `T` in a transaction, `E` in a failed transaction), and stops at an
+ * error of severity FATAL or PANIC: the backend that says it is broken (what follows is not
+ * passed on; an embedded Postgres may repeat such an error without end). Messages are
  * `type(1) length(4, including itself) payload`.
  */
+import type { SqlError } from '../domain/sqlState.js';
 
 /** The transaction status a ReadyForQuery reports. */
 export type TransactionStatus = 'I' | 'T' | 'E';
 
 const READY_FOR_QUERY = 0x5a; // 'Z'
+const ERROR_RESPONSE = 0x45; // 'E'
 const HEADER_BYTES = 5;
 const NOTHING = new Uint8Array(0);
 
 /** Cuts one reply into whole messages, chunk by chunk. */
 export class ReplyFrames {
   #status: TransactionStatus | undefined;
+  #fatal: SqlError | undefined;
   /** The start of a message not yet whole, as it came. */
   #parts: Uint8Array[] = [];
   #held = 0;
@@ -27,8 +32,14 @@ export class ReplyFrames {
     return this.#status;
   }
 
+  /** The FATAL or PANIC error the backend answered, if it did (nothing after it is passed on). */
+  get fatal(): SqlError | undefined {
+    return this.#fatal;
+  }
+
   /** The whole messages that `chunk` completes, in order; the start of the next one is kept. */
   take(chunk: Uint8Array): Uint8Array {
+    if (this.#fatal !== undefined) return NOTHING;
     let data = chunk;
     if (this.#held > 0) {
       this.#parts.push(chunk);
@@ -47,6 +58,14 @@ export class ReplyFrames {
       if (offset + 1 + length > data.length) break;
       if (data[offset] === READY_FOR_QUERY && length === 5)
         this.#status = String.fromCharCode(data[offset + 5] as number) as TransactionStatus;
+      if (data[offset] === ERROR_RESPONSE) {
+        this.#fatal = fatalError(data.subarray(offset + HEADER_BYTES, offset + 1 + length));
+        if (this.#fatal !== undefined) {
+          this.#parts = [];
+          this.#held = 0;
+          return data.subarray(0, offset + 1 + length);
+        }
+      }
       offset += 1 + length;
     }
     if (offset < data.length) {
@@ -71,6 +90,17 @@ export function lastTransactionStatus(reply: Uint8Array): TransactionStatus | un
   const frames = new ReplyFrames();
   frames.take(reply);
   return frames.status;
+}
+
+/** An ErrorResponse's code and message when its severity is FATAL or PANIC. */
+function fatalError(fields: Uint8Array): SqlError | undefined {
+  const text = Buffer.from(fields.buffer, fields.byteOffset, fields.byteLength).toString('utf8');
+  const values = new Map<string, string>();
+  for (const field of text.split('\0'))
+    if (field.length > 0) values.set(field[0] as string, field.slice(1));
+  const severity = values.get('V') ?? values.get('S');
+  if (severity !== 'FATAL' && severity !== 'PANIC') return undefined;
+  return { sqlstate: values.get('C') ?? 'XX000', message: values.get('M') ?? severity };
 }
 
 function lengthAt(data: Uint8Array, offset: number): number {

@@ -1,8 +1,8 @@
 /**
  * Branch data through the control plane's eyes: an idle client is closed (57P01) when its compute
  * scales to zero; a reset from the parent brings the parent's rows back, and `preserve_under_name`
- * keeps the rows the branch had; with one live instance allowed, branches take turns and keep their
- * own data.
+ * keeps the rows the branch had; with one live instance allowed, no client loses its session to the
+ * cap, and the instances close back to it once their clients go.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,7 +86,7 @@ describe('branch data follows the control plane', () => {
     await parent.end();
   });
 
-  it('keeps each branch its own data while one live instance is allowed at a time', async () => {
+  it('keeps each connected client its session past the cap, and closes back to it once they go', async () => {
     const project = await serve.project('turns');
     const branches: string[] = [project.uri];
     for (const name of ['a', 'b']) {
@@ -102,12 +102,23 @@ describe('branch data follows the control plane', () => {
       const client = await connectWaking(serve, uri);
       await client.query('create table own (id int)');
       await client.query('insert into own values ($1)', [i]);
+      await client.query('create temporary table mine (id int)');
+      await client.query(`set application_name = 'client-${i}'`);
+      await client.query({ name: `own-${i}`, text: 'select id from own' });
       clients.push(client);
     }
-    // All three clients stay connected; their databases open and close in turn.
-    for (const [i, client] of clients.entries()) expect(await ids(client, 'own')).toEqual([i]);
-    await expect.poll(() => serve.server.postgres?.databases.openCount).toBeLessThanOrEqual(1);
+    // All three stay connected with one instance allowed: none is closed under its client.
+    for (const [i, client] of clients.entries()) {
+      expect(await ids(client, 'own')).toEqual([i]);
+      expect(await ids(client, 'mine')).toEqual([]);
+      const named = await client.query<{ name: string }>('show application_name');
+      expect(Object.values(named.rows[0] ?? {})).toEqual([`client-${i}`]);
+      const prepared = await client.query({ name: `own-${i}`, text: 'select id from own' });
+      expect(prepared.rows).toEqual([{ id: i }]);
+    }
+    expect(serve.server.postgres?.databases.openCount).toBe(3);
     await Promise.all(clients.map((c) => c.end()));
+    await expect.poll(() => serve.server.postgres?.databases.openCount).toBeLessThanOrEqual(1);
   });
 
   it("removes a hard-deleted branch's data at once, and a deleted project's when it is purged", async () => {

@@ -134,13 +134,14 @@ describe('the start of a client', () => {
     expect(reply.toString('latin1')).toBe('N');
   });
 
-  it('answers bytes that break the protocol with one log line and a FATAL 08P01, and goes on', async () => {
+  it('logs bytes that break the protocol in one line, answers or closes as Postgres does, and goes on', async () => {
     logged.length = 0;
-    const zeroLength = Buffer.alloc(8); // a startup packet that says it is 0 bytes long
-    expect(errorCode(await exchange(serve.postgres.port, zeroLength))).toBe('08P01');
+    // A startup packet of a length it cannot have: Postgres logs it and closes without a word.
+    const zeroLength = Buffer.alloc(8); // says it is 0 bytes long
+    expect((await exchange(serve.postgres.port, zeroLength)).length).toBe(0);
     const huge = Buffer.alloc(8);
     huge.writeInt32BE(1_000_000, 0);
-    expect(errorCode(await exchange(serve.postgres.port, huge))).toBe('08P01');
+    expect((await exchange(serve.postgres.port, huge)).length).toBe(0);
     const oldProtocol = Buffer.alloc(8);
     oldProtocol.writeInt32BE(8, 0);
     oldProtocol.writeInt32BE(0x00020000, 4);

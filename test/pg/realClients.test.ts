@@ -160,15 +160,24 @@ describe('real clients on a manual clock', () => {
       code: '08001',
       message: expect.stringContaining('could not be found'),
     });
-    const unnamed = new pg.Client(project.uri.replace(/&options=.*$/, ''));
+    // No compute named: over TLS the password is asked in clear, and must name it; without TLS
+    // the password would go in clear, and the connection is refused as the real proxy does.
+    const unnamed = new pg.Client({
+      connectionString: project.uri.replace(/\?.*$/, ''),
+      ssl: { rejectUnauthorized: false },
+    });
     await expect(unnamed.connect()).rejects.toMatchObject({
       message: expect.stringContaining('The endpoint ID is not specified'),
+    });
+    const insecure = new pg.Client(project.uri.replace(/&options=.*$/, ''));
+    await expect(insecure.connect()).rejects.toMatchObject({
+      message: 'connection is insecure (try using `sslmode=require`)',
     });
     const noDatabase = new pg.Client(project.uri.replace('/neondb?', '/nodb?'));
     await expect(noDatabase.connect()).rejects.toMatchObject({ code: '3D000' });
   });
 
-  it('accepts the endpoint in the password (endpoint=<id>;<password>)', async () => {
+  it('accepts the endpoint in the password (endpoint=<id>;<password>) over TLS', async () => {
     const url = new URL(project.uri);
     const password = decodeURIComponent(url.password);
     const client = new pg.Client({
@@ -177,6 +186,7 @@ describe('real clients on a manual clock', () => {
       user: 'neondb_owner',
       database: 'neondb',
       password: `endpoint=${project.endpointId};${password}`,
+      ssl: { rejectUnauthorized: false },
     });
     await serve.connect(client);
     const { rows } = await client.query<{ items: string }>(

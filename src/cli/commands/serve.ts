@@ -55,7 +55,8 @@ Options:
   --pg-data DIR        where the branch databases live (default: FILE.pgdata beside
                        --state-file, kept across restarts; else a temporary folder removed at exit)
   --pg-max-open N      embedded Postgres instances open at once, at most (default 4; each takes
-                       a few hundred MB; least recently used idle ones close first)
+                       a few hundred MB; least recently used idle ones close first, never one a
+                       client is connected to: see docs/security.md)
   --pg-tls-cert FILE   the front's TLS certificate (PEM; with --pg-tls-key); default: a
   --pg-tls-key FILE    self-signed one made at start for the endpoint hosts' domain
 
