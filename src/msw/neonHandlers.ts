@@ -20,6 +20,7 @@ import { RandomSource } from '../core/randomSource.js';
 import { SQL_STATES } from '../domain/sqlState.js';
 import { MSW_SQL_FEATURE } from '../files/optionalFeatures.js';
 import { PostgresFront } from '../pg/postgresFront.js';
+import { methodRefusal, SQL_ALLOW, SQL_PREFLIGHT_HEADERS } from '../pg/sqlOverHttp.js';
 import type { Simulation } from '../simulation/simulation.js';
 
 /** How the handlers serve. */
@@ -105,7 +106,20 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
         (name) => request.headers.get(name) ?? undefined,
         body,
       );
-      return HttpResponse.json(answer.body as Record<string, unknown>, { status: answer.status });
+      return new HttpResponse(answer.json, {
+        status: answer.status,
+        headers: { 'content-type': 'application/json' },
+      });
+    }),
+    // As the real proxy: a CORS preflight is answered, any other method refused.
+    http.all(SQL_HOSTS, ({ request }) => {
+      if (request.method === 'OPTIONS')
+        return new HttpResponse(null, { status: 200, headers: SQL_PREFLIGHT_HEADERS });
+      const refused = methodRefusal(request.method);
+      return new HttpResponse(refused.json, {
+        status: refused.status,
+        headers: { 'content-type': 'application/json', allow: SQL_ALLOW },
+      });
     }),
   ] as NeonHandlers;
   handlers.close = async () => {

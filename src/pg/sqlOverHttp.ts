@@ -7,25 +7,54 @@
  * waits for it, counts as a session, and has a session of its own on the branch database. Rows are
  * answered as text (the driver parses them by type), as arrays with `Neon-Array-Mode: true`; an
  * error as status 400 with Postgres's fields, its SQLSTATE in `code`.
+ *
+ * The real proxy's limits hold: an answer whose JSON is past 10 MiB when another row comes is
+ * refused with status 507 and the proxy's body (`response is too large (max is 10485760 bytes)`),
+ * the statement abandoned and rolled back (see `sqlOverHttpRun.ts`: the result streams, so its size
+ * costs neither memory nor main-thread time); a statement can have at most 32,767 parameters.
  */
 import type { SqlError } from '../domain/sqlState.js';
-import { backendMessage } from './backendMessages.js';
 import type { HeldDatabase } from './branchDatabases.js';
 import { endpointFromHost, endpointFromOptions, type NamedEndpoint } from './endpointRouting.js';
+import { percentDecodedBytes, percentDecodedText } from './percentDecoding.js';
 import { PG_ERRORS } from './pgErrors.js';
 import { SessionState } from './sessionState.js';
+import {
+  JsonWriter,
+  RESPONSE_TOO_LARGE_MESSAGE,
+  runStatement,
+  type RunOutcome,
+  type Statement,
+} from './sqlOverHttpRun.js';
 import { startupSettings } from './startupSettings.js';
 
-/** One statement of a request. */
-interface Statement {
-  readonly query: string;
-  readonly params: readonly unknown[];
-}
-
-/** What an answer says: an HTTP status and a JSON body. */
+/** What an answer says: an HTTP status and its JSON body, as bytes. */
 export interface SqlAnswer {
   readonly status: number;
-  readonly body: unknown;
+  readonly json: Uint8Array;
+}
+
+/** The methods `/sql` answers. */
+export const SQL_ALLOW = 'OPTIONS, POST';
+
+/** The headers of the real proxy's answer (200, no body) to a browser's CORS preflight of `/sql`. */
+export const SQL_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  allow: SQL_ALLOW,
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers':
+    'Authorization, Neon-Connection-String, Neon-Raw-Text-Output, Neon-Array-Mode, Neon-Pool-Opt-In, Neon-Batch-Read-Only, Neon-Batch-Isolation-Level',
+  'access-control-max-age': '86400',
+};
+
+/**
+ * The answer to `/sql` asked with a method other than POST or OPTIONS: a 405 (with `Allow:
+ * {@link SQL_ALLOW}`) that says so.
+ */
+export function methodRefusal(method: string): SqlAnswer {
+  return answer(405, {
+    code: 'method_not_allowed',
+    message: `method ${method} is not allowed on /sql: SQL over HTTP is POST /sql`,
+  });
 }
 
 /** A client admitted by the front: its branch database and simulated connection, to give back. */
@@ -73,29 +102,32 @@ export async function answerSql(
   );
   if ('sqlstate' in client) return refusal(client.sqlstate, client.message);
   const arrayMode = header('neon-array-mode') === 'true';
+  const held = client.held;
+  // The front's own statements (the batch's transaction): their rows are nobody's.
+  const own = (query: string) => runStatement(held, { query, params: [] }, new JsonWriter(), false);
   try {
+    const out = new JsonWriter();
     if (!request.batch) {
-      const result = await run(client.held, request.statements[0] as Statement);
-      return 'error' in result ? error(result.error) : ok(shape(result, arrayMode));
+      const outcome = await runStatement(held, request.statements[0] as Statement, out, arrayMode);
+      return outcome.kind === 'done' ? ok(out) : failed(outcome);
     }
-    const begin = beginOf(header);
-    const began = await run(client.held, { query: begin, params: [] });
-    if ('error' in began) return error(began.error);
-    const results: unknown[] = [];
-    for (const statement of request.statements) {
-      const result = await run(client.held, statement);
-      if ('error' in result) {
-        await run(client.held, { query: 'ROLLBACK', params: [] });
-        return error(result.error);
-      }
-      results.push(shape(result, arrayMode));
+    const began = await own(beginOf(header));
+    if (began.kind !== 'done') return failed(began);
+    out.write('{"results":[');
+    for (const [index, statement] of request.statements.entries()) {
+      if (index > 0) out.write(',');
+      const outcome = await runStatement(held, statement, out, arrayMode);
+      // Past the limit, the statement was rolled back with its transaction already.
+      if (outcome.kind === 'error') await own('ROLLBACK');
+      if (outcome.kind !== 'done') return failed(outcome);
     }
-    const committed = await run(client.held, { query: 'COMMIT', params: [] });
-    if ('error' in committed) return error(committed.error);
-    return ok({ results });
+    const committed = await own('COMMIT');
+    if (committed.kind !== 'done') return failed(committed);
+    out.write(']}');
+    return ok(out);
   } catch (cause) {
-    const failed = PG_ERRORS.unavailable(cause);
-    return refusal(failed.sqlstate, failed.message);
+    const unavailable = PG_ERRORS.unavailable(cause);
+    return refusal(unavailable.sqlstate, unavailable.message);
   } finally {
     await client.done();
   }
@@ -120,7 +152,13 @@ function targetOf(uri: string | undefined):
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
     return 'Neon-Connection-String is not a postgres:// connection string';
-  const user = decodeURIComponent(url.username);
+  // As the proxy: a malformed escape is kept as it is; a name that is not UTF-8 is refused (the
+  // proxy words it so for the database too).
+  const decodedDatabase = percentDecodedText(url.pathname.slice(1).split('/')[0] ?? '');
+  if ('invalid' in decodedDatabase) return `invalid username: ${decodedDatabase.invalid}`;
+  const decodedUser = percentDecodedText(url.username);
+  if ('invalid' in decodedUser) return `invalid username: ${decodedUser.invalid}`;
+  const user = decodedUser.text;
   const parameters: Record<string, string> = { user };
   for (const [name, value] of url.searchParams)
     if (name === 'options' || name === 'application_name') parameters[name] = value;
@@ -128,8 +166,10 @@ function targetOf(uri: string | undefined):
     endpointFromOptions(url.searchParams.get('options') ?? undefined) ??
     endpointFromHost(url.hostname);
   if (endpoint === undefined) return PG_ERRORS.endpointNotSpecified.message;
-  const database = decodeURIComponent(url.pathname.slice(1)) || user;
-  return { endpoint, user, password: decodeURIComponent(url.password), database, parameters };
+  const database = decodedDatabase.text || user;
+  // A password is bytes to the proxy (never refused); bytes that are not UTF-8 match no password.
+  const password = percentDecodedBytes(url.password).toString('utf8');
+  return { endpoint, user, password, database, parameters };
 }
 
 /** The statements of a body (a batch or one), or what is wrong with it. */
@@ -173,179 +213,47 @@ function beginOf(header: (name: string) => string | undefined): string {
   return parts.join(' ');
 }
 
-interface Field {
-  readonly name: string;
-  readonly tableID: number;
-  readonly columnID: number;
-  readonly dataTypeID: number;
-  readonly dataTypeSize: number;
-  readonly dataTypeModifier: number;
-  readonly format: 'text';
+/** A successful answer: the JSON written. */
+function ok(out: JsonWriter): SqlAnswer {
+  return { status: 200, json: out.bytes() };
 }
 
-type Result =
-  | {
-      readonly fields: Field[];
-      readonly rows: (string | null)[][];
-      readonly command: string;
-      readonly rowCount: number | null;
-    }
-  | { readonly error: Record<string, string> };
-
-/** Runs one statement through the extended protocol, parameters as text. */
-async function run(held: HeldDatabase, statement: Statement): Promise<Result> {
-  const params = statement.params.map((value) =>
-    value === null || value === undefined
-      ? null
-      : typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value as string | number | boolean),
-  );
-  const bind: Buffer[] = [Buffer.from('\0\0'), int16(0), int16(params.length)];
-  for (const param of params) {
-    if (param === null) bind.push(int32(-1));
-    else {
-      const bytes = Buffer.from(param, 'utf8');
-      bind.push(int32(bytes.length), bytes);
-    }
-  }
-  bind.push(int16(0));
-  const messages = Buffer.concat([
-    backendMessage('P', Buffer.concat([Buffer.from(`\0${statement.query}\0`, 'utf8'), int16(0)])),
-    backendMessage('B', Buffer.concat(bind)),
-    backendMessage('D', Buffer.from('P\0')),
-    backendMessage('E', Buffer.concat([Buffer.from('\0'), int32(0)])),
-    backendMessage('S'),
-  ]);
-  return readResult(await held.reply(messages));
+/** A statement's failure: Postgres's error (400), or the proxy's 507 for an answer too large. */
+function failed(outcome: Exclude<RunOutcome, { kind: 'done' }>): SqlAnswer {
+  if (outcome.kind === 'error') return answer(400, { severity: 'ERROR', ...outcome.fields });
+  return proxyError(507, RESPONSE_TOO_LARGE_MESSAGE);
 }
 
-/** The fields, rows, command and error of an extended-protocol reply. */
-function readResult(reply: Uint8Array): Result {
-  const view = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
-  let fields: Field[] = [];
-  const rows: (string | null)[][] = [];
-  let command = '';
-  let rowCount: number | null = null;
-  for (let offset = 0; offset + 5 <= view.length; offset += 1 + view.readUInt32BE(offset + 1)) {
-    const type = String.fromCharCode(view[offset] as number);
-    const body = view.subarray(offset + 5, offset + 1 + view.readUInt32BE(offset + 1));
-    if (type === 'E') return { error: errorFields(body) };
-    if (type === 'T') fields = rowDescription(body);
-    else if (type === 'D') rows.push(dataRow(body));
-    else if (type === 'C') {
-      const tag = body.toString('utf8', 0, body.length - 1);
-      command = tag.split(' ')[0] ?? '';
-      const count = /\s(\d+)$/.exec(tag)?.[1];
-      rowCount = count === undefined ? null : Number(count);
-    }
-  }
-  return { fields, rows, command, rowCount };
-}
-
-function rowDescription(body: Buffer): Field[] {
-  const fields: Field[] = [];
-  let at = 2;
-  for (let i = 0; i < body.readInt16BE(0); i++) {
-    const end = body.indexOf(0, at);
-    fields.push({
-      name: body.toString('utf8', at, end),
-      tableID: body.readUInt32BE(end + 1),
-      columnID: body.readInt16BE(end + 5),
-      dataTypeID: body.readUInt32BE(end + 7),
-      dataTypeSize: body.readInt16BE(end + 11),
-      dataTypeModifier: body.readInt32BE(end + 13),
-      format: 'text',
-    });
-    at = end + 19;
-  }
-  return fields;
-}
-
-function dataRow(body: Buffer): (string | null)[] {
-  const values: (string | null)[] = [];
-  let at = 2;
-  for (let i = 0; i < body.readInt16BE(0); i++) {
-    const length = body.readInt32BE(at);
-    at += 4;
-    if (length < 0) values.push(null);
-    else {
-      values.push(body.toString('utf8', at, at + length));
-      at += length;
-    }
-  }
-  return values;
-}
-
-/** An ErrorResponse's fields, by the names the driver gives them. */
-const ERROR_FIELDS: Readonly<Record<string, string>> = {
-  S: 'severity',
-  C: 'code',
-  M: 'message',
-  D: 'detail',
-  H: 'hint',
-  P: 'position',
-  p: 'internalPosition',
-  q: 'internalQuery',
-  W: 'where',
-  s: 'schema',
-  t: 'table',
-  c: 'column',
-  d: 'dataType',
-  n: 'constraint',
-  F: 'file',
-  L: 'line',
-  R: 'routine',
-};
-
-function errorFields(body: Buffer): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (let at = 0; at < body.length && body[at] !== 0;) {
-    const end = body.indexOf(0, at + 1);
-    const name = ERROR_FIELDS[String.fromCharCode(body[at] as number)];
-    if (name !== undefined) fields[name] = body.toString('utf8', at + 1, end);
-    at = end + 1;
-  }
-  return fields;
-}
-
-/** A result as the driver reads it: rows as arrays (array mode) or objects, values as text. */
-function shape(result: Result, arrayMode: boolean): unknown {
-  if ('error' in result) return result;
-  const rows = arrayMode
-    ? result.rows
-    : result.rows.map((row) =>
-        Object.fromEntries(row.map((v, i) => [result.fields[i]?.name ?? '', v])),
-      );
-  return {
-    command: result.command,
-    rowCount: result.rowCount,
-    rows,
-    fields: result.fields,
-    rowAsArray: arrayMode,
-  };
-}
-
-function ok(body: unknown): SqlAnswer {
-  return { status: 200, body };
-}
-
-function error(fields: Record<string, string>): SqlAnswer {
-  return { status: 400, body: { severity: 'ERROR', ...fields } };
+/**
+ * An error of the proxy's own (not Postgres's), with its body: every field of a Postgres error,
+ * most of them empty.
+ */
+export function proxyError(status: number, message: string): SqlAnswer {
+  return answer(status, {
+    message,
+    code: '',
+    detail: null,
+    hint: null,
+    position: null,
+    internalPosition: null,
+    internalQuery: null,
+    severity: '',
+    where: null,
+    table: null,
+    column: null,
+    schema: null,
+    dataType: null,
+    constraint: null,
+    file: null,
+    line: null,
+    routine: null,
+  });
 }
 
 function refusal(code: string, message: string): SqlAnswer {
-  return { status: 400, body: { severity: 'ERROR', code, message } };
+  return answer(400, { severity: 'ERROR', code, message });
 }
 
-function int16(value: number): Buffer {
-  const bytes = Buffer.alloc(2);
-  bytes.writeInt16BE(value);
-  return bytes;
-}
-
-function int32(value: number): Buffer {
-  const bytes = Buffer.alloc(4);
-  bytes.writeInt32BE(value);
-  return bytes;
+function answer(status: number, body: unknown): SqlAnswer {
+  return { status, json: Buffer.from(JSON.stringify(body), 'utf8') };
 }

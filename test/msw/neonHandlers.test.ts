@@ -2,7 +2,8 @@
  * `computesim/msw` with msw's own `setupServer`: `@neondatabase/toolkit`'s README example runs
  * unchanged (create a project, create a table, insert, select, delete the project) against a
  * `Simulation` in process, and the simulation's log holds what it did; `neon()` app code with the
- * URI the API gave gets typed rows and Postgres's errors; time skips, so no test moves the clock.
+ * URI the API gave gets typed rows and Postgres's errors, `/sql` with another method than POST a
+ * 405; time skips, so no test moves the clock.
  */
 import { neon, NeonDbError } from '@neondatabase/serverless';
 import { NeonToolkit } from '@neondatabase/toolkit';
@@ -59,5 +60,16 @@ describe('the Neon API and SQL over HTTP through msw', () => {
     const failure = await sql`select * from missing`.catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NeonDbError);
     expect(failure).toMatchObject({ code: '42P01' });
+  });
+
+  it('refuses /sql with another method than POST, and answers a CORS preflight', async () => {
+    const url = 'https://api.us-east-2.aws.neon.tech/sql';
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('OPTIONS, POST');
+    expect(await get.json()).toMatchObject({ code: 'method_not_allowed' });
+    const preflight = await fetch(url, { method: 'OPTIONS' });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
