@@ -114,6 +114,13 @@ const PENDING_TOO_LARGE: SqlError = {
   message: `more than ${MAX_PENDING_BYTES >> 20} MiB of extended-protocol messages sent without a Sync or Flush`,
 };
 
+/** Bytes of notifications (and replies) a client may leave unread before it is let go. */
+const MAX_UNREAD_NOTIFICATION_BYTES = 16 * 1024 * 1024;
+const NOT_READING: SqlError = {
+  sqlstate: '53200',
+  message: `terminating connection: more than ${MAX_UNREAD_NOTIFICATION_BYTES >> 20} MiB of notifications unread`,
+};
+
 function invalidType(type: number): SqlError {
   return { sqlstate: '08P01', message: `invalid frontend message type ${type}` };
 }
@@ -568,6 +575,11 @@ export class ClientSession {
   /** A notification for this client, from another's statement: it reads it between messages. */
   notify(message: Uint8Array): void {
     if (this.#ended || this.#socket.destroyed || this.#socket.writableEnded) return;
+    // A listener that does not read its notifications is not kept in memory without end.
+    if (this.#socket.writableLength > MAX_UNREAD_NOTIFICATION_BYTES) {
+      this.terminate(NOT_READING);
+      return;
+    }
     this.#socket.write(message);
   }
 

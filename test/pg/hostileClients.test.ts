@@ -179,6 +179,21 @@ describe('a hostile client', () => {
     expect(logged.some((line) => line.includes('invalid length of startup packet'))).toBe(true);
   });
 
+  it('that listens and never reads is let go before its notifications fill memory', async () => {
+    const before = serve.server.postgres?.clientCount ?? 0;
+    const listener = await connected();
+    await listener.client.query('listen flood');
+    rawSocketOf(listener.client).pause(); // it reads no more
+    const { client: sender } = await connected();
+    const payload = 'x'.repeat(7_900);
+    // 40 MiB of notifications in all: more than the kernel's buffers and the front's bound.
+    for (let i = 0; i < 5_400 && serve.server.postgres?.clientCount !== before + 1; i += 1)
+      await sender.query(`notify flood, '${payload}'`);
+    await expect.poll(() => serve.server.postgres?.clientCount).toBe(before + 1);
+    expect((await sender.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await sender.end();
+  });
+
   it('that dies with data in flight leaves no socket behind', async () => {
     const before = serve.server.postgres?.clientCount ?? 0;
     const { client } = await connected();
