@@ -33,7 +33,8 @@ describeWith('psql', 'psql against computesim serve --pg-port', () => {
     expect((await psql('select sum(x) from t')).stdout.trim()).toBe('42');
     expect(await serve.stop()).toBe(0);
     expect(existsSync(`${state}.pgdata`)).toBe(true);
-    expect(readdirSync(`${state}.pgdata`)).toHaveLength(1); // the one project
+    // The one project, and the mark of a root laid out by id.
+    expect(readdirSync(`${state}.pgdata`).sort()).toEqual(['.layout', expect.any(String)]);
   });
 
   it("serves psql through the official CLI's connection string, unchanged", async () => {
