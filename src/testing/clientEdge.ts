@@ -44,6 +44,7 @@ export class ClientEdge {
           matched = route;
           fault = this.#injector?.next({
             method: upper,
+            path,
             ...(route === undefined
               ? {}
               : { route: route.pattern, projectId: route.params['project_id'] }),
@@ -73,7 +74,7 @@ export class ClientEdge {
       status: response.status,
       response: response.body,
       ...(fault === undefined ? {} : { injected: fault.kind }),
-      ...(response.status === 429 && retryAfter !== undefined
+      ...(retryAfter !== undefined && Number.isFinite(Number(retryAfter))
         ? { retryAfterSeconds: Number(retryAfter) }
         : {}),
     });
@@ -89,6 +90,20 @@ export class ClientEdge {
         ),
         headers: { 'retry-after': String(fault.retryAfterSeconds) },
       };
+    if (fault.kind === 'unavailable') {
+      const requestId = `injected-${this.requests.length}`;
+      return {
+        status: 503,
+        body: asServiceError(
+          { code: 'service_unavailable', message: 'service unavailable', request_id: requestId },
+          requestId,
+          this.#sim.profile.errorCodes,
+        ),
+        ...(fault.retryAfterSeconds === undefined
+          ? {}
+          : { headers: { 'retry-after': String(fault.retryAfterSeconds) } }),
+      };
+    }
     return this.#refusal(reject('locked', LOCKED_MESSAGE, 'injected by the fault profile'));
   }
 

@@ -21,9 +21,9 @@ export interface RecordedRequest {
   readonly body?: unknown;
   readonly status: number;
   readonly response: unknown;
-  /** Set when the answer was a fault the harness injected (423 or 429) rather than the simulation's. */
-  readonly injected?: 'locked' | 'rate_limited';
-  /** Seconds in the `Retry-After` header of a 429. */
+  /** Set when the answer was a fault the harness injected (423, 429, 503), not the simulation's. */
+  readonly injected?: 'locked' | 'rate_limited' | 'unavailable';
+  /** Seconds in the answer's `Retry-After` header (a 429's, a 503's), when it had one. */
   readonly retryAfterSeconds?: number;
 }
 

@@ -36,6 +36,7 @@ export {
   type RequestFaults,
   type LockedFaults,
   type RateLimitedFaults,
+  type UnavailableFaults,
   type InjectedFault,
 } from './requestFaults.js';
 export { ConnectionDropper } from './connectionDropper.js';

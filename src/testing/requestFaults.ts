@@ -1,6 +1,7 @@
 /**
  * Request faults injected at the client's edge: bursts of 423 (a resource is locked) on mutating
- * requests and 429s (rate limited, with `Retry-After`), overall or per route. Decisions are drawn in
+ * requests, 429s (rate limited, with `Retry-After`) and 503s (the service unavailable for a moment,
+ * the request not applied), overall or per route. Decisions are drawn in
  * request order from the seed, so the same client under the same seed meets the same faults.
  */
 import { z } from 'zod';
@@ -33,12 +34,22 @@ const rateLimitedSchema = strictObject({
   retryAfterSeconds: whole(0, 'must be whole seconds ≥ 0').optional(),
 });
 
+/**
+ * 503s: any request is answered `503 service unavailable` with probability `rate`, without reaching
+ * the simulation (a retry is safe), with `Retry-After: retryAfterSeconds` when set.
+ */
+const unavailableSchema = strictObject({
+  rate,
+  retryAfterSeconds: whole(0, 'must be whole seconds ≥ 0').optional(),
+});
+
 const ROUTE_KEY = /^(GET|POST|PATCH|DELETE) \/\S*$/;
 
 /** Request faults, for every route or per route. */
 const requestFaultsSchema = strictObject({
   locked: lockedSchema.optional(),
   rateLimited: rateLimitedSchema.optional(),
+  unavailable: unavailableSchema.optional(),
   /**
    * Per route, keyed `METHOD /pattern` as in the route table (`POST /projects/{project_id}/branches`);
    * a route listed here uses only its own settings.
@@ -49,6 +60,7 @@ const requestFaultsSchema = strictObject({
       strictObject({
         locked: lockedSchema.optional(),
         rateLimited: rateLimitedSchema.optional(),
+        unavailable: unavailableSchema.optional(),
       }),
     )
     .check((context) => {
@@ -67,6 +79,8 @@ const requestFaultsSchema = strictObject({
 export type LockedFaults = Immutable<z.input<typeof lockedSchema>>;
 /** 429s: any request is refused with probability `rate`, with `Retry-After: retryAfterSeconds`. */
 export type RateLimitedFaults = Immutable<z.input<typeof rateLimitedSchema>>;
+/** 503s: any request is answered 503 with probability `rate`, the request not applied. */
+export type UnavailableFaults = Immutable<z.input<typeof unavailableSchema>>;
 /** Request faults, for every route or per route. */
 export type RequestFaults = Immutable<z.input<typeof requestFaultsSchema>>;
 
@@ -76,7 +90,8 @@ export const REQUEST_FAULTS_SCHEMA = requestFaultsSchema;
 /** What the injector decided for one request. */
 export type InjectedFault =
   | { readonly kind: 'locked' }
-  | { readonly kind: 'rate_limited'; readonly retryAfterSeconds: number };
+  | { readonly kind: 'rate_limited'; readonly retryAfterSeconds: number }
+  | { readonly kind: 'unavailable'; readonly retryAfterSeconds?: number };
 
 /** What is wrong with request faults, or undefined (one line naming the field's path). */
 export function requestFaultsProblem(faults: RequestFaults): string | undefined {
@@ -84,20 +99,43 @@ export function requestFaultsProblem(faults: RequestFaults): string | undefined 
   return parsed.ok ? undefined : parsed.error;
 }
 
+/** The most injected faults one request (method and path) meets in a row. */
+const MAX_FAULTS_IN_A_ROW = 3;
+
 /** Decides, request after request, which ones meet an injected fault. */
 export class RequestFaultInjector {
   readonly #faults: RequestFaults;
   readonly #random: RandomSource;
   /** Mutating requests still to refuse, per project, in the burst under way. */
   readonly #bursts = new Map<string, number>();
+  /** Faults injected in a row, by method and path. */
+  readonly #inARow = new Map<string, number>();
 
   constructor(faults: RequestFaults, seed: number) {
     this.#faults = faults;
     this.#random = RandomSource.derive(seed, 'request-faults', 0);
   }
 
-  /** The fault for the next request (undefined: let it through to the simulation). */
+  /**
+   * The fault for the next request (undefined: let it through to the simulation). No request (one
+   * method and path) meets more than {@link MAX_FAULTS_IN_A_ROW} injected faults in a row: a client
+   * that retries a refused request that many times gets through every fault the profile injects.
+   */
   next(request: {
+    readonly method: string;
+    readonly path?: string;
+    readonly route?: string;
+    readonly projectId?: string;
+  }): InjectedFault | undefined {
+    const asked = `${request.method} ${request.path ?? request.route ?? ''}`;
+    const inARow = this.#inARow.get(asked) ?? 0;
+    const fault = inARow >= MAX_FAULTS_IN_A_ROW ? undefined : this.#draw(request);
+    if (fault === undefined) this.#inARow.delete(asked);
+    else this.#inARow.set(asked, inARow + 1);
+    return fault;
+  }
+
+  #draw(request: {
     readonly method: string;
     readonly route?: string;
     readonly projectId?: string;
@@ -108,6 +146,11 @@ export class RequestFaultInjector {
     const limited = settings.rateLimited;
     if (limited !== undefined && this.#random.chance(limited.rate))
       return { kind: 'rate_limited', retryAfterSeconds: limited.retryAfterSeconds ?? 1 };
+    const unavailable = settings.unavailable;
+    if (unavailable !== undefined && this.#random.chance(unavailable.rate))
+      return unavailable.retryAfterSeconds === undefined
+        ? { kind: 'unavailable' }
+        : { kind: 'unavailable', retryAfterSeconds: unavailable.retryAfterSeconds };
     if (request.method === 'GET' || request.projectId === undefined) return undefined;
     const remaining = this.#bursts.get(request.projectId) ?? 0;
     if (remaining > 0) {

@@ -28,7 +28,7 @@ async function restartPrimary(ctx: ClientContext, projectId: string, branchId: s
         headers: { authorization: `Bearer ${ctx.apiKey}` },
       });
       if (response.ok) return response.json();
-      const busy = [423, 429, 503].includes(response.status);
+      const busy = [422, 423, 429].includes(response.status) || response.status >= 500;
       if (!busy || attempt === 6) throw new Error(`${method} ${path}: ${response.status}`);
       const retryAfter = Number(response.headers.get('retry-after') ?? 0) * 1_000;
       await ctx.sleep(Math.max(delay, retryAfter)); // back off 5 s, 10 s, 20 s… in virtual time

@@ -136,6 +136,25 @@ describe('the client edge', () => {
     });
   });
 
+  it('injects 503s the simulation never sees, and no more than three faults in a row per request', async () => {
+    const faults = { requests: { unavailable: { rate: 1, retryAfterSeconds: 2 } } };
+    const run = await runClient(
+      async ({ fetch, baseURL }) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i += 1)
+          statuses.push(
+            (await fetch(`${baseURL}/projects`, { method: 'POST', body: '{"project":{}}' })).status,
+          );
+        return statuses;
+      },
+      { faults },
+    );
+    // Every answer would be a 503 at rate 1; the fourth gets through, and the count starts again.
+    expect(run.value).toEqual([503, 503, 503, 201, 503]);
+    expect(run.record.requests[0]).toMatchObject({ injected: 'unavailable', retryAfterSeconds: 2 });
+    expect(Object.keys(run.sim.state.projects)).toHaveLength(1);
+  });
+
   it('refuses a malformed fault profile with a message naming the field', () => {
     expect(() => new SimHarness({ faults: { requests: { locked: { rate: 2 } } } })).toThrow(
       /faults\.requests\.locked\.rate must be in 0\.\.1/,

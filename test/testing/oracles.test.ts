@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkClient,
   assertClient,
+  defaultOracles,
   formatFinding,
   handlesFailedOperations,
   pollsNoFasterThan,
@@ -216,5 +217,135 @@ describe('reports', () => {
     );
     const [finding] = checkClient(r, [waitsForOperations()]);
     expect(formatFinding(finding!, r)).toContain('> #1');
+  });
+});
+
+describe('the verdicts on create-then-mutate, 422, 5xx and failed operations', () => {
+  /** `POST /projects`: no project in its path, its operations name the project they belong to. */
+  const createProject = (at: number) => ({
+    at,
+    method: 'POST',
+    path: '/projects',
+    noProject: true,
+    status: 201,
+    response: {
+      project: { id: P },
+      operations: [{ ...op('c1', 'running', 'create_timeline'), project_id: P }],
+    },
+  });
+  const notReady = (at: number, path: string) => ({
+    ...mutation(at, path, [], 422),
+    response: { code: '', message: 'branch not ready yet' },
+  });
+  const unavailable = (at: number, path: string, retryAfterSeconds?: number) => ({
+    ...mutation(at, path, [], 503),
+    response: { code: '', message: 'service unavailable' },
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  });
+  /** A record whose requests may name no project (`projectId: undefined` kept as given). */
+  const recordOf = (requests: Parameters<typeof record>[0]): ClientRecord => {
+    const built = record(requests);
+    return {
+      ...built,
+      requests: built.requests.map((r, i) => {
+        if (!('noProject' in (requests[i] as object))) return r;
+        const { projectId: _dropped, ...rest } = r;
+        return rest;
+      }),
+    };
+  };
+
+  it('finds a branch made at once after POST /projects, politely retried or not', () => {
+    const hasty = recordOf([createProject(0), mutation(0, '/branches')]);
+    expect(checkClient(hasty, [waitsForOperations()])[0]?.message).toMatch(
+      /POST \/projects\/p-1\/branches was sent while operation c1 \(create_timeline\) returned by request #0 was never polled/,
+    );
+    const polite = recordOf([
+      createProject(0),
+      mutation(0, '/branches', [], 423),
+      mutation(2, '/branches', [], 423),
+      mutation(6, '/branches'),
+    ]);
+    expect(checkClient(polite, [waitsForOperations()])).toHaveLength(1);
+    expect(checkClient(polite, [retriesWithBackoff()])).toEqual([]);
+    const careful = recordOf([
+      createProject(0),
+      poll(5, 'c1', 'finished'),
+      mutation(5, '/branches'),
+    ]);
+    expect(checkClient(careful, defaultOracles())).toEqual([]);
+  });
+
+  it('judges a 422 "not ready" as a refusal to retry with backoff', () => {
+    const atOnce = record([
+      notReady(0, '/endpoints'),
+      notReady(0, '/endpoints'),
+      mutation(0, '/endpoints'),
+    ]);
+    expect(checkClient(atOnce, [retriesWithBackoff()])[0]?.message).toMatch(
+      /retried 0ms after a 422; it should wait at least 1s/,
+    );
+    const givesUp = record([notReady(0, '/endpoints')]);
+    expect(checkClient(givesUp, [retriesWithBackoff()])[0]?.message).toMatch(/never retried/);
+    const backsOff = record([
+      notReady(0, '/endpoints'),
+      notReady(2, '/endpoints'),
+      mutation(6, '/endpoints'),
+    ]);
+    expect(checkClient(backsOff, [retriesWithBackoff()])).toEqual([]);
+    // Another 422 (a body the service cannot process) is final: stopping there is fine.
+    const final = record([{ ...mutation(0, '/x', [], 422), response: { message: 'bad' } }]);
+    expect(checkClient(final, [retriesWithBackoff()])).toEqual([]);
+  });
+
+  it('finds a client that gives up on the first 5xx, or retries it before Retry-After', () => {
+    expect(checkClient(record([unavailable(0, '/r')]), [retriesWithBackoff()])[0]?.message).toMatch(
+      /got 503 and was never retried/,
+    );
+    const early = record([unavailable(0, '/r', 3), mutation(1, '/r')]);
+    expect(checkClient(early, [retriesWithBackoff()])[0]?.message).toMatch(/at least 3s/);
+    const patient = record([unavailable(0, '/r', 3), mutation(3, '/r')]);
+    expect(checkClient(patient, [retriesWithBackoff()])).toEqual([]);
+  });
+
+  it('takes a GET retried after a 429 for a retry, not a poll: the oracles agree', () => {
+    const limited = {
+      ...poll(0, 'o1', 'running'),
+      status: 429,
+      response: { code: 'rate_limited' },
+    };
+    const r = record([
+      { ...limited, retryAfterSeconds: 0 },
+      { ...poll(1, 'o1', 'running') },
+      { ...poll(6, 'o1', 'finished') },
+    ]);
+    expect(checkClient(r, [pollsNoFasterThan(), retriesWithBackoff()])).toEqual([]);
+    const hasty = record([poll(0, 'o1', 'running'), poll(1, 'o1', 'running')]);
+    expect(checkClient(hasty, [pollsNoFasterThan()])).toHaveLength(1);
+  });
+
+  it('accepts waiting out a failed operation, and cleaning up after it', () => {
+    const waits = record([
+      mutation(0, '/endpoints/e/restart', [op('o1', 'running')]),
+      poll(5, 'o1', 'failed'),
+      poll(10, 'o1', 'running'),
+      poll(15, 'o1', 'finished'),
+      mutation(16, '/endpoints/e/suspend'),
+    ]);
+    expect(checkClient(waits, defaultOracles())).toEqual([]);
+    const cleansUp = record([
+      mutation(0, '/branches', [op('o1', 'running', 'create_branch')]),
+      poll(5, 'o1', 'error'),
+      { ...mutation(6, '/branches/b'), method: 'DELETE' },
+    ]);
+    expect(checkClient(cleansUp, [handlesFailedOperations()])).toEqual([]);
+    const goesOn = record([
+      mutation(0, '/branches', [op('o1', 'running', 'create_branch')]),
+      poll(5, 'o1', 'failed'),
+      mutation(6, '/endpoints'),
+    ]);
+    expect(checkClient(goesOn, [handlesFailedOperations()])[0]?.message).toMatch(
+      /went on after operation o1 .* was seen failed, as if it had finished/,
+    );
   });
 });

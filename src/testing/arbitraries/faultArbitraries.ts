@@ -34,7 +34,7 @@ export interface FaultProfileConstraints {
   readonly connections?: boolean;
 }
 
-/** A fault profile: operation faults, 423 bursts and 429s, connection drops. */
+/** A fault profile: operation faults, 423 bursts, 429s and 503s, connection drops. */
 export function faultProfile(
   constraints: FaultProfileConstraints = {},
 ): fc.Arbitrary<FaultProfile> {
@@ -63,6 +63,11 @@ export function faultProfile(
           rate: rate(0.3),
           retryAfterSeconds: fc.integer({ min: 0, max: 10 }),
         }),
+        unavailable: fc
+          .record({ rate: rate(0.2), retryAfterSeconds: fc.option(fc.integer({ min: 0, max: 5 })) })
+          .map(({ rate: r, retryAfterSeconds }) =>
+            retryAfterSeconds === null ? { rate: r } : { rate: r, retryAfterSeconds },
+          ),
       },
       { requiredKeys: [] },
     );

@@ -9,6 +9,8 @@ export interface SeenOperation {
   readonly id: string;
   readonly action?: string;
   readonly status: string;
+  /** The project the operation belongs to, as its record says (`project_id`). */
+  readonly projectId?: string;
 }
 
 /** The operation records in a successful answer. */
@@ -21,12 +23,20 @@ export function operationsIn(request: RecordedRequest): SeenOperation[] {
   ];
   const seen: SeenOperation[] = [];
   for (const record of records) {
-    const { id, action, status } = (record ?? {}) as Record<string, unknown>;
+    const { id, action, status, project_id } = (record ?? {}) as Record<string, unknown>;
     if (typeof id === 'string' && typeof status === 'string')
-      seen.push({ id, status, ...(typeof action === 'string' ? { action } : {}) });
+      seen.push({
+        id,
+        status,
+        ...(typeof action === 'string' ? { action } : {}),
+        ...(typeof project_id === 'string' ? { projectId: project_id } : {}),
+      });
   }
   return seen;
 }
+
+/** Statuses of an operation that ended well. */
+export const SUCCESS_STATUSES: ReadonlySet<string> = new Set(['finished', 'skipped']);
 
 /** Statuses after which an operation changes no more (fidelity.md). */
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set([

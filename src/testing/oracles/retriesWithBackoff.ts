@@ -1,18 +1,20 @@
 /**
- * Oracle: 423 (locked) and 429 (rate limited) answers are retried, later, with backoff. The retry of
- * a refused request is the next request with the same method and path; it must come at least
- * `minDelay` later (at least `Retry-After` for a 429), and each further retry of the same refused
- * request waits at least `growth` times as long as the one before (after a 423; a 429's wait is set by
- * `Retry-After`). A client may give up once it has
- * retried `giveUpAfter` times in a row.
+ * Oracle: answers that refuse for now (423 locked, 422 not ready, 429 rate limited, a 5xx: see
+ * `politeness.ts`) are retried, later, with backoff. The retry of a refused request is the next
+ * request with the same method and path; it must come at least `minDelay` later, and at least
+ * `Retry-After` later when the answer had one; each further retry of the same refused request waits
+ * at least `growth` times as long as the one before (a wait set by `Retry-After` says nothing of
+ * the client's own backoff). A client may give up once it has retried `giveUpAfter` times in a row.
+ * It says nothing of a final refusal (a 400, a 404, a 409): a client may stop on those.
  */
 import { formatDuration, parseDuration, type Duration } from '../../core/duration.js';
 import type { RecordedRequest } from '../clientRecord.js';
 import type { ClientOracle, OracleFinding } from './clientOracle.js';
+import { isRetryable, POLITENESS } from './politeness.js';
 
 /** Options of `retriesWithBackoff`. */
 export interface BackoffOptions {
-  /** Shortest wait before retrying a 423. Default 1 s. */
+  /** Shortest wait before retrying a refusal without `Retry-After`. Default 1 s. */
   readonly minDelay?: Duration;
   /** Each wait at least this many times the one before, within one run of refusals. Default 1. */
   readonly growth?: number;
@@ -20,13 +22,11 @@ export interface BackoffOptions {
   readonly giveUpAfter?: number;
 }
 
-const REFUSED = new Set([423, 429]);
-
 /** Refused requests are retried, not given up, and not hammered. */
 export function retriesWithBackoff(options: BackoffOptions = {}): ClientOracle {
-  const minDelayMs = parseDuration(options.minDelay ?? '1s');
+  const minDelayMs = parseDuration(options.minDelay ?? POLITENESS.minRetryDelay);
   const growth = options.growth ?? 1;
-  const giveUpAfter = options.giveUpAfter ?? 3;
+  const giveUpAfter = options.giveUpAfter ?? POLITENESS.giveUpAfter;
   if (!(growth >= 1)) throw new RangeError('retriesWithBackoff: growth must be ≥ 1');
   const finding = (request: RecordedRequest, message: string): OracleFinding => ({
     oracle: 'retriesWithBackoff',
@@ -41,7 +41,7 @@ export function retriesWithBackoff(options: BackoffOptions = {}): ClientOracle {
       const previousWait = new Map<string, number>();
       const retriesInARow = new Map<string, number>();
       for (const refused of requests) {
-        if (!REFUSED.has(refused.status)) continue;
+        if (!isRetryable(refused)) continue;
         const key = `${refused.method} ${refused.path}`;
         const retry = requests.find(
           (r) => r.index > refused.index && `${r.method} ${r.path}` === key,
@@ -53,19 +53,15 @@ export function retriesWithBackoff(options: BackoffOptions = {}): ClientOracle {
             `${key} got ${refused.status} and was never retried (the client gave up)`,
           );
         const waited = retry.at - refused.at;
-        const least = Math.max(
-          refused.status === 429 ? (refused.retryAfterSeconds ?? 0) * 1000 : 0,
-          minDelayMs,
-          (previousWait.get(key) ?? 0) * growth,
-        );
+        const retryAfterMs = (refused.retryAfterSeconds ?? 0) * 1000;
+        const least = Math.max(retryAfterMs, minDelayMs, (previousWait.get(key) ?? 0) * growth);
         if (waited < least)
           return finding(
             retry,
             `${key} was retried ${formatDuration(waited)} after a ${refused.status}; it should wait at least ${formatDuration(least)}`,
           );
-        if (REFUSED.has(retry.status)) {
-          // A wait stretched by Retry-After says nothing about the client's own backoff.
-          if (refused.status === 423) previousWait.set(key, waited);
+        if (isRetryable(retry)) {
+          if (refused.retryAfterSeconds === undefined) previousWait.set(key, waited);
           retriesInARow.set(key, (retriesInARow.get(key) ?? 0) + 1);
         } else {
           previousWait.delete(key);

@@ -1,6 +1,10 @@
 /**
- * Oracle: the client waits for the operations a request returned before its next mutating request
- * to the same project, i.e. it has seen each of them end (or fail) in some answer by then.
+ * Oracle: the client waits for the operations an answer handed it before its next mutating request
+ * to their project, i.e. it has seen each of them end (or fail) in some answer by then. Every answer
+ * counts, whatever its path: the operations of `POST /projects` belong to the project it created
+ * (each operation says its `project_id`), so a client that creates a project and at once creates a
+ * branch in it is found. A refused mutation (423, 422 not ready, a 5xx) is judged too: it was sent
+ * before the operations ended, whether or not it got through.
  */
 import { isMutating } from '../clientRecord.js';
 import type { ClientOracle } from './clientOracle.js';
@@ -17,6 +21,7 @@ export function waitsForOperations(): ClientOracle {
   return {
     name: 'waitsForOperations',
     check(record) {
+      /** Operations handed to the client and not yet seen ended, by project. */
       const outstanding = new Map<string, Map<string, Outstanding>>();
       for (const request of record.requests) {
         const project = request.projectId;
@@ -32,28 +37,26 @@ export function waitsForOperations(): ClientOracle {
             };
           }
         }
-        for (const seen of operationsIn(request)) {
+        const seen = operationsIn(request);
+        for (const op of seen)
           for (const ops of outstanding.values()) {
-            const op = ops.get(seen.id);
-            if (op === undefined) continue;
-            if (TERMINAL_STATUSES.has(seen.status) || FAILURE_STATUSES.has(seen.status))
-              ops.delete(seen.id);
-            else op.lastSeen = seen.status;
+            const known = ops.get(op.id);
+            if (known === undefined) continue;
+            if (TERMINAL_STATUSES.has(op.status) || FAILURE_STATUSES.has(op.status))
+              ops.delete(op.id);
+            else known.lastSeen = op.status;
           }
-        }
-        if (isMutating(request) && project !== undefined) {
-          const given = (request.response as { operations?: unknown } | undefined)?.operations;
-          if (request.status >= 200 && request.status < 300 && Array.isArray(given)) {
-            const ops = outstanding.get(project) ?? new Map<string, Outstanding>();
-            for (const op of operationsIn(request))
-              if (!TERMINAL_STATUSES.has(op.status))
-                ops.set(op.id, {
-                  action: op.action ?? 'operation',
-                  fromRequest: request.index,
-                  lastSeen: 'unseen',
-                });
-            outstanding.set(project, ops);
-          }
+        if (!isMutating(request)) continue;
+        for (const op of seen) {
+          const owner = op.projectId ?? project;
+          if (owner === undefined || TERMINAL_STATUSES.has(op.status)) continue;
+          const ops = outstanding.get(owner) ?? new Map<string, Outstanding>();
+          ops.set(op.id, {
+            action: op.action ?? 'operation',
+            fromRequest: request.index,
+            lastSeen: 'unseen',
+          });
+          outstanding.set(owner, ops);
         }
       }
       return undefined;

@@ -52,7 +52,7 @@ export async function migrate(ctx: ClientContext, task: MigrationTask, bug?: Bug
 }
 
 /**
- * One request, retried on 423 and 429 with exponential backoff from 1 s (at least `Retry-After`,
+ * One request, retried on 422, 423, 429 and 5xx with exponential backoff from 1 s (at least `Retry-After`,
  * and at least the 5 s polling interval for a repeated GET). Other errors throw.
  */
 async function send(
@@ -73,7 +73,8 @@ async function send(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const json: any = response.status === 204 ? {} : await response.json();
     if (response.ok) return json;
-    const refused = response.status === 423 || response.status === 429;
+    // Refusals for now: locked, branch not ready yet, rate limited, the service unavailable.
+    const refused = [422, 423, 429].includes(response.status) || response.status >= 500;
     if (bug === 'ignoresLocked' && response.status === 423) return json;
     if (!refused || attempt === 8)
       throw new Error(`${method} ${path}: ${response.status} ${json.code}`);
