@@ -67,14 +67,17 @@ const latencySchema = strictObject(
 /**
  * Fault injection for one action: each attempt fails with probability `failureRate`; a failed
  * operation is retried after `retryDelayMs` (status `failed`, `failures_count` grows) until
- * `maxRetries` retries have failed too, when it ends in `error`. With `delayRate`, an operation that
- * would run at once first stays `scheduling` for a time drawn from `delayMs` (the control plane is
- * slow to pick it up).
+ * `maxRetries` retries have failed too, when it ends in `error` (or, with `endsInError: false`,
+ * when its next attempt finishes: a failure the control plane always recovers from). With
+ * `delayRate`, an operation that would run at once first stays `scheduling` for a time drawn from
+ * `delayMs` (the control plane is slow to pick it up).
  */
 const faultSpecSchema = strictObject({
   failureRate: rate,
   maxRetries: whole(0, 'must be a whole number ≥ 0'),
   retryDelayMs: whole(0, 'must be whole milliseconds ≥ 0'),
+  /** Whether an operation out of retries ends in `error` (default) or finishes on its next attempt. */
+  endsInError: z.boolean().optional(),
   delayRate: rate.optional(),
   delayMs: latencyRange.optional(),
 }).check((context) => {

@@ -93,7 +93,11 @@ export {
   createDatabaseBody,
   invalidCreateDatabaseBody,
 } from './arbitraries/bodyArbitraries.js';
-export { faultProfile, type FaultProfileConstraints } from './arbitraries/faultArbitraries.js';
+export {
+  faultProfile,
+  type FaultPreset,
+  type FaultProfileConstraints,
+} from './arbitraries/faultArbitraries.js';
 export { workload } from './arbitraries/workloadArbitraries.js';
 export {
   timeline,

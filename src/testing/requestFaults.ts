@@ -50,6 +50,8 @@ const requestFaultsSchema = strictObject({
   locked: lockedSchema.optional(),
   rateLimited: rateLimitedSchema.optional(),
   unavailable: unavailableSchema.optional(),
+  /** The most injected faults one request (method and path) meets in a row. Default 3. */
+  maxInARow: whole(1, 'must be a whole number ≥ 1').optional(),
   /**
    * Per route, keyed `METHOD /pattern` as in the route table (`POST /projects/{project_id}/branches`);
    * a route listed here uses only its own settings.
@@ -118,8 +120,9 @@ export class RequestFaultInjector {
 
   /**
    * The fault for the next request (undefined: let it through to the simulation). No request (one
-   * method and path) meets more than {@link MAX_FAULTS_IN_A_ROW} injected faults in a row: a client
-   * that retries a refused request that many times gets through every fault the profile injects.
+   * method and path) meets more than `maxInARow` injected faults in a row (default
+   * {@link MAX_FAULTS_IN_A_ROW}): a client that retries a refused request that many times gets
+   * through every fault the profile injects.
    */
   next(request: {
     readonly method: string;
@@ -129,7 +132,8 @@ export class RequestFaultInjector {
   }): InjectedFault | undefined {
     const asked = `${request.method} ${request.path ?? request.route ?? ''}`;
     const inARow = this.#inARow.get(asked) ?? 0;
-    const fault = inARow >= MAX_FAULTS_IN_A_ROW ? undefined : this.#draw(request);
+    const most = this.#faults.maxInARow ?? MAX_FAULTS_IN_A_ROW;
+    const fault = inARow >= most ? undefined : this.#draw(request);
     if (fault === undefined) this.#inARow.delete(asked);
     else this.#inARow.set(asked, inARow + 1);
     return fault;

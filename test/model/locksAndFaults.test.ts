@@ -156,6 +156,31 @@ describe('operation failures', () => {
     expect(start.status).toBe('cancelled');
   });
 
+  it('finishes on the attempt after its retries when its faults never end in error', () => {
+    const sim = new Simulation({
+      seed: 2,
+      profile: {
+        faults: {
+          create_timeline: {
+            failureRate: 1,
+            maxRetries: 2,
+            retryDelayMs: 10_000,
+            endsInError: false,
+          },
+        },
+      },
+    });
+    const created = sim.request('POST', '/projects', { project: {} });
+    sim.runUntilIdle();
+    const ops = sim.request('GET', `/projects/${created.body.project.id}/operations?limit=100`).body
+      .operations as { action: string; status: string; failures_count: number }[];
+    expect(ops.find((o) => o.action === 'create_timeline')).toMatchObject({
+      status: 'finished',
+      failures_count: 2,
+    });
+    expect(ops.every((o) => o.status === 'finished')).toBe(true);
+  });
+
   it('recovers when a retry succeeds', () => {
     let retried = 0;
     for (let seed = 1; seed <= 10; seed++) {

@@ -99,6 +99,27 @@ describe('fault and workload arbitraries', () => {
     );
   });
 
+  it('draws the harsh preset valid too, and only it with errors and operations stuck for days', () => {
+    const honest = fc.sample(faultProfile(), { numRuns: 300, seed: 3 });
+    const harsh = fc.sample(faultProfile({ preset: 'harsh' }), { numRuns: 300, seed: 3 });
+    for (const faults of [...honest, ...harsh]) expect(faultProfileProblem(faults)).toBeUndefined();
+    const specs = (profiles: typeof honest) =>
+      profiles.flatMap((profile) => Object.values(profile.operations ?? {}));
+    // Honest: every operation fault is recovered from, slow starts last a minute at most, 423
+    // bursts are three at most.
+    for (const spec of specs(honest)) {
+      expect(spec.endsInError).toBe(false);
+      expect(spec.delayMs?.[1] ?? 0).toBeLessThanOrEqual(60_000);
+    }
+    for (const profile of honest)
+      expect(profile.requests?.locked?.burst?.[1] ?? 0).toBeLessThanOrEqual(3);
+    // Harsh: some operations may end in error, some stay scheduling past a day.
+    expect(
+      specs(harsh).some((spec) => spec.endsInError === undefined && spec.failureRate > 0),
+    ).toBe(true);
+    expect(specs(harsh).some((spec) => (spec.delayMs?.[0] ?? 0) > 86_400_000)).toBe(true);
+  });
+
   it('every generated workload is accepted and produces sessions', () => {
     fc.assert(
       fc.property(workload(world.endpointId), (spec) => {

@@ -15,6 +15,7 @@ import {
   operationsEventuallyTerminal,
   watchMonitors,
 } from '../../src/testing/index.js';
+import { runClient } from '../../src/testing/index.js';
 import { givenProject } from '../support/given.js';
 
 /** A busy, clean week: autoscaling, workloads, a replica, restarts, connections, suspends. */
@@ -309,5 +310,45 @@ describe('each monitor fires on a violating log', () => {
       { type: 'ClockAdvanced', at: 19_000 },
     );
     expect(checkLog(settled, [operationsEventuallyTerminal(within)])).toMatchObject({ seq: 4 });
+  });
+});
+
+describe('a stuck operation in a client run', () => {
+  it('is reported by the default monitors within the run, whose client polls in vain', async () => {
+    const threeDays = 3 * 86_400_000;
+    const faults = {
+      operations: {
+        create_timeline: {
+          ...{ failureRate: 0, maxRetries: 0, retryDelayMs: 0 },
+          ...{ delayRate: 1, delayMs: [threeDays, threeDays] as const },
+        },
+      },
+    };
+    const run = await runClient(
+      async ({ fetch, baseURL, sleep }) => {
+        const created = await fetch(`${baseURL}/projects`, {
+          method: 'POST',
+          body: '{"project":{}}',
+        });
+        const { project, operations } = (await created.json()) as {
+          project: { id: string };
+          operations: { id: string }[];
+        };
+        // No deadline: it polls for as long as the run lets it.
+        for (const { id } of operations)
+          for (;;) {
+            const polled = await fetch(`${baseURL}/projects/${project.id}/operations/${id}`);
+            const { operation } = (await polled.json()) as { operation: { status: string } };
+            if (operation.status === 'finished') break;
+            await sleep(60_000);
+          }
+      },
+      { seed: 1, faults, within: '1d' },
+    );
+    expect(run.outcome).toBe('timed_out');
+    expect(checkLog(run.sim.log, defaultMonitors())).toMatchObject({
+      monitor: 'operationsEventuallyTerminal',
+      message: expect.stringMatching(/create_timeline\) is not terminal 6h after it was created/),
+    });
   });
 });

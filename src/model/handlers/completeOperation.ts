@@ -1,6 +1,7 @@
 /**
  * CompleteOperation (timer): a running operation's attempt is over. With the action's fault profile
- * it may fail: `failed` and retried later, or, out of retries, `error` (see operationChains.ts).
+ * it may fail: `failed` and retried later, or, out of retries, `error` (see operationChains.ts)
+ * unless its faults never end in error.
  * Otherwise it finishes, its effects apply, and the next operation of its chain starts. Stale when
  * the operation is no longer running.
  */
@@ -19,9 +20,12 @@ export const completeOperation: Handler<CompleteOperation> = (state, command, co
   if (project === undefined || operation === undefined || operation.status !== 'running')
     return ok([]);
   const fault = faultFor(context.profile, operation.action, operation.latency);
-  if (fault !== undefined && context.random('faults').chance(fault.failureRate)) {
+  const fails = fault !== undefined && context.random('faults').chance(fault.failureRate);
+  const outOfRetries = fault !== undefined && operation.failuresCount >= fault.maxRetries;
+  // An operation whose faults never end in error finishes once it is out of retries.
+  if (fault !== undefined && fails && !(outOfRetries && fault.endsInError === false)) {
     const error = `simulated failure of ${operation.action} (attempt ${operation.failuresCount + 1})`;
-    if (operation.failuresCount < fault.maxRetries) {
+    if (!outOfRetries) {
       const retryAt = context.now + fault.retryDelayMs;
       return ok<Pending>([
         {

@@ -4,13 +4,18 @@
 import { parseDuration } from '../../core/duration.js';
 import type { Monitor } from './monitor.js';
 
+/** How long an operation may stay unfinished, unless told otherwise. */
+const DEFAULT_WITHIN = '6h';
+
 /**
- * Fires when an operation is still not terminal `within` (default `1d`) of virtual time after it
+ * Fires when an operation is still not terminal `within` (default `6h`) of virtual time after it
  * was created: at the first event past that bound, or when the stream ends past it. Operations of
- * a deleted project are no longer watched.
+ * a deleted project are no longer watched. The default is short of a client run's day
+ * (`SimHarness.run`'s `within`), so an operation stuck early in a run is reported within it.
  */
 export function operationsEventuallyTerminal(options: { within?: string } = {}): Monitor {
-  const within = parseDuration(options.within ?? '1d');
+  const bound = options.within ?? DEFAULT_WITHIN;
+  const within = parseDuration(bound);
   const open = new Map<string, { projectId: string; action: string; createdAt: number }>();
   // No open operation was created before this time (ending or forgetting operations only raises
   // the earliest creation). Until `within` has passed since it, no operation can be overdue, so an
@@ -25,7 +30,7 @@ export function operationsEventuallyTerminal(options: { within?: string } = {}):
         return undefined;
       }
       open.delete(id);
-      return `operation ${id} (${op.action}) is not terminal ${options.within ?? '1d'} after it was created`;
+      return `operation ${id} (${op.action}) is not terminal ${bound} after it was created`;
     }
     createdNoEarlier = Infinity;
     return undefined;
