@@ -5,9 +5,11 @@
  * the serverless driver's SQL over HTTP at each compute's default endpoint
  * (`https://api.<region>.<domain>/sql`), run on an embedded Postgres per branch database.
  *
- * Time skips by default: a request that must wait for simulated work (a compute still starting,
- * an operation still running) has the simulation moved on to when the work is done, so app code
- * needs no `advance` calls. `time: 'hold'` keeps the clock still for tests that move it themselves.
+ * Time skips by default, and only for what a request waits for: an API request about a project
+ * has the simulation moved on until that project's operations have ended (so a poll sees them
+ * finished, and a change meets no lock), a SQL request until its compute is up; nothing else moves
+ * the clock, so reading the API never lets an idle compute suspend under an app. App code needs no
+ * `advance` calls. `time: 'hold'` keeps the clock still for tests that move it themselves.
  */
 import { API_PREFIX } from '../api/apiPrefix.js';
 import { fetchHandler } from '../service/fetchHandler.js';
@@ -31,8 +33,8 @@ export interface NeonHandlersOptions {
   readonly dataDir?: string;
   /**
    * `skip` (default): a request that waits for simulated work moves the clock to when it is done
-   * (API requests run the simulation until no foreground work is left first); `hold`: the clock
-   * moves only when the test moves it.
+   * (an API request about a project, until the project's operations have ended; a SQL request,
+   * until its compute is up), and no further; `hold`: the clock moves only when the test moves it.
    */
   readonly time?: 'skip' | 'hold';
   /** Faults injected at the edge, drawn from the simulation's seed (the same seed, the same faults). */
@@ -81,9 +83,10 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
   const answer = fetchHandler(sim);
   const handlers = [
     http.all(`${apiBase}/*`, async ({ request }) => {
-      if (skip) sim.runUntilIdle();
       const url = new URL(request.url);
-      const path = `${API_PREFIX}${url.pathname.slice(new URL(apiBase).pathname.length)}${url.search}`;
+      const apiPath = url.pathname.slice(new URL(apiBase).pathname.length);
+      if (skip) settleProject(sim, /^\/projects\/([^/]+)/.exec(apiPath)?.[1]);
+      const path = `${API_PREFIX}${apiPath}${url.search}`;
       return answer(new Request(new URL(path, 'http://computesim.local'), request));
     }),
     http.post(SQL_HOSTS, async ({ request }) => {
@@ -129,6 +132,37 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
   };
   return handlers;
 }
+
+/** Statuses after which an operation changes no more. */
+const ENDED = new Set(['finished', 'skipped', 'error', 'cancelled']);
+
+/**
+ * Moves `sim` on until the operations of project `projectId` have ended (nothing when it has none
+ * under way, or names no project). An operation that never ends (a fault profile's stuck one) is
+ * given up on after a day of virtual time: the request is answered as things are.
+ */
+function settleProject(sim: Simulation, projectId: string | undefined): void {
+  if (projectId === undefined) return;
+  let id = projectId;
+  try {
+    id = decodeURIComponent(projectId);
+  } catch {
+    // A malformed escape names no project: the API answers it as it does.
+  }
+  const busy = (state: Simulation['state']) =>
+    Object.values(state.projects[id]?.operations ?? {}).some(
+      (operation) => !ENDED.has(operation.status),
+    );
+  if (!busy(sim.state)) return;
+  const deadline = sim.now() + DAY_MS;
+  try {
+    sim.runUntil((state) => !busy(state) || sim.now() >= deadline);
+  } catch {
+    // Nothing left to run while it is still busy, or the step guard: answer as things are.
+  }
+}
+
+const DAY_MS = 86_400_000;
 
 /** Moves `sim` to the next instant work is due; false when none is. */
 function skipAhead(sim: Simulation): boolean {

@@ -41,5 +41,5 @@ it('counts visits, across a scale to zero', async () => {
     .flatMap((project) => Object.values(project.operations))
     .filter((operation) => operation.action === 'start_compute');
   expect(starts).toHaveLength(2);
-});
+}, 60_000); // the first query makes the embedded Postgres: seconds, the first time on a machine
 // serverless:end

@@ -83,7 +83,7 @@ describe('an app under dropped connections and cold starts', () => {
       }),
       { numRuns: 2, seed: 7 },
     );
-  });
+  }, 60_000); // each run opens embedded databases and waits out cold starts
 
   it('fails on some seed when it does not', async () => {
     const result = await fc.check(
@@ -93,6 +93,6 @@ describe('an app under dropped connections and cold starts', () => {
       { numRuns: 3, seed: 7, endOnFailure: true },
     );
     expect(result.failed).toBe(true);
-  });
+  }, 60_000);
 });
 // property:end

@@ -73,3 +73,55 @@ describe('the Neon API and SQL over HTTP through msw', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
+
+describe('time through msw', () => {
+  it('moves the clock only for what a request waits for: reading the API never suspends a compute', async () => {
+    const sim = new Simulation({ seed: 4 });
+    const handlers = neonHandlers(sim);
+    const server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const api = (path: string, init: RequestInit = {}) =>
+        fetch(`https://console.neon.tech/api/v2${path}`, {
+          ...init,
+          headers: { authorization: 'Bearer any-key', 'content-type': 'application/json' },
+        });
+      const created = (await (
+        await api('/projects', { method: 'POST', body: JSON.stringify({ project: {} }) })
+      ).json()) as {
+        project: { id: string };
+        operations: { id: string }[];
+        endpoints: { id: string }[];
+        connection_uris: { connection_uri: string }[];
+      };
+      // A poll of the project's operation skips to its end: the first poll sees it finished.
+      const [first] = created.operations;
+      const polled = (await (
+        await api(`/projects/${created.project.id}/operations/${first?.id}`)
+      ).json()) as { operation: { status: string } };
+      expect(polled.operation.status).toBe('finished');
+      // A query wakes nothing (the compute is up); reading the API many times after it lets no
+      // idle time pass: the compute stays up and the next query is no cold start.
+      const sql = neon(created.connection_uris[0]?.connection_uri as string);
+      await sql`select 1`;
+      const before = sim.now();
+      for (let i = 0; i < 5; i += 1) {
+        await api(`/projects/${created.project.id}`);
+        await api(`/projects/${created.project.id}/endpoints`);
+      }
+      expect(sim.now()).toBe(before);
+      const endpoint = sim.state.projects[created.project.id]?.endpoints[created.endpoints[0]!.id];
+      expect(endpoint?.currentState).toBe('active');
+      const starts = () =>
+        Array.from({ length: sim.log.length }, (_, i) => sim.log.get(i)).filter(
+          (event) => event?.type === 'OperationCreated' && event.action === 'start_compute',
+        ).length;
+      const startsBefore = starts();
+      await sql`select 2`;
+      expect(starts()).toBe(startsBefore);
+    } finally {
+      server.close();
+      await handlers.close();
+    }
+  });
+});
