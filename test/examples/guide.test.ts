@@ -19,7 +19,14 @@ import {
 } from '../../src/testing/index.js';
 
 // The code under test: restart the primary compute of a branch and wait until it is done.
-async function restartPrimary(ctx: ClientContext, projectId: string, branchId: string) {
+// (`pollEveryMs` is the interval it polls at: 5 s, as the spec asks; the last test plants a bug.)
+async function restartPrimary(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  pollEveryMs = 5_000,
+) {
+  // An answer's body; `undefined` when the object is gone (deleted meanwhile by someone else).
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const api = async (method: string, path: string): Promise<any> => {
     for (let attempt = 0, delay = 5_000; ; attempt++, delay *= 2) {
@@ -28,50 +35,68 @@ async function restartPrimary(ctx: ClientContext, projectId: string, branchId: s
         headers: { authorization: `Bearer ${ctx.apiKey}` },
       });
       if (response.ok) return response.json();
+      if (response.status === 404) return undefined;
       const busy = [422, 423, 429].includes(response.status) || response.status >= 500;
       if (!busy || attempt === 6) throw new Error(`${method} ${path}: ${response.status}`);
       const retryAfter = Number(response.headers.get('retry-after') ?? 0) * 1_000;
       await ctx.sleep(Math.max(delay, retryAfter)); // back off 5 s, 10 s, 20 s… in virtual time
     }
   };
-  const { endpoints } = await api('GET', '/endpoints');
-  const primary = endpoints.find(
+  const listed = await api('GET', '/endpoints');
+  const primary = listed?.endpoints.find(
     (e: { branch_id: string; type: string }) => e.branch_id === branchId && e.type === 'read_write',
   );
   if (primary === undefined) return undefined;
-  const { operations } = await api('POST', `/endpoints/${primary.id}/restart`);
-  for (const { id } of operations)
+  const restarted = await api('POST', `/endpoints/${primary.id}/restart`);
+  if (restarted === undefined) return undefined; // deleted meanwhile: nothing left to restart
+  for (const { id } of restarted.operations)
     for (;;) {
-      const { operation } = await api('GET', `/operations/${id}`);
-      if (operation.status === 'finished') break;
-      if (['error', 'cancelled', 'failed'].includes(operation.status))
-        throw new Error(`restart ${operation.status}`);
-      await ctx.sleep(5_000); // poll no faster than every 5 s
+      const polled = await api('GET', `/operations/${id}`);
+      if (polled === undefined) return undefined; // its project deleted meanwhile
+      const { status } = polled.operation;
+      if (['finished', 'skipped'].includes(status)) break;
+      // `failed` is retried by the control plane: keep polling; `error` and `cancelled` are final,
+      // unless the compute itself is gone (deleted meanwhile: nothing left to restart).
+      if (['error', 'cancelled'].includes(status)) {
+        if ((await api('GET', `/endpoints/${primary.id}`)) === undefined) return undefined;
+        throw new Error(`restart ${status}`);
+      }
+      await ctx.sleep(pollEveryMs);
     }
   return primary.id as string;
 }
 
 // One run: a project, then the client while a generated timeline (with faults) plays around it.
-async function runOnce(world: Timeline) {
+async function runOnce(world: Timeline, pollEveryMs?: number) {
   const harness = new SimHarness({ seed: world.seed, faults: world.faults });
   const created = harness.sim.request('POST', '/projects', { project: { name: 'app' } }).body;
   harness.sim.runUntilIdle();
   return harness.run(
-    (ctx) => restartPrimary(ctx, created.project.id, created.branch.id).catch(() => undefined),
+    (ctx) => restartPrimary(ctx, created.project.id, created.branch.id, pollEveryMs),
     { world: world.steps, within: '1d' },
   );
 }
 
+// The property: under any timeline and the default faults (those a careful client survives), the
+// job succeeds, the client behaves, and the simulation keeps its invariants.
+const behaves = (pollEveryMs?: number) =>
+  fc.asyncProperty(timeline({ maxSteps: 10, faults: faultProfile() }), async (world) => {
+    const run = await runOnce(world, pollEveryMs);
+    expect(run.outcome).toBe('returned'); // the job succeeded: no error was swallowed
+    assertClient(run.record, defaultOracles()); // waits, polls, retries, reads the right compute
+    assertLogClean(run.sim.log); // one primary per branch, operations end, no idle resizes…
+  });
+
 it('behaves under any timeline and faults, and the simulation keeps its invariants', async () => {
-  await fc.assert(
-    fc.asyncProperty(timeline({ maxSteps: 10, faults: faultProfile() }), async (world) => {
-      const run = await runOnce(world);
-      expect(run.outcome).toBe('returned');
-      assertClient(run.record, defaultOracles()); // waits, polls, retries, reads the right compute
-      assertLogClean(run.sim.log); // one primary per branch, operations end, no idle resizes…
-    }),
-    { numRuns: 100 },
-  );
+  await fc.assert(behaves(), { numRuns: 100 });
+});
+
+it('finds a planted bug and shrinks it: the same client polling every second', async () => {
+  const details = await fc.check(behaves(1_000), { numRuns: 100 });
+  expect(details.failed).toBe(true);
+  expect(String(details.errorInstance)).toContain('pollsNoFasterThan');
+  const [shrunk] = details.counterexample as [Timeline];
+  expect(shrunk.steps).toHaveLength(0); // no world needed: the client alone polls too fast
 });
 
 it('is deterministic: one seed, one event log', async () => {
