@@ -7,9 +7,9 @@ import { asServiceError, errorResponse, type ApiResponse } from '../api/apiRespo
 import type { MatchedRoute } from '../api/requestPipeline.js';
 import { LOCKED_MESSAGE, reject, type Rejection } from '../domain/rejection.js';
 import type { Simulation } from '../simulation/simulation.js';
-import type { RecordedConnection, RecordedRequest } from './clientRecord.js';
+import type { RecordedConnection, RecordedRequest, RecordedStatement } from './clientRecord.js';
 import { RequestFaultInjector, type RequestFaults } from './requestFaults.js';
-import type { Connection } from '../simulation/connection.js';
+import type { Connection, StatementResult } from '../simulation/connection.js';
 
 /** An answer as the transport sees it: status, JSON body (undefined for 204) and extra headers. */
 export interface EdgeResponse {
@@ -22,6 +22,7 @@ export interface EdgeResponse {
 export class ClientEdge {
   readonly requests: RecordedRequest[] = [];
   readonly connections: RecordedConnection[] = [];
+  readonly statements: RecordedStatement[] = [];
   readonly #sim: Simulation;
   readonly #injector: RequestFaultInjector | undefined;
 
@@ -117,21 +118,50 @@ export class ClientEdge {
     };
   }
 
-  /** Connects to a compute for `purpose` and records it with the compute's type at that moment. */
+  /**
+   * Connects to a compute for `purpose` and records it with the compute's type at that moment;
+   * the statements the client runs on it are recorded too.
+   */
   connect(endpointId: string, purpose: 'read' | 'write', pooled = false): Connection {
     const owner = this.#sim.state.endpointOwners[endpointId];
     const endpointType =
       owner === undefined
         ? undefined
         : this.#sim.state.projects[owner]?.endpoints[endpointId]?.type;
+    const connectionIndex = this.connections.length;
     this.connections.push({
-      index: this.connections.length,
+      index: connectionIndex,
       at: this.#sim.now(),
       endpointId,
       purpose,
       ...(endpointType === undefined ? {} : { endpointType }),
     });
-    return this.#sim.connect(endpointId, { pooled });
+    const connection = this.#sim.connect(endpointId, { pooled });
+    const recorded =
+      (kind: RecordedStatement['kind'], run: () => StatementResult) => (): StatementResult => {
+        const connectionState = connection.state;
+        const result = run();
+        this.statements.push({
+          index: this.statements.length,
+          at: this.#sim.now(),
+          connectionIndex,
+          kind,
+          connectionState,
+          ...(result.ok
+            ? {}
+            : { refused: { sqlstate: result.error.sqlstate, message: result.error.message } }),
+        });
+        return result;
+      };
+    const query = connection.query.bind(connection);
+    connection.query = (duration) => recorded('query', () => query(duration))();
+    const begin = connection.begin.bind(connection);
+    connection.begin = recorded('begin', begin);
+    const commit = connection.commit.bind(connection);
+    connection.commit = recorded('commit', commit);
+    const rollback = connection.rollback.bind(connection);
+    connection.rollback = recorded('rollback', rollback);
+    return connection;
   }
 }
 

@@ -38,10 +38,25 @@ export interface RecordedConnection {
   readonly endpointType?: 'read_write' | 'read_only';
 }
 
+/** A statement (or BEGIN, COMMIT, ROLLBACK) the client ran on one of its connections. */
+export interface RecordedStatement {
+  readonly index: number;
+  readonly at: number;
+  /** The connection it ran on (`RecordedConnection.index`). */
+  readonly connectionIndex: number;
+  readonly kind: 'query' | 'begin' | 'commit' | 'rollback';
+  /** The connection's status when the statement was sent (`connecting`, `open`, `dropped`…). */
+  readonly connectionState: string;
+  /** The refusal, when the statement was refused (08003 on a connection not open, 55000…). */
+  readonly refused?: { readonly sqlstate: string; readonly message: string };
+}
+
 /** Everything a client did in one run. */
 export interface ClientRecord {
   readonly requests: readonly RecordedRequest[];
   readonly connections: readonly RecordedConnection[];
+  /** Statements on its connections (absent from records made before statements were kept). */
+  readonly statements?: readonly RecordedStatement[];
 }
 
 /** True for methods that change something (everything but GET). */

@@ -27,6 +27,7 @@ export {
   isMutating,
   type ClientRecord,
   type RecordedRequest,
+  type RecordedStatement,
   type RecordedConnection,
 } from './clientRecord.js';
 export { withFaults, faultProfileProblem, type FaultProfile } from './faultProfile.js';
@@ -54,6 +55,8 @@ export { pollsNoFasterThan } from './oracles/pollsNoFasterThan.js';
 export { retriesWithBackoff, type BackoffOptions } from './oracles/retriesWithBackoff.js';
 export { handlesFailedOperations } from './oracles/handlesFailedOperations.js';
 export { usesReadWriteForWrites } from './oracles/usesReadWriteForWrites.js';
+export { usesLiveIds } from './oracles/usesLiveIds.js';
+export { waitsForOpenConnections } from './oracles/waitsForOpenConnections.js';
 export { defaultOracles } from './oracles/defaultOracles.js';
 export {
   timelineSpanMs,

@@ -143,7 +143,11 @@ export class SimHarness {
 
   /** What the client has done so far. */
   get record(): ClientRecord {
-    return { requests: this.#edge.requests, connections: this.#edge.connections };
+    return {
+      requests: this.#edge.requests,
+      connections: this.#edge.connections,
+      statements: this.#edge.statements,
+    };
   }
 
   /** Moves virtual time (dropping connections on the way when the fault profile says so). */

@@ -7,7 +7,10 @@ import {
   handlesFailedOperations,
   pollsNoFasterThan,
   retriesWithBackoff,
+  runClient,
+  usesLiveIds,
   usesReadWriteForWrites,
+  waitsForOpenConnections,
   waitsForOperations,
   type ClientRecord,
   type RecordedConnection,
@@ -347,5 +350,78 @@ describe('the verdicts on create-then-mutate, 422, 5xx and failed operations', (
     expect(checkClient(goesOn, [handlesFailedOperations()])[0]?.message).toMatch(
       /went on after operation o1 .* was seen failed, as if it had finished/,
     );
+  });
+});
+
+describe('waitsForOpenConnections', () => {
+  it('finds a statement sent on a connection still connecting, and passes one that waited', async () => {
+    const job = (waits: boolean) =>
+      runClient(async (ctx) => {
+        const created = await ctx.fetch(`${ctx.baseURL}/projects`, {
+          method: 'POST',
+          body: '{"project":{}}',
+        });
+        const { endpoints } = (await created.json()) as { endpoints: { id: string }[] };
+        await ctx.sleep(6 * 60_000); // the compute scales to zero
+        const connection = ctx.connect(endpoints[0]!.id, { purpose: 'write' });
+        if (waits) while (connection.state === 'connecting') await ctx.sleep(1_000);
+        return connection.query('1s');
+      });
+    const hasty = await job(false);
+    expect(hasty.value).toMatchObject({ ok: false, error: { sqlstate: '08003' } });
+    expect(checkClient(hasty.record, [waitsForOpenConnections()])[0]?.message).toMatch(
+      /a query on connection #0 to ep-.* was sent while it was still connecting/,
+    );
+    const patient = await job(true);
+    expect(patient.value).toEqual({ ok: true });
+    expect(checkClient(patient.record, [waitsForOpenConnections()])).toEqual([]);
+  });
+});
+
+describe('usesLiveIds', () => {
+  const shown = (at: number, path: string, endpoints: object[]) => ({
+    at,
+    method: 'GET',
+    path: `/projects/${P}${path}`,
+    status: 200,
+    response: { endpoints },
+  });
+  const remove = (at: number, path: string, status = 200) => ({
+    at,
+    method: 'DELETE',
+    path: `/projects/${P}${path}`,
+    status,
+    response: {},
+  });
+  const compute = { id: 'ep-1', branch_id: 'br-1', project_id: P };
+
+  it('finds a compute used after the client deleted its branch, or a connection to it', () => {
+    const restarts = record([
+      shown(0, '/endpoints', [compute]),
+      remove(1, '/branches/br-1'),
+      mutation(2, '/endpoints/ep-1/restart'),
+    ]);
+    expect(checkClient(restarts, [usesLiveIds()])[0]?.message).toMatch(
+      /names ep-1, which the client had deleted \(request #1\)/,
+    );
+    const connects = record(
+      [shown(0, '/endpoints', [compute]), remove(1, '/endpoints/ep-1')],
+      [{ at: 2, endpointId: 'ep-1', purpose: 'read' }],
+    );
+    expect(checkClient(connects, [usesLiveIds()])[0]?.message).toMatch(
+      /connection #0 went to compute ep-1, which the client had deleted/,
+    );
+  });
+
+  it('passes what the client did not delete, a refused DELETE, and another branch', () => {
+    const other = { id: 'ep-2', branch_id: 'br-2', project_id: P };
+    const fine = record([
+      shown(0, '/endpoints', [compute, other]),
+      remove(1, '/branches/br-1', 423),
+      mutation(2, '/endpoints/ep-1/restart'),
+      remove(3, '/branches/br-1'),
+      mutation(4, '/endpoints/ep-2/restart'),
+    ]);
+    expect(checkClient(fine, [usesLiveIds()])).toEqual([]);
   });
 });
