@@ -107,7 +107,11 @@ const MAX_FAULTS_IN_A_ROW = 3;
 /** Decides, request after request, which ones meet an injected fault. */
 export class RequestFaultInjector {
   readonly #faults: RequestFaults;
-  readonly #random: RandomSource;
+  /**
+   * One stream per kind of fault: a kind left out of a profile (as shrinking leaves one out)
+   * leaves the others' decisions as they were, so parts that never fired can shrink away.
+   */
+  readonly #random: Readonly<Record<InjectedFault['kind'], RandomSource>>;
   /** Mutating requests still to refuse, per project, in the burst under way. */
   readonly #bursts = new Map<string, number>();
   /** Faults injected in a row, by method and path. */
@@ -115,7 +119,11 @@ export class RequestFaultInjector {
 
   constructor(faults: RequestFaults, seed: number) {
     this.#faults = faults;
-    this.#random = RandomSource.derive(seed, 'request-faults', 0);
+    this.#random = {
+      locked: RandomSource.derive(seed, 'request-faults-locked', 0),
+      rate_limited: RandomSource.derive(seed, 'request-faults-rate-limited', 0),
+      unavailable: RandomSource.derive(seed, 'request-faults-unavailable', 0),
+    };
   }
 
   /**
@@ -139,6 +147,10 @@ export class RequestFaultInjector {
     return fault;
   }
 
+  /**
+   * Each kind decides on its own stream, for every request it applies to, whatever the others
+   * decide; then the first that fired, in the order 429, 503, 423, answers the request.
+   */
   #draw(request: {
     readonly method: string;
     readonly route?: string;
@@ -148,23 +160,34 @@ export class RequestFaultInjector {
     const own = key === undefined ? undefined : this.#faults.routes?.[key];
     const settings = own ?? (key === undefined ? {} : this.#faults);
     const limited = settings.rateLimited;
-    if (limited !== undefined && this.#random.chance(limited.rate))
-      return { kind: 'rate_limited', retryAfterSeconds: limited.retryAfterSeconds ?? 1 };
+    const limitedFired = limited !== undefined && this.#random.rate_limited.chance(limited.rate);
     const unavailable = settings.unavailable;
-    if (unavailable !== undefined && this.#random.chance(unavailable.rate))
+    const unavailableFired =
+      unavailable !== undefined && this.#random.unavailable.chance(unavailable.rate);
+    const lockedFired = this.#lockedFires(request, settings.locked);
+    if (limitedFired)
+      return { kind: 'rate_limited', retryAfterSeconds: limited.retryAfterSeconds ?? 1 };
+    if (unavailableFired)
       return unavailable.retryAfterSeconds === undefined
         ? { kind: 'unavailable' }
         : { kind: 'unavailable', retryAfterSeconds: unavailable.retryAfterSeconds };
-    if (request.method === 'GET' || request.projectId === undefined) return undefined;
+    return lockedFired ? { kind: 'locked' } : undefined;
+  }
+
+  /** Whether a 423 refuses this request: a burst under way, or a new one drawn. */
+  #lockedFires(
+    request: { readonly method: string; readonly projectId?: string },
+    locked: LockedFaults | undefined,
+  ): boolean {
+    if (request.method === 'GET' || request.projectId === undefined) return false;
     const remaining = this.#bursts.get(request.projectId) ?? 0;
     if (remaining > 0) {
       this.#bursts.set(request.projectId, remaining - 1);
-      return { kind: 'locked' };
+      return true;
     }
-    const locked = settings.locked;
-    if (locked === undefined || !this.#random.chance(locked.rate)) return undefined;
+    if (locked === undefined || !this.#random.locked.chance(locked.rate)) return false;
     const [min, max] = locked.burst ?? [1, 3];
-    this.#bursts.set(request.projectId, this.#random.int(min, max) - 1);
-    return { kind: 'locked' };
+    this.#bursts.set(request.projectId, this.#random.locked.int(min, max) - 1);
+    return true;
   }
 }

@@ -155,6 +155,46 @@ describe('the client edge', () => {
     expect(Object.keys(run.sim.state.projects)).toHaveLength(1);
   });
 
+  it('decides each kind of request fault on its own: leaving one out leaves the others as they were', async () => {
+    /** Which requests met which injected fault, a GET and a POST to a new path each time. */
+    const injected = async (requests: object) => {
+      const run = await runClient(
+        async ({ fetch, baseURL }) => {
+          const created = await fetch(`${baseURL}/projects`, {
+            method: 'POST',
+            body: '{"project":{}}',
+          });
+          const id = ((await created.json()) as { project?: { id: string } }).project?.id ?? 'x';
+          for (let i = 0; i < 60; i += 1) {
+            await fetch(`${baseURL}/projects/${id}/operations?cursor=${i}`);
+            await fetch(`${baseURL}/projects/${id}/branches/b-${i}/roles`, {
+              method: 'POST',
+              body: '{"role":{"name":"r"}}',
+            });
+          }
+        },
+        { seed: 9, faults: { requests } },
+      );
+      return run.record.requests.map((r) => r.injected ?? '-');
+    };
+    const all = await injected({
+      locked: { rate: 0.2, burst: [1, 1] },
+      rateLimited: { rate: 0.2 },
+      unavailable: { rate: 0.2 },
+    });
+    const without = await injected({
+      locked: { rate: 0.2, burst: [1, 1] },
+      rateLimited: { rate: 0.2 },
+    });
+    expect(all).toContain('unavailable');
+    // Every 429 and every request that met no fault stay; only the 503s change (to what the
+    // others decided for those requests).
+    all.forEach((kind, i) => {
+      if (kind === 'rate_limited' || kind === '-') expect(without[i]).toBe(kind);
+      if (kind === 'unavailable') expect(['locked', '-']).toContain(without[i]);
+    });
+  });
+
   it('refuses a malformed fault profile with a message naming the field', () => {
     expect(() => new SimHarness({ faults: { requests: { locked: { rate: 2 } } } })).toThrow(
       /faults\.requests\.locked\.rate must be in 0\.\.1/,
