@@ -14,7 +14,15 @@ export function backendMessage(type: string, payload: Uint8Array = new Uint8Arra
   return message;
 }
 
-function int32(value: number): Buffer {
+/** A 16-bit integer, big-endian, as the protocol writes counts. */
+export function int16(value: number): Buffer {
+  const bytes = Buffer.alloc(2);
+  bytes.writeInt16BE(value);
+  return bytes;
+}
+
+/** A 32-bit integer, big-endian, as the protocol writes lengths. */
+export function int32(value: number): Buffer {
   const bytes = Buffer.alloc(4);
   bytes.writeInt32BE(value);
   return bytes;

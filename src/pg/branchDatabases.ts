@@ -72,8 +72,11 @@ export interface HeldDatabase {
    * Resolves to the first startup setting the backend refused, on a session's first entry.
    */
   enter(session: SessionState): Promise<SqlError | undefined>;
-  /** Runs raw protocol messages; the backend's reply goes to `write` chunk by chunk. */
-  exec(message: Uint8Array, write: ReplyWriter): Promise<void>;
+  /**
+   * Runs raw protocol messages; the backend's reply goes to `write` chunk by chunk. With
+   * `handOver` the message may be moved to the database's thread (the caller reads it no more).
+   */
+  exec(message: Uint8Array, write: ReplyWriter, handOver?: boolean): Promise<void>;
   /** Runs the front's own protocol messages and resolves to the whole reply. */
   reply(message: Uint8Array): Promise<Uint8Array>;
   /** The sessions (by process id) listening on `channel`. */
@@ -427,10 +430,10 @@ export class BranchDatabases {
         live();
         if (channels.length > 0) await db.reply(Buffer.concat(channels.map(listenMessage)));
       },
-      exec: (message, write) => {
+      exec: (message, write, handOver) => {
         live();
         slot.lastUsed = ++this.#uses;
-        return db.exec(message, write);
+        return db.exec(message, write, handOver);
       },
       reply: (message) => {
         live();

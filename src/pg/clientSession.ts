@@ -505,19 +505,23 @@ export class ClientSession {
       if (frames.status === 'I') this.#rest(connection);
       return this.#send(messages);
     };
+    // What is read of the message is read now: COPY data may be handed over below.
+    const resetsTimeout = message !== undefined && maySetTimeout(message);
+    const needsReady = message !== undefined && awaitsReady(message);
     const timeoutMs = message === undefined ? 0 : await statementTimeoutOf(held, session);
     const timer =
       timeoutMs > 0 ? setTimeout(() => this.cancel(PG_ERRORS.timedOut), timeoutMs) : undefined;
     this.#executing = true;
     try {
-      if (message !== undefined) await held.exec(message, deliver);
+      // COPY data is handed over to the database's thread, not copied: it is read no more here.
+      if (message !== undefined) await held.exec(message, deliver, dropCopyIn);
       else if (reply !== undefined) await deliver(reply);
     } finally {
       this.#executing = false;
       clearTimeout(timer);
     }
     if (this.#backendFailed) return;
-    if (message !== undefined && frames.status === undefined && awaitsReady(message)) {
+    if (needsReady && frames.status === undefined) {
       // The backend ran the batch and said nothing, not even that it was ready: it is broken
       // (an embedded Postgres after `COPY … PROGRAM` answers nothing ever again).
       const silent = PG_ERRORS.unavailable('the database stopped answering; it was restarted');
@@ -526,7 +530,7 @@ export class ClientSession {
     }
     this.#status = frames.status ?? this.#status;
     if (this.#ended) return;
-    if (message !== undefined && maySetTimeout(message)) session.statementTimeoutMs = undefined;
+    if (resetsTimeout) session.statementTimeoutMs = undefined;
     await held.listenAgain(again);
     if (frames.status === 'I') await this.#releaseDatabase();
   }

@@ -7,8 +7,8 @@
  */
 import { backendMessage, queryMessage } from './backendMessages.js';
 
-/** The most COPY data the front gathers for one statement before it refuses it. */
-export const MAX_COPY_BYTES = 256 * 1024 * 1024;
+/** The most COPY data the front gathers for one statement before it refuses it (as a message). */
+export const MAX_COPY_BYTES = 64 * 1024 * 1024;
 
 const QUERY = 0x51; // 'Q'
 const COPY_DATA = 0x64; // 'd'

@@ -13,16 +13,6 @@ import type { DatabaseReply, DatabaseRequest, DatabaseThreadData } from './datab
 /** Reply bytes a database may have on their way to a client before its backend waits. */
 const MAX_UNSENT_BYTES = 1 << 20;
 
-/** The CopyFail after every run (see `exec`). */
-const COPY_GUARD = (() => {
-  const reason = Buffer.from('COPY data must follow the statement in the same exchange\0', 'utf8');
-  const message = Buffer.alloc(5 + reason.length);
-  message.write('f', 0, 'latin1');
-  message.writeUInt32BE(4 + reason.length, 1);
-  reason.copy(message, 5);
-  return message;
-})();
-
 /** Takes one chunk of a reply; resolves once it is written out (or dropped). */
 export type ReplyWriter = (chunk: Uint8Array) => Promise<void> | void;
 
@@ -83,13 +73,17 @@ export class DatabaseThread {
   }
 
   /**
-   * Runs raw protocol messages; each chunk of the reply goes to `write` as the backend writes it. A
-   * `CopyFail` goes after them: an embedded Postgres cannot wait for COPY data, so a COPY FROM
-   * STDIN that nothing caught before fails (an error the client reads) instead of stopping the
-   * engine; outside COPY the backend ignores it.
+   * Runs raw protocol messages; each chunk of the reply goes to `write` as the backend writes it
+   * (the thread puts a `CopyFail` after them, see `databaseWorker.ts`). With `handOver`, a message
+   * that owns its whole buffer is moved to the thread, not copied: the caller must not read it
+   * again.
    */
-  exec(message: Uint8Array, write: ReplyWriter): Promise<void> {
-    return this.#ask({ kind: 'exec', message: Buffer.concat([message, COPY_GUARD]) }, write);
+  exec(message: Uint8Array, write: ReplyWriter, handOver = false): Promise<void> {
+    // A large message the caller is done with moves to the thread instead of being copied.
+    const whole = message.byteOffset === 0 && message.byteLength === message.buffer.byteLength;
+    const transfer =
+      handOver && whole && message.buffer instanceof ArrayBuffer ? [message.buffer] : [];
+    return this.#ask({ kind: 'exec', message }, write, transfer);
   }
 
   /** Runs raw protocol messages and resolves with the whole reply (for the front's own statements). */
@@ -115,11 +109,11 @@ export class DatabaseThread {
     this.#lose(new Error('the database was stopped'));
   }
 
-  #ask(request: DatabaseRequest, write: ReplyWriter): Promise<void> {
+  #ask(request: DatabaseRequest, write: ReplyWriter, transfer: ArrayBuffer[] = []): Promise<void> {
     if (this.#gone !== undefined) return Promise.reject(this.#gone);
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ write, resolve, reject });
-      this.#thread.postMessage(request);
+      this.#thread.postMessage(request, transfer);
     });
   }
 

@@ -29,6 +29,20 @@ export type DatabaseReply =
   | { readonly kind: 'done' }
   | { readonly kind: 'failed'; readonly message: string };
 
+/**
+ * The CopyFail after every run: an embedded Postgres cannot wait for COPY data, so a COPY FROM
+ * STDIN that nothing caught before fails (an error the client reads) instead of stopping the
+ * engine; outside COPY the backend ignores it.
+ */
+const COPY_GUARD = (() => {
+  const reason = Buffer.from('COPY data must follow the statement in the same exchange\0', 'utf8');
+  const message = Buffer.alloc(5 + reason.length);
+  message.write('f', 0, 'latin1');
+  message.writeUInt32BE(4 + reason.length, 1);
+  reason.copy(message, 5);
+  return message;
+})();
+
 /** How long one wait for the client to catch up lasts before the counter is read again. */
 const WAIT_MS = 100;
 
@@ -64,7 +78,9 @@ async function serve(): Promise<void> {
           port.close();
           return;
         }
-        await db.execProtocolRawStream(request.message, { onRawData: send });
+        await db.execProtocolRawStream(Buffer.concat([request.message, COPY_GUARD]), {
+          onRawData: send,
+        });
         say({ kind: 'done' });
       } catch (error) {
         // SQL errors come back in the reply: a throw means the engine itself stopped (it exited,
@@ -98,8 +114,19 @@ async function reported(db: PGlite): Promise<Record<string, string>> {
   return Object.fromEntries(result.rows.map((row) => [row.name, row.value]));
 }
 
+/** What went wrong, in words, whatever was thrown (an engine may throw a plain object). */
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+    try {
+      return JSON.stringify(error);
+    } catch {
+      return Object.prototype.toString.call(error);
+    }
+  }
+  return String(error);
 }
 
 await serve();

@@ -117,8 +117,9 @@ class Handshake {
       return await this.#start();
     } finally {
       clearTimeout(timer);
-      // Bytes that come before the session reads again wait in the socket, not on the floor.
-      this.#socket.pause();
+      // Bytes that come before the session reads again wait in the socket, not on the floor (a
+      // connection already hung up drains instead, see `hangUp`).
+      if (!this.#closed) this.#socket.pause();
       this.#unlisten(this.#socket);
     }
   }
@@ -209,7 +210,7 @@ class Handshake {
     database: string,
     named: NamedEndpoint | undefined,
   ): Promise<StartedClient | undefined> {
-    this.#socket.write(cleartextPasswordRequest());
+    this.#write(cleartextPasswordRequest());
     const message = await this.#next();
     if (message === undefined) return undefined;
     if (message[0] !== PASSWORD_MESSAGE)
@@ -233,7 +234,7 @@ class Handshake {
     const endPoint = this.#socket instanceof TLSSocket ? this.#context.tls?.endPoint : undefined;
     const mechanisms =
       endPoint === undefined ? [SCRAM_SHA_256] : [SCRAM_SHA_256_PLUS, SCRAM_SHA_256];
-    this.#socket.write(saslRequest(mechanisms));
+    this.#write(saslRequest(mechanisms));
     // An unknown role goes through the same exchange and fails it, as Postgres does.
     const exchange = new ScramExchange(password ?? `\0unknown role ${user}`, endPoint);
     const initial = await this.#next();
@@ -242,7 +243,7 @@ class Handshake {
     if (start === undefined) return this.#badSasl('malformed SASLInitialResponse');
     const serverFirst = exchange.first(start.mechanism, start.data);
     if (isScramFailure(serverFirst)) return this.#badSasl(serverFirst.message);
-    this.#socket.write(saslContinue(serverFirst));
+    this.#write(saslContinue(serverFirst));
     const response = await this.#next();
     if (response === undefined) return false;
     if (response[0] !== PASSWORD_MESSAGE) return this.#badSasl('expected a SASLResponse');
@@ -253,7 +254,7 @@ class Handshake {
       else this.#badSasl(serverFinal.message);
       return false;
     }
-    this.#socket.write(saslFinal(serverFinal));
+    this.#write(saslFinal(serverFinal));
     return true;
   }
 

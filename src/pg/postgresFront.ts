@@ -305,11 +305,12 @@ export class PostgresFront {
         break;
       }
       case 'EndpointDeleted':
-        // The event names no branch, and the compute is gone from the state: look at them all.
+        // The event names no branch; the state read during the command may still show the compute
+        // (as awake): look at every branch, the deleted compute left out.
         for (const branchId of Object.keys(
           this.#host.sim.state.projects[projectId]?.branches ?? {},
         ))
-          this.#closeWhenAsleep(at(branchId));
+          this.#closeWhenAsleep(at(branchId), event.endpointId);
         break;
       case 'BranchCreated':
         if (event.parentId !== undefined) copy(event.parentId, event.branchId, event.databases);
@@ -325,9 +326,12 @@ export class PostgresFront {
         break;
       }
       case 'BranchDeleted':
-        // A branch kept for recovery keeps its data until it is purged.
-        if (event.recoverableUntil === undefined)
-          this.#job(this.databases.drop(at(event.branchId)));
+        // A branch kept for recovery keeps its data until it is purged, but not its instances.
+        this.#job(
+          event.recoverableUntil === undefined
+            ? this.databases.drop(at(event.branchId))
+            : this.databases.closeBranch(at(event.branchId)),
+        );
         break;
       case 'BranchPurged':
         this.#job(this.databases.drop(at(event.branchId)));

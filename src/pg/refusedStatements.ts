@@ -11,6 +11,7 @@
  * restarted (`ReplyFrames.fatal`).
  */
 import { sqlStatements, type SqlToken } from './sqlTokens.js';
+import { statementTexts } from './statementTexts.js';
 
 /** Why a statement is refused, in Postgres's fields. */
 export interface Refusal {
@@ -55,8 +56,15 @@ const COPY_TO_FILE: Refusal = {
   hint: COPY_HINT,
 };
 
+/**
+ * Words without which no statement is refused: text that has none of them is not read further
+ * (a statement of megabytes costs one scan, not a tokenizing).
+ */
+const SUSPECT = /copy|pg_read_|pg_ls_dir|pg_stat_file|lo_import|lo_export/i;
+
 /** Why `sql` (one or more statements) is refused, or `undefined` when it may run. */
 export function refusalOf(sql: string, nesting = 0): Refusal | undefined {
+  if (!SUSPECT.test(sql)) return undefined;
   for (const tokens of sqlStatements(sql)) {
     const found = copyRefusal(tokens) ?? functionRefusal(tokens) ?? bodyRefusal(tokens, nesting);
     if (found !== undefined) return found;
@@ -124,23 +132,10 @@ function isWord(token: SqlToken | undefined, word: string): boolean {
   return token?.kind === 'word' && token.text === word;
 }
 
-const QUERY = 0x51; // 'Q'
-const PARSE = 0x50; // 'P'
-
 /** Why a batch of protocol messages is refused: the first refused Query or Parse in it. */
 export function refusalInMessages(messages: Uint8Array): Refusal | undefined {
-  const view = Buffer.from(messages.buffer, messages.byteOffset, messages.byteLength);
-  for (let offset = 0; offset + 5 <= view.length; offset += 1 + view.readUInt32BE(offset + 1)) {
-    const type = view[offset];
-    if (type !== QUERY && type !== PARSE) continue;
-    const end = offset + 1 + view.readUInt32BE(offset + 1);
-    // A Parse names its statement first; a Query is its text.
-    const start = type === QUERY ? offset + 5 : view.indexOf(0, offset + 5) + 1;
-    if (start <= 0 || start > end) continue;
-    const textEnd = view.indexOf(0, start);
-    const found = refusalOf(
-      view.toString('utf8', start, textEnd < 0 || textEnd > end ? end : textEnd),
-    );
+  for (const text of statementTexts(messages)) {
+    const found = refusalOf(text);
     if (found !== undefined) return found;
   }
   return undefined;

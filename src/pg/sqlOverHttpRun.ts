@@ -12,7 +12,7 @@
  */
 import { SLICE_MS } from '../service/slicedRun.js';
 import { nextSliceTurn } from '../service/sliceTurns.js';
-import { backendMessage } from './backendMessages.js';
+import { backendMessage, int16, int32 } from './backendMessages.js';
 import type { HeldDatabase } from './branchDatabases.js';
 import { refusalOf, type Refusal } from './refusedStatements.js';
 
@@ -505,16 +505,4 @@ function errorFields(body: Buffer): Record<string, string> {
     at = end + 1;
   }
   return fields;
-}
-
-function int16(value: number): Buffer {
-  const bytes = Buffer.alloc(2);
-  bytes.writeInt16BE(value);
-  return bytes;
-}
-
-function int32(value: number): Buffer {
-  const bytes = Buffer.alloc(4);
-  bytes.writeInt32BE(value);
-  return bytes;
 }

@@ -8,6 +8,7 @@ import { queryMessage } from './backendMessages.js';
 import { firstValue } from './backendReplies.js';
 import type { HeldDatabase } from './branchDatabases.js';
 import type { SessionState } from './sessionState.js';
+import { statementTexts } from './statementTexts.js';
 
 const READ_TIMEOUT = queryMessage(
   "select setting from pg_settings where name = 'statement_timeout'",
@@ -29,7 +30,7 @@ export async function statementTimeoutOf(
   return session.statementTimeoutMs;
 }
 
-/** Whether client messages may change the session's `statement_timeout`. */
+/** Whether client messages may change the session's `statement_timeout` (their SQL says so). */
 export function maySetTimeout(messages: Uint8Array): boolean {
-  return MAY_SET.test(Buffer.from(messages).toString('latin1'));
+  return statementTexts(messages).some((text) => MAY_SET.test(text));
 }

@@ -86,18 +86,18 @@ describe('refusalInMessages', () => {
 
 describe('sqlTokens', () => {
   it('reads strings, quoted identifiers and dollar quotes as Postgres does', () => {
-    expect(sqlTokens(`select 'it''s', E'a\\'b', "Q""x", $t$ $$ $t$, $1`)).toEqual([
+    expect(sqlTokens(`select 'it''s', E'a\\'b', "Q""x", $t$ $$ $t$, $1, f(x.y) -- c`)).toEqual([
       { kind: 'word', text: 'select' },
       { kind: 'string', text: "it's" },
-      { kind: 'other', text: ',' },
       { kind: 'string', text: "a'b" },
-      { kind: 'other', text: ',' },
       { kind: 'identifier', text: 'Q"x' },
-      { kind: 'other', text: ',' },
       { kind: 'string', text: ' $$ ' },
-      { kind: 'other', text: ',' },
-      { kind: 'other', text: '$' },
-      { kind: 'other', text: '1' },
+      { kind: 'word', text: 'f' },
+      { kind: 'other', text: '(' },
+      { kind: 'word', text: 'x' },
+      { kind: 'other', text: '.' },
+      { kind: 'word', text: 'y' },
+      { kind: 'other', text: ')' },
     ]);
     expect(sqlStatements("select ';'; ; select 2").length).toBe(2);
   });
