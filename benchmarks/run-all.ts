@@ -1,6 +1,6 @@
 /**
  * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k` and `ceiling`, the fifty-year
- * `serve-50y` and the minute-long `soak`, which run only when named),
+ * `serve-50y`, the minute-long `soak` and the `hostile` clients of issue 50, which run only when named),
  * or those named on the command line (`npm run bench -- scheduler`).
  * Exits 1 when a target was missed and `--strict` is given.
  */
@@ -20,6 +20,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<boolean>>> = {
   sweep: async () => (await import('./sweep.js')).runSweepBenchmark(),
   'serve-50y': async () => (await import('./serve50y.js')).runServe50yBenchmark(),
   soak: async () => (await import('./soak.js')).runSoakBenchmark(),
+  hostile: async () => (await import('./hostile.js')).runHostileBenchmark(),
 };
 
 const args = process.argv.slice(2);
@@ -33,8 +34,11 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 let allMet = true;
-/** Long enough (a region-sized fleet, fifty years twice, a minute's soak) to run only when named. */
-const ON_REQUEST = new Set(['fleet-30d-10k', 'ceiling', 'serve-50y', 'soak']);
+/**
+ * Long enough (a region-sized fleet, fifty years twice, a minute's soak, minutes of hostile clients
+ * against serve processes of their own) to run only when named.
+ */
+const ON_REQUEST = new Set(['fleet-30d-10k', 'ceiling', 'serve-50y', 'soak', 'hostile']);
 for (const name of names.length > 0
   ? names
   : Object.keys(BENCHMARKS).filter((n) => !ON_REQUEST.has(n))) {
