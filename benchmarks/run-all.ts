@@ -21,6 +21,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<boolean>>> = {
   'serve-50y': async () => (await import('./serve50y.js')).runServe50yBenchmark(),
   soak: async () => (await import('./soak.js')).runSoakBenchmark(),
   hostile: async () => (await import('./hostile.js')).runHostileBenchmark(),
+  toolkit: async () => (await import('./toolkit.js')).runToolkitBenchmark(),
 };
 
 const args = process.argv.slice(2);

@@ -60,6 +60,7 @@ export class ClientEdge {
       body: answer.body,
       headers: { ...answer.headers },
     };
+    this.#injector?.answered(upper, path, response);
     const route = matched?.pattern;
     const projectId = matched?.params['project_id'];
     const retryAfter = response.headers['retry-after'];

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { RandomSource } from '../core/randomSource.js';
 import { parseInput, satisfying, strictObject, whole, type Immutable } from '../core/schema.js';
+import { isRetryable } from './oracles/politeness.js';
 
 const rate = satisfying<number>(
   (n) => typeof n === 'number' && n >= 0 && n <= 1,
@@ -50,7 +51,7 @@ const requestFaultsSchema = strictObject({
   locked: lockedSchema.optional(),
   rateLimited: rateLimitedSchema.optional(),
   unavailable: unavailableSchema.optional(),
-  /** The most injected faults one request (method and path) meets in a row. Default 3. */
+  /** The most refusals in a row after which a request meets no injected fault. Default 3. */
   maxInARow: whole(1, 'must be a whole number ≥ 1').optional(),
   /**
    * Per route, keyed `METHOD /pattern` as in the route table (`POST /projects/{project_id}/branches`);
@@ -101,7 +102,12 @@ export function requestFaultsProblem(faults: RequestFaults): string | undefined 
   return parsed.ok ? undefined : parsed.error;
 }
 
-/** The most injected faults one request (method and path) meets in a row. */
+/** A request's key: its method and path (the same request asked again is a retry). */
+function askedKey(method: string, path: string): string {
+  return `${method} ${path}`;
+}
+
+/** The most refusals in a row one request (method and path) may have met for a fault to be injected. */
 const MAX_FAULTS_IN_A_ROW = 3;
 
 /** Decides, request after request, which ones meet an injected fault. */
@@ -114,7 +120,7 @@ export class RequestFaultInjector {
   readonly #random: Readonly<Record<InjectedFault['kind'], RandomSource>>;
   /** Mutating requests still to refuse, per project, in the burst under way. */
   readonly #bursts = new Map<string, number>();
-  /** Faults injected in a row, by method and path. */
+  /** Refusals in a row (injected or not), by method and path. */
   readonly #inARow = new Map<string, number>();
 
   constructor(faults: RequestFaults, seed: number) {
@@ -127,10 +133,12 @@ export class RequestFaultInjector {
   }
 
   /**
-   * The fault for the next request (undefined: let it through to the simulation). No request (one
-   * method and path) meets more than `maxInARow` injected faults in a row (default
-   * {@link MAX_FAULTS_IN_A_ROW}): a client that retries a refused request that many times gets
-   * through every fault the profile injects.
+   * The fault for the next request (undefined: let it through to the simulation). No fault is
+   * injected into a request (one method and path) already refused `maxInARow` times in a row
+   * (default {@link MAX_FAULTS_IN_A_ROW}), by injected faults or the simulation's own refusals
+   * alike: injected faults never make a streak of refusals longer than the simulation's own, so a
+   * client whose retries outlast the simulation's locks gets through every fault the profile
+   * injects.
    */
   next(request: {
     readonly method: string;
@@ -138,13 +146,21 @@ export class RequestFaultInjector {
     readonly route?: string;
     readonly projectId?: string;
   }): InjectedFault | undefined {
-    const asked = `${request.method} ${request.path ?? request.route ?? ''}`;
-    const inARow = this.#inARow.get(asked) ?? 0;
+    const inARow = this.#inARow.get(askedKey(request.method, request.path ?? '')) ?? 0;
     const most = this.#faults.maxInARow ?? MAX_FAULTS_IN_A_ROW;
-    const fault = inARow >= most ? undefined : this.#draw(request);
-    if (fault === undefined) this.#inARow.delete(asked);
-    else this.#inARow.set(asked, inARow + 1);
-    return fault;
+    return inARow >= most ? undefined : this.#draw(request);
+  }
+
+  /** What a request was answered, injected or not: refusals in a row are counted by request. */
+  answered(
+    method: string,
+    path: string,
+    answer: { readonly status: number; readonly body: unknown },
+  ): void {
+    const key = askedKey(method, path);
+    if (isRetryable({ status: answer.status, response: answer.body }))
+      this.#inARow.set(key, (this.#inARow.get(key) ?? 0) + 1);
+    else this.#inARow.delete(key);
   }
 
   /**

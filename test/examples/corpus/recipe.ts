@@ -1,0 +1,231 @@
+/**
+ * The documented recipe, run over the corpus: each run a generated timeline with faults
+ * (`timeline({ maxSteps: 10, faults: faultProfile() })`), a `SimHarness` with its seed and faults,
+ * the entry's setup made on the simulation, the client run with the timeline alongside within a
+ * day, then the default oracles over the record and the monitors over the log; and whether the
+ * client's job succeeded (it returned without throwing). A run fails when any of these says so.
+ */
+import fc from 'fast-check';
+import {
+  checkClient,
+  checkLog,
+  defaultOracles,
+  faultProfile,
+  formatFinding,
+  formatViolation,
+  requestLine,
+  SimHarness,
+  timeline,
+  type ClientOutcome,
+  type ClientRun,
+  type ClientRecord,
+  type MonitorViolation,
+  type OracleFinding,
+  type Timeline,
+} from '../../../src/testing/index.js';
+import type { CorpusEntry } from './index.js';
+
+/** The worlds of the recipe. */
+export const WORLDS: fc.Arbitrary<Timeline> = timeline({ maxSteps: 10, faults: faultProfile() });
+
+/** The seed every corpus check starts fast-check from. */
+export const CORPUS_SEED = 47;
+
+/** What one run of a client came to. */
+export interface Verdict {
+  /** The oracles' findings over the client's record. */
+  readonly findings: readonly OracleFinding[];
+  /** The first monitor violation in the simulation's log. */
+  readonly violation?: MonitorViolation;
+  readonly outcome: ClientOutcome;
+  /** What the client threw, when it did. */
+  readonly error?: unknown;
+  /** Who said the run failed: oracles, monitors, `job failed`, `timed_out`, `stuck`, `busy`. */
+  readonly labels: readonly string[];
+  /** What the first of them said, for a person to read. */
+  readonly message: string;
+  readonly record: ClientRecord;
+}
+
+/** Runs `entry` once in `world` and judges it. */
+export async function judge(entry: CorpusEntry, world: Timeline): Promise<Verdict> {
+  const harness = new SimHarness({ seed: world.seed, faults: world.faults });
+  const client = entry.prepare(harness.sim);
+  const run = await harness.run(client, { world: world.steps, within: '1d' });
+  const findings = checkClient(run.record, defaultOracles());
+  const violation = checkLog(run.sim.log);
+  const jobLabel =
+    run.outcome === 'returned' ? [] : [run.outcome === 'threw' ? 'job failed' : run.outcome];
+  const labels = [
+    ...findings.map((f) => f.oracle),
+    ...(violation === undefined ? [] : [violation.monitor]),
+    ...jobLabel,
+  ];
+  const first = findings[0];
+  const message =
+    first !== undefined
+      ? formatFinding(first, run.record)
+      : violation !== undefined
+        ? formatViolation(violation)
+        : jobMessage(run);
+  return {
+    findings,
+    ...(violation === undefined ? {} : { violation }),
+    outcome: run.outcome,
+    ...(run.outcome === 'threw' ? { error: run.error } : {}),
+    labels,
+    message,
+    record: run.record,
+  };
+}
+
+/** A failing run, as an error fast-check reports. */
+export class CorpusRunFailed extends Error {
+  constructor(readonly verdict: Verdict) {
+    super(`${verdict.labels.join(', ')}\n${verdict.message}`);
+    this.name = 'CorpusRunFailed';
+  }
+}
+
+/** The recipe as a property: it fails when an oracle, a monitor or the job's outcome says so. */
+export function recipe(
+  entry: CorpusEntry,
+  onRun: (verdict: Verdict) => void = () => {},
+): fc.IAsyncPropertyWithHooks<[Timeline]> {
+  return fc.asyncProperty(WORLDS, async (world) => {
+    const verdict = await judge(entry, world);
+    onRun(verdict);
+    if (verdict.labels.length > 0) throw new CorpusRunFailed(verdict);
+  });
+}
+
+/** What looking for a bug client's bug came to. */
+export interface BugSearch {
+  /** A run failed and it showed this bug (see `CorpusEntry.shows`). */
+  readonly found: boolean;
+  /** A run failed (for this bug or another reason). */
+  readonly failed: boolean;
+  /** Runs up to and including the first failure (all of them when none failed). */
+  readonly runs: number;
+  /** The first failing run's verdict. */
+  readonly first?: Verdict;
+  /** The shrunk counterexample: its steps and its verdict (when shrinking). */
+  readonly shrunk?: { readonly steps: number; readonly verdict: Verdict; readonly world: Timeline };
+  readonly seconds: number;
+}
+
+/** Runs the recipe on a bug client until a run fails (at most `numRuns`), then shrinks it. */
+export async function searchBug(
+  entry: CorpusEntry,
+  options: { readonly numRuns: number; readonly shrink: boolean },
+): Promise<BugSearch> {
+  const started = performance.now();
+  let first: Verdict | undefined;
+  const details = await fc.check(
+    recipe(entry, (verdict) => {
+      if (first === undefined && verdict.labels.length > 0) first = verdict;
+    }),
+    { numRuns: options.numRuns, seed: CORPUS_SEED, endOnFailure: !options.shrink },
+  );
+  const counterexample = details.counterexample?.[0];
+  const shrunk =
+    options.shrink && counterexample !== undefined
+      ? {
+          steps: counterexample.steps.length,
+          verdict: await judge(entry, counterexample),
+          world: counterexample,
+        }
+      : undefined;
+  const shows = entry.shows ?? ((verdict: Verdict) => verdict.findings.length > 0);
+  return {
+    found: details.failed && first !== undefined && shows(first),
+    failed: details.failed,
+    runs: details.numRuns,
+    ...(first === undefined ? {} : { first }),
+    ...(shrunk === undefined ? {} : { shrunk }),
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** What running a careful client many times came to. */
+export interface CarefulTally {
+  readonly runs: number;
+  /** Runs with an oracle finding or a monitor violation. */
+  readonly withFindings: number;
+  /** Runs whose job did not return (threw, timed out, got stuck or busy). */
+  readonly jobsFailed: number;
+  /** Findings by oracle or monitor name, and failed jobs by outcome. */
+  readonly byLabel: ReadonlyMap<string, number>;
+  /** The first run with a finding, and the first whose job failed. */
+  readonly firstFinding?: Verdict;
+  readonly firstJobFailure?: Verdict;
+  /** Why jobs failed: the error's first line, counted. */
+  readonly failures: ReadonlyMap<string, number>;
+  readonly seconds: number;
+}
+
+/** Runs the recipe on a careful client `numRuns` times, counting what fails. */
+export async function tallyCareful(
+  entry: CorpusEntry,
+  options: { readonly numRuns: number },
+): Promise<CarefulTally> {
+  const started = performance.now();
+  let runs = 0;
+  let withFindings = 0;
+  let jobsFailed = 0;
+  const byLabel = new Map<string, number>();
+  const failures = new Map<string, number>();
+  let firstFinding: Verdict | undefined;
+  let firstJobFailure: Verdict | undefined;
+  const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  await fc.check(
+    fc.asyncProperty(WORLDS, async (world) => {
+      const verdict = await judge(entry, world);
+      runs += 1;
+      for (const label of verdict.labels) count(byLabel, label);
+      if (verdict.findings.length > 0 || verdict.violation !== undefined) {
+        withFindings += 1;
+        firstFinding ??= verdict;
+      }
+      if (verdict.outcome !== 'returned') {
+        jobsFailed += 1;
+        firstJobFailure ??= verdict;
+        count(failures, verdict.outcome === 'threw' ? errorText(verdict.error) : verdict.outcome);
+      }
+    }),
+    { numRuns: options.numRuns, seed: CORPUS_SEED },
+  );
+  return {
+    runs,
+    withFindings,
+    jobsFailed,
+    byLabel,
+    ...(firstFinding === undefined ? {} : { firstFinding }),
+    ...(firstJobFailure === undefined ? {} : { firstJobFailure }),
+    failures,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** Why the job failed, with the client's last requests ('' when it returned). */
+function jobMessage(run: ClientRun<unknown>): string {
+  if (run.outcome === 'returned') return '';
+  const why =
+    run.outcome === 'threw'
+      ? `job failed: ${errorText(run.error)}`
+      : `the job ${run.outcome} (within 1d)`;
+  return `${why}\n${lastRequests(run.record)}`;
+}
+
+/** The client's last requests, as `formatFinding` lists those up to a finding. */
+function lastRequests(record: ClientRecord, count = 6): string {
+  const start = record.requests[0]?.at ?? 0;
+  const lines = record.requests.slice(-count).map((r) => `    ${requestLine(r, start)}`);
+  return lines.length === 0 ? '  (no request)' : ['  its last requests:', ...lines].join('\n');
+}
+
+/** An error's first line. */
+export function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.split('\n')[0] ?? text;
+}
