@@ -7,6 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { errorText } from '../core/errorText.js';
 
 /** What the thread is started with. */
 export interface DatabaseThreadData {
@@ -57,7 +58,7 @@ async function serve(): Promise<void> {
   try {
     db = await PGlite.create(data.dir);
   } catch (error) {
-    say({ kind: 'failed', message: messageOf(error) });
+    say({ kind: 'failed', message: errorText(error) });
     return;
   }
   const send = (chunk: Uint8Array) => {
@@ -85,7 +86,7 @@ async function serve(): Promise<void> {
       } catch (error) {
         // SQL errors come back in the reply: a throw means the engine itself stopped (it exited,
         // say). Nothing more can run on it: the thread ends, and the next client reopens the data.
-        say({ kind: 'failed', message: messageOf(error) });
+        say({ kind: 'failed', message: errorText(error) });
         if (request.kind === 'exec') process.exit(1);
       }
     });
@@ -112,21 +113,6 @@ async function reported(db: PGlite): Promise<Record<string, string>> {
     `select name, current_setting(name) as value from unnest(array[${names}]) as name`,
   );
   return Object.fromEntries(result.rows.map((row) => [row.name, row.value]));
-}
-
-/** What went wrong, in words, whatever was thrown (an engine may throw a plain object). */
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string') return message;
-    try {
-      return JSON.stringify(error);
-    } catch {
-      return Object.prototype.toString.call(error);
-    }
-  }
-  return String(error);
 }
 
 await serve();

@@ -2,6 +2,7 @@
  * The errors the Postgres front itself answers, before any compute is reached, with the SQLSTATE
  * and message the real service's proxy (or Postgres) gives for the same mistake.
  */
+import { errorText } from '../core/errorText.js';
 import type { SqlError } from '../domain/sqlState.js';
 
 /** Errors of the front, by cause. */
@@ -35,21 +36,6 @@ export const PG_ERRORS = {
   /** The front could not serve the client (the store refused a write, a database failed to open). */
   unavailable: (cause: unknown): SqlError => ({
     sqlstate: '08006',
-    message: `computesim could not serve the connection: ${describe(cause)}`,
+    message: `computesim could not serve the connection: ${errorText(cause)}`,
   }),
 } as const;
-
-/** What went wrong, in words, whatever was thrown (never `[object Object]`). */
-function describe(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  if (typeof cause === 'object' && cause !== null) {
-    const message = (cause as { message?: unknown }).message;
-    if (typeof message === 'string') return message;
-    try {
-      return JSON.stringify(cause);
-    } catch {
-      return Object.prototype.toString.call(cause);
-    }
-  }
-  return String(cause);
-}
