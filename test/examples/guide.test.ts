@@ -49,8 +49,10 @@ async function restartPrimary(
   if (primary === undefined) return undefined;
   const restarted = await api('POST', `/endpoints/${primary.id}/restart`);
   if (restarted === undefined) return undefined; // deleted meanwhile: nothing left to restart
+  const deadline = ctx.now() + 60 * 60_000; // an hour; then it reports instead of waiting on
   for (const { id } of restarted.operations)
     for (;;) {
+      if (ctx.now() > deadline) throw new Error(`restart ${id} did not end within an hour`);
       const polled = await api('GET', `/operations/${id}`);
       if (polled === undefined) return undefined; // its project deleted meanwhile
       const { status } = polled.operation;
@@ -89,6 +91,19 @@ const behaves = (pollEveryMs?: number) =>
 
 it('behaves under any timeline and faults, and the simulation keeps its invariants', async () => {
   await fc.assert(behaves(), { numRuns: 100 });
+});
+
+// The second property: under harsh faults (operations that end in error or stay stuck for days)
+// the job may fail, but the client reports it and ends: it never waits forever.
+it('ends under harsh faults: it reports a failure rather than waiting forever', async () => {
+  const harsh = timeline({ maxSteps: 10, faults: faultProfile({ preset: 'harsh' }) });
+  await fc.assert(
+    fc.asyncProperty(harsh, async (world) => {
+      const run = await runOnce(world);
+      expect(['returned', 'threw']).toContain(run.outcome); // not 'timed_out': it has a deadline
+    }),
+    { numRuns: 100 },
+  );
 });
 
 it('finds a planted bug and shrinks it: the same client polling every second', async () => {

@@ -4,6 +4,11 @@
  * the entry's setup made on the simulation, the client run with the timeline alongside within a
  * day, then the default oracles over the record and the monitors over the log; and whether the
  * client's job succeeded (it returned without throwing). A run fails when any of these says so.
+ *
+ * The recipe's second property, under `faultProfile({ preset: 'harsh' })`: operations may end in
+ * error or stay stuck for days, so a careful job may fail, but its client reports and ends: a run
+ * fails only when the client does not end within the day (it waits forever). The oracles and
+ * monitors judge the first property, where a careful client's job succeeds.
  */
 import fc from 'fast-check';
 import {
@@ -25,8 +30,14 @@ import {
 } from '../../../src/testing/index.js';
 import type { CorpusEntry } from './index.js';
 
-/** The worlds of the recipe. */
-export const WORLDS: fc.Arbitrary<Timeline> = timeline({ maxSteps: 10, faults: faultProfile() });
+/** How hard the faults are: the recipe's first property, or its second. */
+export type Preset = 'honest' | 'harsh';
+
+/** The worlds of the recipe, by preset. */
+const WORLDS: Readonly<Record<Preset, fc.Arbitrary<Timeline>>> = {
+  honest: timeline({ maxSteps: 10, faults: faultProfile() }),
+  harsh: timeline({ maxSteps: 10, faults: faultProfile({ preset: 'harsh' }) }),
+};
 
 /** The seed every corpus check starts fast-check from. */
 export const CORPUS_SEED = 47;
@@ -47,15 +58,20 @@ export interface Verdict {
   readonly record: ClientRecord;
 }
 
-/** Runs `entry` once in `world` and judges it. */
-export async function judge(entry: CorpusEntry, world: Timeline): Promise<Verdict> {
+/** Runs `entry` once in `world` and judges it (under the harsh preset: only whether it ended). */
+export async function judge(
+  entry: CorpusEntry,
+  world: Timeline,
+  preset: Preset = 'honest',
+): Promise<Verdict> {
   const harness = new SimHarness({ seed: world.seed, faults: world.faults });
   const client = entry.prepare(harness.sim);
   const run = await harness.run(client, { world: world.steps, within: '1d' });
-  const findings = checkClient(run.record, defaultOracles());
-  const violation = checkLog(run.sim.log);
-  const jobLabel =
-    run.outcome === 'returned' ? [] : [run.outcome === 'threw' ? 'job failed' : run.outcome];
+  const honest = preset === 'honest';
+  const findings = honest ? checkClient(run.record, defaultOracles()) : [];
+  const violation = honest ? checkLog(run.sim.log) : undefined;
+  const ended = run.outcome === 'returned' || (!honest && run.outcome === 'threw');
+  const jobLabel = ended ? [] : [run.outcome === 'threw' ? 'job failed' : run.outcome];
   const labels = [
     ...findings.map((f) => f.oracle),
     ...(violation === undefined ? [] : [violation.monitor]),
@@ -91,9 +107,10 @@ export class CorpusRunFailed extends Error {
 export function recipe(
   entry: CorpusEntry,
   onRun: (verdict: Verdict) => void = () => {},
+  preset: Preset = 'honest',
 ): fc.IAsyncPropertyWithHooks<[Timeline]> {
-  return fc.asyncProperty(WORLDS, async (world) => {
-    const verdict = await judge(entry, world);
+  return fc.asyncProperty(WORLDS[preset], async (world) => {
+    const verdict = await judge(entry, world, preset);
     onRun(verdict);
     if (verdict.labels.length > 0) throw new CorpusRunFailed(verdict);
   });
@@ -101,6 +118,8 @@ export function recipe(
 
 /** What looking for a bug client's bug came to. */
 export interface BugSearch {
+  /** The property whose runs these are: the recipe's first (`honest`) or its second (`harsh`). */
+  readonly preset: Preset;
   /** A run failed and it showed this bug (see `CorpusEntry.shows`). */
   readonly found: boolean;
   /** A run failed (for this bug or another reason). */
@@ -114,17 +133,37 @@ export interface BugSearch {
   readonly seconds: number;
 }
 
-/** Runs the recipe on a bug client until a run fails (at most `numRuns`), then shrinks it. */
+/**
+ * Runs the recipe on a bug client until a run fails (at most `numRuns`), then shrinks it: its
+ * first property, then, when that found nothing, its second (the runs are that property's).
+ */
 export async function searchBug(
   entry: CorpusEntry,
   options: { readonly numRuns: number; readonly shrink: boolean },
 ): Promise<BugSearch> {
+  const honest = await searchWith(entry, options, 'honest');
+  if (honest.found) return honest;
+  const harsh = await searchWith(entry, options, 'harsh');
+  return harsh.found
+    ? { ...harsh, seconds: honest.seconds + harsh.seconds }
+    : { ...honest, seconds: honest.seconds + harsh.seconds };
+}
+
+async function searchWith(
+  entry: CorpusEntry,
+  options: { readonly numRuns: number; readonly shrink: boolean },
+  preset: Preset,
+): Promise<BugSearch> {
   const started = performance.now();
   let first: Verdict | undefined;
   const details = await fc.check(
-    recipe(entry, (verdict) => {
-      if (first === undefined && verdict.labels.length > 0) first = verdict;
-    }),
+    recipe(
+      entry,
+      (verdict) => {
+        if (first === undefined && verdict.labels.length > 0) first = verdict;
+      },
+      preset,
+    ),
     { numRuns: options.numRuns, seed: CORPUS_SEED, endOnFailure: !options.shrink },
   );
   const counterexample = details.counterexample?.[0];
@@ -132,12 +171,13 @@ export async function searchBug(
     options.shrink && counterexample !== undefined
       ? {
           steps: counterexample.steps.length,
-          verdict: await judge(entry, counterexample),
+          verdict: await judge(entry, counterexample, preset),
           world: counterexample,
         }
       : undefined;
   const shows = entry.shows ?? ((verdict: Verdict) => verdict.findings.length > 0);
   return {
+    preset,
     found: details.failed && first !== undefined && shows(first),
     failed: details.failed,
     runs: details.numRuns,
@@ -167,8 +207,9 @@ export interface CarefulTally {
 /** Runs the recipe on a careful client `numRuns` times, counting what fails. */
 export async function tallyCareful(
   entry: CorpusEntry,
-  options: { readonly numRuns: number },
+  options: { readonly numRuns: number; readonly preset?: Preset },
 ): Promise<CarefulTally> {
+  const preset = options.preset ?? 'honest';
   const started = performance.now();
   let runs = 0;
   let withFindings = 0;
@@ -179,15 +220,20 @@ export async function tallyCareful(
   let firstJobFailure: Verdict | undefined;
   const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   await fc.check(
-    fc.asyncProperty(WORLDS, async (world) => {
-      const verdict = await judge(entry, world);
+    fc.asyncProperty(WORLDS[preset], async (world) => {
+      const verdict = await judge(entry, world, preset);
       runs += 1;
       for (const label of verdict.labels) count(byLabel, label);
       if (verdict.findings.length > 0 || verdict.violation !== undefined) {
         withFindings += 1;
         firstFinding ??= verdict;
       }
-      if (verdict.outcome !== 'returned') {
+      // Under the harsh preset a job may fail; its client must still end.
+      const failed =
+        preset === 'harsh'
+          ? verdict.outcome !== 'returned' && verdict.outcome !== 'threw'
+          : verdict.outcome !== 'returned';
+      if (failed) {
         jobsFailed += 1;
         firstJobFailure ??= verdict;
         count(failures, verdict.outcome === 'threw' ? errorText(verdict.error) : verdict.outcome);
