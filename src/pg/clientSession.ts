@@ -36,6 +36,7 @@ import {
   readyForQuery,
 } from './backendMessages.js';
 import { isLoggedInMessageType, MESSAGE_LIMITS, type ClientMessages } from './clientMessages.js';
+import { awaitsReady } from './clientBatch.js';
 import { hangUp } from './hangUp.js';
 import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
 import { listenChanges, routeNotifications } from './notifications.js';
@@ -78,22 +79,10 @@ const COPY_TOO_LARGE = backendMessage(
 );
 
 const SYNC = 0x53; // 'S'
-const QUERY = 0x51; // 'Q'
-const FUNCTION_CALL = 0x46; // 'F'
 const FLUSH = 0x48; // 'H'
 /** What the backend runs in place of a refused statement: it fails, as the statement would. */
 const FAILING_STATEMENT =
   "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'refused by computesim'; END $$";
-
-/** Whether a batch holds a message the backend must answer with a ReadyForQuery. */
-function awaitsReady(batch: Uint8Array): boolean {
-  const view = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
-  for (let offset = 0; offset + 5 <= view.length; offset += 1 + view.readUInt32BE(offset + 1)) {
-    const type = view[offset];
-    if (type === QUERY || type === SYNC || type === FUNCTION_CALL) return true;
-  }
-  return false;
-}
 
 function fatalMessage(error: SqlError): Buffer {
   return errorResponse({ severity: 'FATAL', code: error.sqlstate, message: error.message });
@@ -566,7 +555,13 @@ export class ClientSession {
     this.#status = status;
     const backendError = reply.subarray(0, 1 + Buffer.from(reply).readUInt32BE(1));
     const error = isFailing(backendError)
-      ? errorResponse({ severity: 'ERROR', code: refusal.sqlstate, ...refusal })
+      ? errorResponse({
+          severity: 'ERROR',
+          code: refusal.sqlstate,
+          message: refusal.message,
+          ...(refusal.detail === undefined ? {} : { detail: refusal.detail }),
+          ...(refusal.hint === undefined ? {} : { hint: refusal.hint }),
+        })
       : backendError;
     await this.#send(flushed ? Buffer.from(error) : Buffer.concat([error, readyForQuery(status)]));
     if (flushed) this.#skipUntilSync = status;

@@ -11,7 +11,7 @@
  * restarted (`ReplyFrames.fatal`).
  */
 import { sqlStatements, type SqlToken } from './sqlTokens.js';
-import { statementTexts } from './statementTexts.js';
+import { statementTexts } from './clientBatch.js';
 
 /** Why a statement is refused, in Postgres's fields. */
 export interface Refusal {

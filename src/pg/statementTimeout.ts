@@ -8,7 +8,7 @@ import { queryMessage } from './backendMessages.js';
 import { firstValue } from './backendReplies.js';
 import type { HeldDatabase } from './branchDatabases.js';
 import type { SessionState } from './sessionState.js';
-import { statementTexts } from './statementTexts.js';
+import { statementTexts } from './clientBatch.js';
 
 const READ_TIMEOUT = queryMessage(
   "select setting from pg_settings where name = 'statement_timeout'",

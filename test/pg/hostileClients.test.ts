@@ -1,7 +1,7 @@
 /**
  * Clients that break the protocol on purpose, after login and before it: each is told once (a
  * FATAL with the SQLSTATE Postgres uses) and disconnected, its buffers go with it, and the other
- * clients of the front go on as if nothing happened.
+ * clients of the front go on as if nothing happened; at a manual clock and at 600x.
  */
 import net from 'node:net';
 import pg from 'pg';
@@ -45,7 +45,9 @@ function startupMessage(parameters: Record<string, string>): Buffer {
   return message;
 }
 
-describe('a hostile client', () => {
+// At a manual clock, and at 600x, where the wall time a hostile client takes is simulated time
+// running: its computes never suspend, so nothing but the client ends its connections.
+describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
   let serve: PgServe;
   let project: Project;
   let bystander: pg.Client;
@@ -66,8 +68,10 @@ describe('a hostile client', () => {
   }
 
   beforeAll(async () => {
-    serve = await startPgServe({ onLog: (line) => logged.push(line) });
-    project = await serve.project('hostile');
+    serve = await startPgServe({ clock, onLog: (line) => logged.push(line) });
+    project = await serve.project('hostile', {
+      default_endpoint_settings: { suspend_timeout_seconds: -1 },
+    });
     bystander = new pg.Client(project.uri);
     await serve.connect(bystander);
   });
@@ -98,6 +102,33 @@ describe('a hostile client', () => {
     await client.query('rollback');
     expect((await client.query('select 2 as two')).rows).toEqual([{ two: 2 }]);
     await client.end();
+    await bystanderAnswers();
+  });
+
+  it('is answered a refused batch ended by a Flush with its error now, and ReadyForQuery at its Sync', async () => {
+    const { client } = await connected();
+    const socket = rawSocketOf(client);
+    socket.removeAllListeners('data'); // the test reads the replies itself
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const types = () => {
+      const all = Buffer.concat(received);
+      const seen: string[] = [];
+      for (let at = 0; at + 5 <= all.length; at += 1 + all.readUInt32BE(at + 1))
+        seen.push(String.fromCharCode(all[at] as number));
+      return seen;
+    };
+    const parse = backendMessage('P', Buffer.from("\0copy (select 1) to program 'id'\0\0\0"));
+    const bind = backendMessage('B', Buffer.from('\0\0\0\0\0\0\0\0'));
+    const execute = backendMessage('E', Buffer.from('\0\0\0\0\0'));
+    socket.write(Buffer.concat([parse, bind, execute, backendMessage('H')]));
+    await expect.poll(types).toEqual(['E']); // the error, and no ReadyForQuery before the Sync
+    expect(Buffer.concat(received).toString('latin1')).toContain('C42501');
+    // What comes before the Sync is dropped, as a backend drops it after an error.
+    socket.write(Buffer.concat([bind, execute, backendMessage('S')]));
+    await expect.poll(types).toEqual(['E', 'Z']);
+    expect(Buffer.concat(received).at(-1)).toBe('I'.charCodeAt(0));
+    socket.write(backendMessage('X'));
     await bystanderAnswers();
   });
 

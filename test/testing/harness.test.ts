@@ -155,6 +155,34 @@ describe('the client edge', () => {
     expect(Object.keys(run.sim.state.projects)).toHaveLength(1);
   });
 
+  it("counts the simulation's own refusals in a request's streak: no fault lengthens one past the bound", async () => {
+    const run = await runClient(
+      async ({ fetch, baseURL }) => {
+        const created = await fetch(`${baseURL}/projects`, {
+          method: 'POST',
+          body: '{"project":{}}',
+        });
+        const { project } = (await created.json()) as { project: { id: string } };
+        // No time passes: the branch is not ready, and the simulation refuses with 422 itself.
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i += 1)
+          statuses.push(
+            (await fetch(`${baseURL}/projects/${project.id}/branches`, { method: 'POST' })).status,
+          );
+        return statuses;
+      },
+      {
+        faults: {
+          requests: {
+            routes: { 'POST /projects/{project_id}/branches': { unavailable: { rate: 1 } } },
+          },
+        },
+      },
+    );
+    // Three injected 503s, then the simulation's own 422s: with those in the streak, no more 503.
+    expect(run.value).toEqual([503, 503, 503, 422, 422, 422]);
+  });
+
   it('decides each kind of request fault on its own: leaving one out leaves the others as they were', async () => {
     /** Which requests met which injected fault, a GET and a POST to a new path each time. */
     const injected = async (requests: object) => {

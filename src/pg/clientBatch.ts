@@ -1,11 +1,24 @@
 /**
- * The SQL texts of a batch of client messages: each Query's, and each Parse's (after the name of
- * the statement it prepares). Everything else (Bind values, COPY data) is skipped without a copy,
- * so a look at what a batch asks costs its statements' size, not the batch's.
+ * A look at a batch of client messages (whole protocol messages, `type(1) length(4) payload`)
+ * without copying it: the SQL of each Query and Parse (after the name of the statement a Parse
+ * prepares), and whether the backend must end its answer with a ReadyForQuery. Bind values and
+ * COPY data are skipped, so a look costs the statements' size, not the batch's.
  */
 
 const QUERY = 0x51; // 'Q'
 const PARSE = 0x50; // 'P'
+const SYNC = 0x53; // 'S'
+const FUNCTION_CALL = 0x46; // 'F'
+
+/** Whether the batch holds a message the backend must answer with a ReadyForQuery. */
+export function awaitsReady(batch: Uint8Array): boolean {
+  const view = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
+  for (let offset = 0; offset + 5 <= view.length; offset += 1 + view.readUInt32BE(offset + 1)) {
+    const type = view[offset];
+    if (type === QUERY || type === SYNC || type === FUNCTION_CALL) return true;
+  }
+  return false;
+}
 
 /** The SQL of every Query and Parse in `messages` (whole protocol messages), in order. */
 export function statementTexts(messages: Uint8Array): string[] {
