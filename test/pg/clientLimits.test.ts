@@ -60,6 +60,7 @@ describe('the limits on clients', () => {
   });
 
   it('refuses clients past the limit of all clients, logged in or not', async () => {
+    await expect.poll(() => serve.server.postgres?.clientCount).toBe(0); // the last test's are gone
     const project = await serve.project('full');
     const clients: pg.Client[] = [];
     for (let i = 0; i < 6; i += 1) {
@@ -75,6 +76,28 @@ describe('the limits on clients', () => {
     await serve.connect(after);
     await after.end();
     await Promise.all(clients.map((client) => client.end()));
+  });
+});
+
+describe('wrong passwords through the front', () => {
+  it('are answered at once at first, then each after the throttle’s delay', async () => {
+    const serve = await startPgServe();
+    try {
+      const project = await serve.project('guessed');
+      const wrong = project.uri.replace(/:[^:@/]+@/, ':not-the-password@');
+      const attempt = async () => {
+        const started = performance.now();
+        const client = new pg.Client(wrong);
+        await expect(client.connect()).rejects.toMatchObject({ code: '28P01' });
+        return performance.now() - started;
+      };
+      for (let i = 0; i < 10; i += 1) await attempt(); // the free ones
+      // The 11th and 12th wait 200 and 400 ms at least before their refusal (a lower bound only).
+      expect(await attempt()).toBeGreaterThanOrEqual(190);
+      expect(await attempt()).toBeGreaterThanOrEqual(390);
+    } finally {
+      await serve.stop();
+    }
   });
 });
 

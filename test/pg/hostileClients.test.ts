@@ -181,7 +181,12 @@ describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
     const count = Math.ceil(MESSAGE_LIMITS.large / parse.length) + 2;
     const write = async () => {
       for (let i = 0; i < count && !socket.destroyed; i += 1)
-        if (!socket.write(parse)) await new Promise((resolve) => socket.once('drain', resolve));
+        if (!socket.write(parse))
+          // Closed while waiting to write: a socket that is ending emits no 'drain'.
+          await new Promise((resolve) => {
+            socket.once('drain', resolve);
+            socket.once('close', resolve);
+          });
     };
     await Promise.all([write(), seen]);
     expect((await seen).text).toContain('C54000');
@@ -191,11 +196,13 @@ describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
   it('is refused at the header of a message over the limit before login, its body unread', async () => {
     const socket = net.connect(serve.postgres.port, '127.0.0.1');
     const seen = untilClosed(socket);
-    socket.write(startupMessage({ user: 'neondb_owner', database: 'neondb' }));
+    // In one write, so that the header arrives with the startup: the FATAL must still reach it.
     const huge = Buffer.alloc(5);
     huge.write('p', 0, 'latin1');
     huge.writeUInt32BE(0x3fffffff, 1);
-    socket.write(huge);
+    socket.write(
+      Buffer.concat([startupMessage({ user: 'neondb_owner', database: 'neondb' }), huge]),
+    );
     const { text } = await seen;
     expect(text).toContain('C08P01');
     expect(text).toContain('invalid message length');
@@ -223,6 +230,24 @@ describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
     await expect.poll(() => serve.server.postgres?.clientCount).toBe(before + 1);
     expect((await sender.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
     await sender.end();
+  });
+
+  it('that neither reads nor hangs up after its refusal is cut off, leaving no socket behind', async () => {
+    const before = serve.server.postgres?.clientCount ?? 0;
+    // allowHalfOpen: it answers the server's FIN with nothing; only the server can end this.
+    const socket = net.connect({
+      port: serve.postgres.port,
+      host: '127.0.0.1',
+      allowHalfOpen: true,
+    });
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    await expect.poll(() => serve.server.postgres?.clientCount).toBe(before + 1);
+    socket.write(backendMessage('X')); // no startup: refused, closed without a word
+    // The server ends its side; the client never ends its own: the server destroys it after 2 s.
+    await expect.poll(() => serve.server.postgres?.clientCount, { timeout: 10_000 }).toBe(before);
+    socket.destroy();
   });
 
   it('that dies with data in flight leaves no socket behind', async () => {

@@ -311,6 +311,13 @@ describe('the verdicts on create-then-mutate, 422, 5xx and failed operations', (
     expect(checkClient(patient, [retriesWithBackoff()])).toEqual([]);
   });
 
+  it('holds retries of a 5xx without Retry-After to a backoff that does not shrink', () => {
+    const shrinking = record([unavailable(0, '/r'), unavailable(4, '/r'), mutation(6, '/r')]);
+    expect(checkClient(shrinking, [retriesWithBackoff()])[0]).toMatchObject({ requestIndex: 2 });
+    const growing = record([unavailable(0, '/r'), unavailable(2, '/r'), mutation(6, '/r')]);
+    expect(checkClient(growing, [retriesWithBackoff()])).toEqual([]);
+  });
+
   it('takes a GET retried after a 429 for a retry, not a poll: the oracles agree', () => {
     const limited = {
       ...poll(0, 'o1', 'running'),
@@ -378,6 +385,27 @@ describe('waitsForOpenConnections', () => {
   });
 });
 
+describe('waitsForOpenConnections on records', () => {
+  it('passes a statement refused on a dropped connection: that is how a client learns of the drop', () => {
+    const base = record([], [{ at: 0, endpointId: 'ep-1', purpose: 'write' }]);
+    const statement = (connectionState: string) => ({
+      ...base,
+      statements: [
+        {
+          index: 0,
+          at: T0 + 1000,
+          connectionIndex: 0,
+          kind: 'query' as const,
+          connectionState,
+          refused: { sqlstate: '08003', message: 'connection does not exist' },
+        },
+      ],
+    });
+    expect(checkClient(statement('dropped'), [waitsForOpenConnections()])).toEqual([]);
+    expect(checkClient(statement('connecting'), [waitsForOpenConnections()])).toHaveLength(1);
+  });
+});
+
 describe('usesLiveIds', () => {
   const shown = (at: number, path: string, endpoints: object[]) => ({
     at,
@@ -411,6 +439,19 @@ describe('usesLiveIds', () => {
     expect(checkClient(connects, [usesLiveIds()])[0]?.message).toMatch(
       /connection #0 went to compute ep-1, which the client had deleted/,
     );
+  });
+
+  it("finds a compute of a project the client deleted, and passes another project's", () => {
+    const elsewhere = { id: 'ep-9', branch_id: 'br-9', project_id: 'p-2' };
+    const r = record([
+      shown(0, '/endpoints', [compute, elsewhere]),
+      { ...remove(1, ''), path: `/projects/${P}` },
+      { ...mutation(2, ''), path: '/projects/p-2/endpoints/ep-9/restart', projectId: 'p-2' },
+      mutation(3, '/endpoints/ep-1/restart'),
+    ]);
+    const [finding] = checkClient(r, [usesLiveIds()]);
+    expect(finding).toMatchObject({ requestIndex: 3 });
+    expect(finding?.message).toMatch(/names ep-1, which the client had deleted \(request #1\)/);
   });
 
   it('passes what the client did not delete, a refused DELETE, and another branch', () => {
