@@ -121,6 +121,26 @@ describe('branch data follows the control plane', () => {
     await expect.poll(() => serve.server.postgres?.databases.openCount).toBeLessThanOrEqual(1);
   });
 
+  it('closes the database of a branch deleted for recovery at once, keeping its data', async () => {
+    const project = await serve.project('closes');
+    await serve.advance('10s');
+    const made = await serve.call('POST', `/projects/${project.id}/branches`, {
+      branch: { name: 'temp' },
+      endpoints: [{ type: 'read_write' }],
+    });
+    const branchId = made.body['branch'].id as string;
+    await serve.advance('10s');
+    const client = await connectWaking(serve, made.body['connection_uris'][0].connection_uri);
+    await client.query('create table t (x int)');
+    await client.end();
+    const open = serve.server.postgres?.databases.openCount ?? 0;
+    expect(
+      (await serve.call('DELETE', `/projects/${project.id}/branches/${branchId}`)).status,
+    ).toBe(200);
+    await expect.poll(() => serve.server.postgres?.databases.openCount).toBe(open - 1);
+    expect(existsSync(join(serve.root, project.id, branchId))).toBe(true); // recoverable
+  });
+
   it("removes a hard-deleted branch's data at once, and a deleted project's when it is purged", async () => {
     const project = await serve.project('gone');
     const client = await connectWaking(serve, project.uri);

@@ -2,7 +2,7 @@
  * COPY through the front with a real client library (pg-copy-streams on node-postgres): rows in
  * from the client (outside and inside a transaction, whose earlier work stays), rows out to it, a
  * client's CopyFail answered with the backend's error, a statement that only mentions COPY run
- * once; and the front goes on serving after each.
+ * once, COPY data past the front's bound refused; and the front goes on serving after each.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -94,5 +94,15 @@ describe('COPY through the front', () => {
       client.query({ text: 'copy items from stdin', values: [] as never[] }),
     ).rejects.toThrow();
     expect(await count()).toBeGreaterThan(0); // the database still answers
+  });
+
+  it('refuses more than 64 MiB of COPY data for one statement, and the session goes on', async () => {
+    const before = await count();
+    const chunk = `${'9\t'}${'x'.repeat(1024 * 1024 - 4)}\n`; // one row of 1 MiB
+    const rows = Array.from({ length: 65 }, () => chunk);
+    await expect(
+      pipeline(Readable.from(rows), client.query(copyFrom('COPY items FROM STDIN'))),
+    ).rejects.toMatchObject({ message: expect.stringContaining('more than 64 MiB of COPY data') });
+    expect(await count()).toBe(before); // nothing of it went in
   });
 });
