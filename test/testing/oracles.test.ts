@@ -446,7 +446,7 @@ describe('usesLiveIds', () => {
     const r = record([
       shown(0, '/endpoints', [compute, elsewhere]),
       { ...remove(1, ''), path: `/projects/${P}` },
-      { ...mutation(2, ''), path: '/projects/p-2/endpoints/ep-9/restart', projectId: 'p-2' },
+      { ...mutation(2, ''), path: '/projects/p-2/endpoints/ep-9/restart' },
       mutation(3, '/endpoints/ep-1/restart'),
     ]);
     const [finding] = checkClient(r, [usesLiveIds()]);
