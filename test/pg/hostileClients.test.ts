@@ -62,6 +62,15 @@ describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
     return { client, errors };
   }
 
+  /**
+   * The clients connected once those of earlier tests are gone: the bystander alone (a closed
+   * client's socket may take the 2 s grace of `hangUp` to go).
+   */
+  async function settledClientCount(): Promise<number> {
+    await expect.poll(() => serve.server.postgres?.clientCount, { timeout: 10_000 }).toBe(1);
+    return 1;
+  }
+
   /** The other client still answers. */
   async function bystanderAnswers(): Promise<void> {
     expect((await bystander.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
@@ -218,7 +227,7 @@ describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
   });
 
   it('that listens and never reads is let go before its notifications fill memory', async () => {
-    const before = serve.server.postgres?.clientCount ?? 0;
+    const before = await settledClientCount();
     const listener = await connected();
     await listener.client.query('listen flood');
     rawSocketOf(listener.client).pause(); // it reads no more
@@ -233,7 +242,7 @@ describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
   });
 
   it('that neither reads nor hangs up after its refusal is cut off, leaving no socket behind', async () => {
-    const before = serve.server.postgres?.clientCount ?? 0;
+    const before = await settledClientCount();
     // allowHalfOpen: it answers the server's FIN with nothing; only the server can end this.
     const socket = net.connect({
       port: serve.postgres.port,
@@ -251,7 +260,7 @@ describe.each(['manual', '600x'])('a hostile client (clock %s)', (clock) => {
   });
 
   it('that dies with data in flight leaves no socket behind', async () => {
-    const before = serve.server.postgres?.clientCount ?? 0;
+    const before = await settledClientCount();
     const { client } = await connected();
     const socket = rawSocketOf(client);
     // Half a message, then gone without a FIN's goodbye.
