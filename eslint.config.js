@@ -70,7 +70,7 @@ const fieldDeletes = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'out/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'out/', 'test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,7 +14,8 @@ describe('docs/testing.md', () => {
     const tested = readFileSync(new URL('./examples/guide.test.ts', import.meta.url), 'utf8')
       .split('// guide:start\n')[1]!
       .split('// guide:end')[0]!
-      .replace(`'../../src/testing/index.js'`, `'computesim/testing'`);
+      .replace(`'../../src/testing/index.js'`, `'computesim/testing'`)
+      .replace(`'../../src/index.js'`, `'computesim'`);
     expect(guide).toContain('```ts\n' + tested + '```');
   });
 

@@ -213,7 +213,7 @@ function schedulingDelay(context: ModelContext, step: PlannedOperation): number 
   const fault = faultFor(context.profile, step.action, step.latency);
   if (fault?.delayRate === undefined || fault.delayMs === undefined || fault.delayRate === 0)
     return undefined;
-  const faults = context.random('faults');
+  const faults = context.random(`faults:${step.action}:delay`);
   if (!faults.chance(fault.delayRate)) return undefined;
   return faults.int(fault.delayMs[0], fault.delayMs[1]);
 }

@@ -14,6 +14,9 @@ export {
   type ClientRunOptions,
   type ClientOutcome,
 } from './simHarness.js';
+export { clientProperty, type ClientProperty, type ClientPropertySpec } from './clientProperty.js';
+export { judgeRun, type ClientVerdict, type JobExpectation } from './clientVerdict.js';
+export { ClientPropertyError, CounterexampleError, replayTest } from './counterexample.js';
 export { ClientEdge, type EdgeResponse } from './clientEdge.js';
 export { createSimFetch, SIM_ORIGIN, type SimFetch } from './simFetch.js';
 export {
@@ -78,6 +81,7 @@ export {
   timelineScenario,
   attachTimelineString,
 } from './timeline/formatTimeline.js';
+export { timelineLiteral } from './timeline/timelineLiteral.js';
 export {
   computeSize,
   autoscalingRange,

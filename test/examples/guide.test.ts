@@ -3,19 +3,17 @@
  */
 // guide:start
 import { createApiClient } from '@neondatabase/api-client';
+import type { Simulation } from '../../src/index.js';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import {
-  assertClient,
   assertDeterministic,
-  assertLogClean,
-  defaultOracles,
+  clientProperty,
+  CounterexampleError,
   faultProfile,
   runClient,
-  SimHarness,
   timeline,
   type ClientContext,
-  type Timeline,
 } from '../../src/testing/index.js';
 
 // The code under test: restart the primary compute of a branch and wait until it is done.
@@ -68,55 +66,71 @@ async function restartPrimary(
   return primary.id as string;
 }
 
-// One run: a project, then the client while a generated timeline (with faults) plays around it.
-async function runOnce(world: Timeline, pollEveryMs?: number) {
-  const harness = new SimHarness({ seed: world.seed, faults: world.faults });
-  const created = harness.sim.request('POST', '/projects', { project: { name: 'app' } }).body;
-  harness.sim.runUntilIdle();
-  return harness.run(
-    (ctx) => restartPrimary(ctx, created.project.id, created.branch.id, pollEveryMs),
-    { world: world.steps, within: '1d' },
-  );
+// The setup each run starts from, on the run's fresh simulation: a project, settled.
+function aProject(sim: Simulation) {
+  const created = sim.request('POST', '/projects', { project: { name: 'app' } }).body;
+  sim.runUntilIdle();
+  return { projectId: created.project.id as string, branchId: created.branch.id as string };
 }
 
-// The property: under any timeline and the default faults (those a careful client survives), the
-// job succeeds, the client behaves, and the simulation keeps its invariants.
-const behaves = (pollEveryMs?: number) =>
-  fc.asyncProperty(timeline({ maxSteps: 10, faults: faultProfile() }), async (world) => {
-    const run = await runOnce(world, pollEveryMs);
-    expect(run.outcome).toBe('returned'); // the job succeeded: no error was swallowed
-    assertClient(run.record, defaultOracles()); // waits, polls, retries, reads the right compute
-    assertLogClean(run.sim.log); // one primary per branch, operations end, no idle resizes…
-  });
+// The property: in any world (a generated timeline playing around the client, under the default
+// faults, those a careful client survives) the job succeeds, the default oracles find nothing
+// wrong in what the client did, and the monitors nothing wrong in the simulation's log.
+// `name` is the variable's: a failure prints a test that calls `restart.replay(…)`.
+const restart = clientProperty({
+  name: 'restart',
+  setup: aProject,
+  client: (ctx, { projectId, branchId }) => restartPrimary(ctx, projectId, branchId),
+});
 
-it('behaves under any timeline and faults, and the simulation keeps its invariants', async () => {
-  await fc.assert(behaves(), { numRuns: 100 });
+it('restarts the primary in any world, and the simulation keeps its invariants', async () => {
+  await restart.assert({ numRuns: 100 });
 });
 
 // The second property: under harsh faults (operations that end in error or stay stuck for days)
 // the job may fail, but the client reports it and ends: it never waits forever.
-it('ends under harsh faults: it reports a failure rather than waiting forever', async () => {
-  const harsh = timeline({ maxSteps: 10, faults: faultProfile({ preset: 'harsh' }) });
-  await fc.assert(
-    fc.asyncProperty(harsh, async (world) => {
-      const run = await runOnce(world);
-      expect(['returned', 'threw']).toContain(run.outcome); // not 'timed_out': it has a deadline
-    }),
-    { numRuns: 100 },
-  );
+const restartUnderHarshFaults = clientProperty({
+  name: 'restartUnderHarshFaults',
+  setup: aProject,
+  client: (ctx, { projectId, branchId }) => restartPrimary(ctx, projectId, branchId),
+  worlds: timeline({ maxSteps: 10, faults: faultProfile({ preset: 'harsh' }) }),
+  expect: 'end', // returned or threw; not 'timed_out': it has a deadline
 });
 
-it('finds a planted bug and shrinks it: the same client polling every second', async () => {
-  const details = await fc.check(behaves(1_000), { numRuns: 100 });
-  expect(details.failed).toBe(true);
-  expect(String(details.errorInstance)).toContain('pollsNoFasterThan');
-  const [shrunk] = details.counterexample as [Timeline];
-  expect(shrunk.steps).toHaveLength(0); // no world needed: the client alone polls too fast
+it('ends under harsh faults: it reports a failure rather than waiting forever', async () => {
+  await restartUnderHarshFaults.assert({ numRuns: 100 });
+});
+
+// A planted bug: the same client polling every second. The property finds it and shrinks it.
+const restartPollingEverySecond = clientProperty({
+  name: 'restartPollingEverySecond',
+  setup: aProject,
+  client: (ctx, { projectId, branchId }) => restartPrimary(ctx, projectId, branchId, 1_000),
+});
+
+it('finds a planted bug, shrinks it, and prints a test that replays it', async () => {
+  const failure = await restartPollingEverySecond.assert({ numRuns: 100 }).catch((e) => e);
+  expect(failure).toBeInstanceOf(CounterexampleError);
+  expect(failure.verdict.labels).toContain('pollsNoFasterThan');
+  expect(failure.world.steps).toHaveLength(0); // no world needed: the client alone polls too fast
+  expect(failure.message).toContain('await restartPollingEverySecond.replay({');
+});
+
+// The test that failure printed, pasted here: it fails the same way until the client is fixed
+// (wrapped in `rejects` only because this bug is planted on purpose).
+it('restartPollingEverySecond replays a counterexample (pollsNoFasterThan)', async () => {
+  await expect(
+    restartPollingEverySecond.replay({
+      seed: 1,
+      faults: {},
+      steps: [],
+    }),
+  ).rejects.toThrow('restartPollingEverySecond failed: pollsNoFasterThan');
 });
 
 it('is deterministic: one seed, one event log', async () => {
   const [world] = fc.sample(timeline({ maxSteps: 10 }), { numRuns: 1, seed: 7 });
-  await assertDeterministic(() => runOnce(world!), world!.seed);
+  await assertDeterministic(() => restart.replay(world!), world!.seed);
 });
 
 it('works with the official SDK through the axios adapter', async () => {

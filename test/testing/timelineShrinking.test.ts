@@ -6,8 +6,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runScenario, Simulation, type ScenarioDefinition } from '../../src/index.js';
 import {
+  faultProfile,
   playTimeline,
   timeline,
+  timelineLiteral,
   timelineScenario,
   timelineSteps,
   withFaults,
@@ -24,7 +26,7 @@ const shape = (sim: Simulation) =>
     .map((e) => e.type);
 
 describe('timelines', () => {
-  it('a failing timeline shrinks to one step, no gap and no faults, printed as a scenario', () => {
+  it('a failing timeline shrinks to one step, no gap and no faults, printed with its literal', () => {
     for (const seed of [1, 2, 3]) {
       const result = fc.check(
         fc.property(timeline(), (t) => !t.steps.some((s) => s.action.kind === 'restart')),
@@ -36,8 +38,20 @@ describe('timelines', () => {
       expect(shrunk.faults).toEqual({});
       const printed = fc.stringify(shrunk);
       expect(printed).toContain(`seed ${shrunk.seed}`);
-      expect(printed).toContain('playStep(s, {"kind":"restart","compute":0})');
+      expect(printed).toContain(`{ gapMs: 0, action: { kind: 'restart', compute: 0 } },`);
+      expect(printed).toContain(`seed: ${shrunk.seed},`);
     }
+  });
+
+  it('a timeline printed as a literal reads back as the same timeline', () => {
+    fc.assert(
+      fc.property(timeline({ faults: faultProfile({ preset: 'harsh' }) }), (t) => {
+        // The literal is what a user pastes into a test: evaluated, it is the timeline again.
+        const read = new Function(`return ${timelineLiteral(t, '    ')};`)() as Timeline;
+        expect(read).toEqual({ seed: t.seed, faults: t.faults, steps: t.steps });
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('the printed scenario replays what playTimeline does', async () => {

@@ -20,7 +20,9 @@ export const completeOperation: Handler<CompleteOperation> = (state, command, co
   if (project === undefined || operation === undefined || operation.status !== 'running')
     return ok([]);
   const fault = faultFor(context.profile, operation.action, operation.latency);
-  const fails = fault !== undefined && context.random('faults').chance(fault.failureRate);
+  const fails =
+    fault !== undefined &&
+    context.random(`faults:${operation.action}:failure`).chance(fault.failureRate);
   const outOfRetries = fault !== undefined && operation.failuresCount >= fault.maxRetries;
   // An operation whose faults never end in error finishes once it is out of retries.
   if (fault !== undefined && fails && !(outOfRetries && fault.endsInError === false)) {

@@ -1,10 +1,12 @@
 /**
  * Timelines for people: a readable list of steps with their virtual times, and the same timeline as a
- * scenario file to paste into `scenarios/`. fast-check prints a counterexample with it.
+ * scenario file to paste into `scenarios/` (the world alone, to watch or draw). fast-check prints a
+ * timeline as its steps and its literal.
  */
 import fc from 'fast-check';
 import { formatDuration } from '../../core/duration.js';
 import type { Timeline, TimelineAction } from './timeline.js';
+import { timelineLiteral } from './timelineLiteral.js';
 
 /** The timeline as lines: `+1m30s  restart compute #0`, after a header with the seed and faults. */
 export function formatTimeline(timeline: Timeline): string {
@@ -86,12 +88,14 @@ export function timelineScenario(timeline: Timeline, name = 'counterexample'): s
 }
 
 /**
- * `timeline` with a string form for fast-check's reports: the readable steps, then the scenario. The
- * value itself is unchanged (the method is not enumerable).
+ * `timeline` with a string form for fast-check's reports: the readable steps, then the timeline as
+ * a literal to paste into a test and hand to the property's body again (a replay). The value
+ * itself is unchanged (the method is not enumerable).
  */
 export function attachTimelineString<T extends Timeline>(timeline: T): T {
   Object.defineProperty(timeline, fc.toStringMethod, {
-    value: () => `\n${formatTimeline(timeline)}\n\nas a scenario:\n${timelineScenario(timeline)}\n`,
+    value: () =>
+      `\n${formatTimeline(timeline)}\n\nas a literal, to replay it:\n${timelineLiteral(timeline)}\n`,
     enumerable: false,
   });
   return timeline;

@@ -178,7 +178,7 @@ export const BUG_CLIENTS: readonly CorpusEntry[] = [
     },
     shows: (verdict) =>
       anOracle(verdict) ||
-      (verdict.error instanceof SqlFailed && verdict.error.sqlstate === '08003'),
+      (verdict.run.error instanceof SqlFailed && verdict.run.error.sqlstate === '08003'),
     judgedBy: 'waitsForOpenConnections',
   },
   {
@@ -191,9 +191,9 @@ export const BUG_CLIENTS: readonly CorpusEntry[] = [
     },
     shows: (verdict) =>
       anOracle(verdict) ||
-      (verdict.error instanceof ApiError &&
-        verdict.error.status === 404 &&
-        verdict.error.path.endsWith('/restart')),
+      (verdict.run.error instanceof ApiError &&
+        verdict.run.error.status === 404 &&
+        verdict.run.error.path.endsWith('/restart')),
     judgedBy: 'usesLiveIds',
   },
   {
@@ -204,7 +204,7 @@ export const BUG_CLIENTS: readonly CorpusEntry[] = [
       const { projectId, branchId } = makeProject(sim);
       return (ctx) => pollsWithoutDeadline(ctx, projectId, branchId);
     },
-    shows: (verdict) => anOracle(verdict) || verdict.outcome === 'timed_out',
+    shows: (verdict) => anOracle(verdict) || verdict.run.outcome === 'timed_out',
     judgedBy: 'timed_out',
   },
 ];

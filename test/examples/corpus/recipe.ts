@@ -7,28 +7,20 @@
  *
  * The recipe's second property, under `faultProfile({ preset: 'harsh' })`: operations may end in
  * error or stay stuck for days, so a careful job may fail, but its client reports and ends: a run
- * fails only when the client does not end within the day (it waits forever). The oracles and
+ * fails only when the client does not end within its span, 6 hours here (it waits forever). The oracles and
  * monitors judge the first property, where a careful client's job succeeds.
  */
 import fc from 'fast-check';
 import {
-  checkClient,
-  checkLog,
-  defaultOracles,
+  clientProperty,
+  ClientPropertyError,
   faultProfile,
-  formatFinding,
-  formatViolation,
-  requestLine,
-  SimHarness,
   timeline,
-  type ClientOutcome,
-  type ClientRun,
-  type ClientRecord,
-  type MonitorViolation,
-  type OracleFinding,
+  type ClientProperty,
+  type ClientVerdict,
   type Timeline,
 } from '../../../src/testing/index.js';
-import type { CorpusEntry } from './index.js';
+import { BUG_CLIENTS, CAREFUL_CLIENTS, type CorpusEntry } from './index.js';
 
 /** How hard the faults are: the recipe's first property, or its second. */
 export type Preset = 'honest' | 'harsh';
@@ -42,65 +34,43 @@ const WORLDS: Readonly<Record<Preset, fc.Arbitrary<Timeline>>> = {
 /** The seed every corpus check starts fast-check from. */
 export const CORPUS_SEED = 47;
 
-/** What one run of a client came to. */
-export interface Verdict {
-  /** The oracles' findings over the client's record. */
-  readonly findings: readonly OracleFinding[];
-  /** The first monitor violation in the simulation's log. */
-  readonly violation?: MonitorViolation;
-  readonly outcome: ClientOutcome;
-  /** What the client threw, when it did. */
-  readonly error?: unknown;
-  /** Who said the run failed: oracles, monitors, `job failed`, `timed_out`, `stuck`, `busy`. */
-  readonly labels: readonly string[];
-  /** What the first of them said, for a person to read. */
-  readonly message: string;
-  readonly record: ClientRecord;
+/** What one run of a client came to (`clientProperty`'s verdict). */
+export type Verdict = ClientVerdict;
+
+const PROPERTIES = new Map<string, ClientProperty<unknown>>();
+
+/**
+ * The recipe for one entry as a `clientProperty` named after the client: its setup, its job, the
+ * worlds of `preset`; the first property expects the job to succeed and judges it with the default
+ * oracles and monitors, the second only expects it to end.
+ */
+export function corpusProperty(name: string, preset: Preset = 'honest'): ClientProperty<unknown> {
+  const key = `${name}/${preset}`;
+  const known = PROPERTIES.get(key);
+  if (known !== undefined) return known;
+  const entry = [...BUG_CLIENTS, ...CAREFUL_CLIENTS].find((e) => e.name === name);
+  if (entry === undefined) throw new RangeError(`no corpus client is called ${name}`);
+  const property = clientProperty({
+    name: entry.name,
+    setup: entry.prepare,
+    client: (ctx, job) => job(ctx),
+    worlds: WORLDS[preset],
+    expect: preset === 'honest' ? 'success' : 'end',
+    // A client with no deadline polls until the run's end: a shorter span makes each of its runs
+    // (and its shrinking) a quarter as long, and a careful client's deadlines are far inside it.
+    within: preset === 'honest' ? '1d' : '6h',
+  });
+  PROPERTIES.set(key, property);
+  return property;
 }
 
 /** Runs `entry` once in `world` and judges it (under the harsh preset: only whether it ended). */
-export async function judge(
+export function judge(
   entry: CorpusEntry,
   world: Timeline,
   preset: Preset = 'honest',
 ): Promise<Verdict> {
-  const harness = new SimHarness({ seed: world.seed, faults: world.faults });
-  const client = entry.prepare(harness.sim);
-  const run = await harness.run(client, { world: world.steps, within: '1d' });
-  const honest = preset === 'honest';
-  const findings = honest ? checkClient(run.record, defaultOracles()) : [];
-  const violation = honest ? checkLog(run.sim.log) : undefined;
-  const ended = run.outcome === 'returned' || (!honest && run.outcome === 'threw');
-  const jobLabel = ended ? [] : [run.outcome === 'threw' ? 'job failed' : run.outcome];
-  const labels = [
-    ...findings.map((f) => f.oracle),
-    ...(violation === undefined ? [] : [violation.monitor]),
-    ...jobLabel,
-  ];
-  const first = findings[0];
-  const message =
-    first !== undefined
-      ? formatFinding(first, run.record)
-      : violation !== undefined
-        ? formatViolation(violation)
-        : jobMessage(run);
-  return {
-    findings,
-    ...(violation === undefined ? {} : { violation }),
-    outcome: run.outcome,
-    ...(run.outcome === 'threw' ? { error: run.error } : {}),
-    labels,
-    message,
-    record: run.record,
-  };
-}
-
-/** A failing run, as an error fast-check reports. */
-export class CorpusRunFailed extends Error {
-  constructor(readonly verdict: Verdict) {
-    super(`${verdict.labels.join(', ')}\n${verdict.message}`);
-    this.name = 'CorpusRunFailed';
-  }
+  return corpusProperty(entry.name, preset).judge(world);
 }
 
 /** The recipe as a property: it fails when an oracle, a monitor or the job's outcome says so. */
@@ -112,7 +82,7 @@ export function recipe(
   return fc.asyncProperty(WORLDS[preset], async (world) => {
     const verdict = await judge(entry, world, preset);
     onRun(verdict);
-    if (verdict.labels.length > 0) throw new CorpusRunFailed(verdict);
+    if (verdict.labels.length > 0) throw new ClientPropertyError(entry.name, world, verdict);
   });
 }
 
@@ -231,12 +201,15 @@ export async function tallyCareful(
       // Under the harsh preset a job may fail; its client must still end.
       const failed =
         preset === 'harsh'
-          ? verdict.outcome !== 'returned' && verdict.outcome !== 'threw'
-          : verdict.outcome !== 'returned';
+          ? verdict.run.outcome !== 'returned' && verdict.run.outcome !== 'threw'
+          : verdict.run.outcome !== 'returned';
       if (failed) {
         jobsFailed += 1;
         firstJobFailure ??= verdict;
-        count(failures, verdict.outcome === 'threw' ? errorText(verdict.error) : verdict.outcome);
+        count(
+          failures,
+          verdict.run.outcome === 'threw' ? errorText(verdict.run.error) : verdict.run.outcome,
+        );
       }
     }),
     { numRuns: options.numRuns, seed: CORPUS_SEED },
@@ -251,23 +224,6 @@ export async function tallyCareful(
     failures,
     seconds: (performance.now() - started) / 1000,
   };
-}
-
-/** Why the job failed, with the client's last requests ('' when it returned). */
-function jobMessage(run: ClientRun<unknown>): string {
-  if (run.outcome === 'returned') return '';
-  const why =
-    run.outcome === 'threw'
-      ? `job failed: ${errorText(run.error)}`
-      : `the job ${run.outcome} (within 1d)`;
-  return `${why}\n${lastRequests(run.record)}`;
-}
-
-/** The client's last requests, as `formatFinding` lists those up to a finding. */
-function lastRequests(record: ClientRecord, count = 6): string {
-  const start = record.requests[0]?.at ?? 0;
-  const lines = record.requests.slice(-count).map((r) => `    ${requestLine(r, start)}`);
-  return lines.length === 0 ? '  (no request)' : ['  its last requests:', ...lines].join('\n');
 }
 
 /** An error's first line. */
