@@ -19,6 +19,14 @@ describe('docs/testing.md', () => {
     expect(guide).toContain('```ts\n' + tested + '```');
   });
 
+  it('shows the property written by hand, tested, word for word', () => {
+    const tested = readFileSync(new URL('./examples/guideByHand.test.ts', import.meta.url), 'utf8')
+      .split('// byHand:start\n')[1]!
+      .split('// byHand:end')[0]!
+      .replace(`'../../src/testing/index.js'`, `'computesim/testing'`);
+    expect(guide).toContain('```ts\n' + tested + '```');
+  });
+
   it('shows the tested serverless-driver example, word for word', () => {
     const tested = readFileSync(
       new URL('./examples/serverlessApp.test.ts', import.meta.url),

@@ -5,7 +5,15 @@
  * read from the guide as this test runs, so the test follows the page. In the system tier: it runs
  * npm against the registry (or its cache) and vitest in a child process, a minute or more.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +103,60 @@ interface JsonReport {
   }[];
 }
 
+/** The complete example: the first whole test file of the guide (it defines the properties). */
+const complete = () => examples[0]!;
+
+/** What pasting a printed counterexample came to: the printed message, and the pasted test's run. */
+interface Replayed {
+  readonly printed: string;
+  readonly result?: JsonReport['testResults'][number]['assertionResults'][number];
+  readonly run: CommandRun;
+}
+
+/**
+ * In the fresh project: the complete example's planted bug is found, and what its failure prints
+ * is written down (a test added to a copy of the example does that, as a user's terminal would
+ * show it); the test printed after "Replay it" is pasted, as printed, at the end of another copy,
+ * and run by vitest. It should fail, with the same verdict.
+ */
+async function pasteTheReplay(dir: string): Promise<Replayed> {
+  const print = [
+    complete().code,
+    `it('prints the counterexample of the planted bug', async () => {`,
+    `  const failure = await restartPollingEverySecond.assert({ numRuns: 100 }).catch((e) => e);`,
+    `  (await import('node:fs')).writeFileSync('printed.txt', String(failure.message));`,
+    `});`,
+    '',
+  ].join('\n');
+  mkdirSync(join(dir, 'replay'));
+  writeFileSync(join(dir, 'replay', 'print.test.ts'), print);
+  await runCommand('npx', ['vitest', 'run', 'replay/print.test.ts'], dir, 240_000, {
+    NO_COLOR: '1',
+  });
+  const printed = existsSync(join(dir, 'printed.txt'))
+    ? readFileSync(join(dir, 'printed.txt'), 'utf8')
+    : '';
+  const lines = printed.split('\n');
+  const at = lines.findIndex((line) => line.startsWith('Replay it: paste this test beside'));
+  const pasted = at < 0 ? '' : lines.slice(at + 1).join('\n');
+  writeFileSync(join(dir, 'replay', 'pasted.test.ts'), `${complete().code}\n${pasted}\n`);
+  const run = await runCommand(
+    'npx',
+    ['vitest', 'run', 'replay/pasted.test.ts', '--reporter=json', '--outputFile=pasted.json'],
+    dir,
+    240_000,
+    { NO_COLOR: '1' },
+  );
+  const file = join(dir, 'pasted.json');
+  const json = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as JsonReport)
+    : undefined;
+  // The pasted test is the file's last one.
+  const result = json?.testResults[0]?.assertionResults.at(-1);
+  return { printed, run, ...(result === undefined ? {} : { result }) };
+}
+
+let replayed: Replayed;
 let project: string | undefined;
 let run: CommandRun;
 let report: JsonReport | undefined;
@@ -137,6 +199,7 @@ describe("docs/testing.md's examples, copied into a project that installs the pa
     );
     const file = join(project, 'report.json');
     report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as JsonReport) : undefined;
+    replayed = await pasteTheReplay(project);
   }, 900_000);
 
   afterAll(() => {
@@ -166,6 +229,21 @@ describe("docs/testing.md's examples, copied into a project that installs the pa
     expect(report!.numPassedTests, output()).toBe(report!.numTotalTests);
     expect(report!.success, output()).toBe(true);
     expect(run.code, output()).toBe(0);
+  });
+
+  it("the planted bug's printed counterexample, pasted as printed beside the example, fails the same way", () => {
+    const why = `printed:\n${replayed.printed}\nvitest:\n${replayed.run.stdout}\n${replayed.run.stderr}`;
+    expect(replayed.printed, why).toMatch(
+      /^restartPollingEverySecond failed after \d+ runs? .*: pollsNoFasterThan$/m,
+    );
+    expect(replayed.printed, why).toContain('await restartPollingEverySecond.replay({');
+    expect(replayed.result?.status, why).toBe('failed');
+    expect(replayed.result?.fullName, why).toBe(
+      'restartPollingEverySecond replays a counterexample (pollsNoFasterThan)',
+    );
+    expect(replayed.result?.failureMessages[0]?.split('\n')[0], why).toBe(
+      'ClientPropertyError: restartPollingEverySecond failed: pollsNoFasterThan',
+    );
   });
 
   it.each(examples.map((example) => [example.file, example] as const))(
