@@ -1,6 +1,7 @@
 /**
  * Runs the benchmarks: all of them (but the region-sized `fleet-30d-10k` and `ceiling`, the fifty-year
- * `serve-50y`, the minute-long `soak` and the `hostile` clients of issue 50, which run only when named),
+ * `serve-50y`, the minute-long `soak`, the `hostile` clients of issue 50 and `apply`, issue 48's
+ * baseline, which run only when named),
  * or those named on the command line (`npm run bench -- scheduler`).
  * Exits 1 when a target was missed and `--strict` is given.
  */
@@ -22,6 +23,7 @@ const BENCHMARKS: Readonly<Record<string, () => Promise<boolean>>> = {
   soak: async () => (await import('./soak.js')).runSoakBenchmark(),
   hostile: async () => (await import('./hostile.js')).runHostileBenchmark(),
   toolkit: async () => (await import('./toolkit.js')).runToolkitBenchmark(),
+  apply: async () => (await import('./apply.js')).runApplyBenchmark(),
 };
 
 const args = process.argv.slice(2);
@@ -39,7 +41,7 @@ let allMet = true;
  * Long enough (a region-sized fleet, fifty years twice, a minute's soak, minutes of hostile clients
  * against serve processes of their own) to run only when named.
  */
-const ON_REQUEST = new Set(['fleet-30d-10k', 'ceiling', 'serve-50y', 'soak', 'hostile']);
+const ON_REQUEST = new Set(['fleet-30d-10k', 'ceiling', 'serve-50y', 'soak', 'hostile', 'apply']);
 for (const name of names.length > 0
   ? names
   : Object.keys(BENCHMARKS).filter((n) => !ON_REQUEST.has(n))) {
