@@ -314,16 +314,33 @@ describe('each monitor fires on a violating log', () => {
 });
 
 describe('a stuck operation in a client run', () => {
+  /** Every `create_timeline` stays `scheduling` for `delayMs` before it runs. */
+  const delayedBy = (delayMs: number) => ({
+    operations: {
+      create_timeline: {
+        ...{ failureRate: 0, maxRetries: 0, retryDelayMs: 0 },
+        ...{ delayRate: 1, delayMs: [delayMs, delayMs] as const },
+      },
+    },
+  });
+
+  it('a slow operation that ends inside six hours is not reported', async () => {
+    const run = await runClient(
+      async ({ fetch, baseURL, sleep }) => {
+        await fetch(`${baseURL}/projects`, { method: 'POST', body: '{"project":{}}' });
+        await sleep(8 * 3_600_000); // long enough for the operation to end, 5 h in
+      },
+      { seed: 1, faults: delayedBy(5 * 3_600_000), within: '1d' },
+    );
+    expect(run.outcome).toBe('returned');
+    const ended = [...run.sim.log].some((e) => e.type === 'OperationFinished');
+    expect(ended).toBe(true);
+    expect(checkLog(run.sim.log, defaultMonitors())).toBeUndefined();
+  });
+
   it('is reported by the default monitors within the run, whose client polls in vain', async () => {
     const threeDays = 3 * 86_400_000;
-    const faults = {
-      operations: {
-        create_timeline: {
-          ...{ failureRate: 0, maxRetries: 0, retryDelayMs: 0 },
-          ...{ delayRate: 1, delayMs: [threeDays, threeDays] as const },
-        },
-      },
-    };
+    const faults = delayedBy(threeDays);
     const run = await runClient(
       async ({ fetch, baseURL, sleep }) => {
         const created = await fetch(`${baseURL}/projects`, {
