@@ -183,6 +183,29 @@ describe('handlesFailedOperations', () => {
     expect(checkClient(stops, [handlesFailedOperations()])).toEqual([]);
     expect(checkClient(repeats, [handlesFailedOperations()])).toEqual([]);
   });
+
+  it('fires on the same path with another body: another change, not the request again', () => {
+    const patch = (at: number, minCu: number, ops: object[] = []) => ({
+      ...mutation(at, '/endpoints/e', ops),
+      method: 'PATCH',
+      body: { endpoint: { autoscaling_limit_min_cu: minCu } },
+    });
+    const again = record([
+      patch(0, 1, [op('o1', 'running')]),
+      poll(5, 'o1', 'failed'),
+      patch(6, 1),
+    ]);
+    const other = record([
+      patch(0, 1, [op('o1', 'running')]),
+      poll(5, 'o1', 'failed'),
+      patch(6, 2),
+    ]);
+    expect(checkClient(again, [handlesFailedOperations()])).toEqual([]);
+    expect(checkClient(other, [handlesFailedOperations()])[0]).toMatchObject({
+      oracle: 'handlesFailedOperations',
+      requestIndex: 2,
+    });
+  });
 });
 
 describe('usesReadWriteForWrites', () => {

@@ -4,7 +4,8 @@
  * `cancelled`, its next mutating request to that project must be one of what a careful client does
  * (`shared/spec/fidelity.md`: `failed` is not terminal, the control plane retries it):
  * - nothing, or not until it has seen the operation `finished` after all (it waited for the retry);
- * - the request that returned the operation, again (it retried itself);
+ * - the request that returned the operation, again: the same method, path and body (it retried
+ *   itself; the same path with another body, a PATCH with other settings, is another change);
  * - a DELETE (it reports the failure and cleans up).
  * Anything else goes on as if the operation had finished, and is found.
  */
@@ -30,7 +31,10 @@ export function handlesFailedOperations(): ClientOracle {
         const project = request.projectId;
         const failure = project === undefined ? undefined : failedIn.get(project);
         if (failure !== undefined && isMutating(request)) {
-          const repeats = request.method === failure.by.method && request.path === failure.by.path;
+          const repeats =
+            request.method === failure.by.method &&
+            request.path === failure.by.path &&
+            sameBody(request.body, failure.by.body);
           if (!repeats && request.method.toUpperCase() !== 'DELETE')
             return {
               oracle: 'handlesFailedOperations',
@@ -58,4 +62,9 @@ export function handlesFailedOperations(): ClientOracle {
       return undefined;
     },
   };
+}
+
+/** Whether two request bodies say the same (as JSON; a retry sends what it sent before). */
+function sameBody(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
