@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Duration } from '../core/duration.js';
 import { errorText } from '../core/errorText.js';
-import type { Simulation } from '../simulation/simulation.js';
+import { Simulation } from '../simulation/simulation.js';
 import { faultProfile } from './arbitraries/faultArbitraries.js';
 import { timeline } from './arbitraries/timelineArbitraries.js';
 import { judgeRun, type ClientVerdict, type JobExpectation } from './clientVerdict.js';
@@ -34,8 +34,8 @@ export interface ClientPropertySpec<S, T> {
   readonly name: string;
   /**
    * Makes the client's starting point on the run's fresh simulation (requests, then
-   * `sim.runUntilIdle()`), before the world and the client start; what it returns goes to the
-   * client. Default: nothing.
+   * `sim.runUntilIdle()`), before the world, its faults and the client start; what it returns
+   * (plain data: ids, names) goes to the client. Default: nothing.
    */
   readonly setup?: (sim: Simulation) => S;
   /** The code under test, called once a run with the harness's context and the setup's value. */
@@ -102,9 +102,30 @@ export function clientProperty<T, S = undefined>(
     oracles: spec.oracles ?? (expect === 'end' ? [] : defaultOracles()),
     monitors: spec.monitors ?? (expect === 'end' ? () => [] : defaultMonitors),
   };
+  const { apiKey, ...simulationOptions } = spec.harness ?? {};
+  const key = apiKey === undefined ? {} : { apiKey };
+  // A fork replays the log: with none kept in memory, the faults apply from the start instead.
+  const forkable = simulationOptions.log === undefined || simulationOptions.log === 'memory';
+  /**
+   * The run's harness, its setup made before the world's faults begin: operation faults are laid
+   * over the profile from the instant it is done (request and connection faults act at the
+   * client's edge during the run anyway).
+   */
+  const prepared = (world: Timeline): { harness: SimHarness; setup: S } => {
+    const options = { ...simulationOptions, seed: world.seed };
+    if (!forkable) {
+      const harness = new SimHarness({ ...options, ...key, faults: world.faults });
+      return { harness, setup: spec.setup?.(harness.sim) as S };
+    }
+    const { operations, ...atTheEdge } = world.faults;
+    const base = new Simulation(options);
+    const setup = spec.setup?.(base) as S;
+    const simulation =
+      operations === undefined ? base : base.fork(base.now(), { profile: { faults: operations } });
+    return { harness: new SimHarness({ simulation, faults: atTheEdge, ...key }), setup };
+  };
   const judge = async (world: Timeline): Promise<ClientVerdict<T>> => {
-    const harness = new SimHarness({ ...spec.harness, seed: world.seed, faults: world.faults });
-    const setup = (spec.setup?.(harness.sim) ?? undefined) as S;
+    const { harness, setup } = prepared(world);
     const run = await harness.run((ctx) => spec.client(ctx, setup), {
       world: world.steps,
       within: spec.within ?? '1d',

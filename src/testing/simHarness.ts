@@ -20,6 +20,13 @@ import { TimelineWorld } from './timeline/timelineWorld.js';
 /** Options of a harness: the simulation's, plus faults and an API key to require. */
 export interface HarnessOptions extends SimulationOptions {
   readonly faults?: FaultProfile;
+  /**
+   * A simulation to run on instead of a new one (the other simulation options are then not used).
+   * Operation faults live in a simulation's profile, so `faults` may then hold only request and
+   * connection faults; give a simulation its operation faults when making it (`withFaults`) or
+   * from an instant on (`sim.fork(sim.now(), { profile: { faults } })`).
+   */
+  readonly simulation?: Simulation;
   /** A personal API key every request must carry. Default: none required. */
   readonly apiKey?: string;
 }
@@ -97,8 +104,13 @@ export class SimHarness {
   #actionsAtInstant = 0;
 
   constructor(options: HarnessOptions = {}) {
-    const { faults, apiKey, ...simulation } = options;
-    this.sim = new Simulation(withFaults(simulation, faults));
+    const { faults, apiKey, simulation: given, ...simulation } = options;
+    if (given !== undefined && faults?.operations !== undefined)
+      throw new RangeError(
+        'SimHarness: operation faults belong to the simulation it is given (withFaults, or a fork ' +
+          'with { profile: { faults } }); its `faults` may hold only request and connection faults',
+      );
+    this.sim = given ?? new Simulation(withFaults(simulation, faults));
     if (apiKey !== undefined) this.sim.addApiKey({ kind: 'personal', key: apiKey });
     this.#edge = new ClientEdge(this.sim, faults?.requests);
     this.#timers = new VirtualTimers(() => this.sim.now());

@@ -12,7 +12,9 @@ import {
   type ClientContext,
   type Timeline,
 } from '../../src/testing/index.js';
-import type { Simulation } from '../../src/index.js';
+import { DEFAULT_START, type Simulation } from '../../src/index.js';
+
+const DEFAULT_START_MS = Date.parse(DEFAULT_START);
 
 /** A project, settled; its id. */
 function aProject(sim: Simulation): string {
@@ -124,6 +126,70 @@ describe('clientProperty', () => {
     const failure = await broken.assert({ numRuns: 5 }).catch((error: unknown) => error);
     expect(failure).not.toBeInstanceOf(ClientPropertyError);
     expect(String(failure)).toContain('no such fixture');
+  });
+
+  it("makes the setup before the world's operation faults begin, which then apply to the run", async () => {
+    const stuck = { failureRate: 0, maxRetries: 0, retryDelayMs: 0, delayRate: 1 };
+    const threeDays = [3 * 86_400_000, 3 * 86_400_000] as const;
+    const world: Timeline = {
+      seed: 2,
+      faults: {
+        operations: {
+          create_timeline: { ...stuck, delayMs: threeDays },
+          suspend_compute: { ...stuck, delayMs: threeDays },
+        },
+      },
+      steps: [],
+    };
+    const suspends = clientProperty({
+      name: 'suspends',
+      setup: aProject, // settles at once: its create_timeline is not held up
+      client: async (ctx, projectId) => {
+        const listed = await ctx.fetch(`${ctx.baseURL}/projects/${projectId}/endpoints`);
+        const { endpoints } = (await listed.json()) as { endpoints: { id: string }[] };
+        const path = `/projects/${projectId}/endpoints/${endpoints[0]!.id}/suspend`;
+        const suspended = await ctx.fetch(`${ctx.baseURL}${path}`, { method: 'POST' });
+        const { operations } = (await suspended.json()) as { operations: { id: string }[] };
+        for (;;) {
+          const polled = await ctx.fetch(
+            `${ctx.baseURL}/projects/${projectId}/operations/${operations[0]!.id}`,
+          );
+          const { operation } = (await polled.json()) as { operation: { status: string } };
+          if (operation.status === 'finished') return;
+          await ctx.sleep(5_000);
+        }
+      },
+      expect: 'end',
+      within: '1h',
+    });
+    const verdict = await suspends.judge(world);
+    // The suspend is held up by the world's faults, so the client, with no deadline, never ends.
+    expect(verdict.labels).toEqual(['timed_out']);
+    expect(verdict.run.record.requests[0]?.status).toBe(200);
+    // Its setup settled in minutes: under the faults it would have waited three days.
+    const started = verdict.run.sim.log.get(0)!.at;
+    expect(verdict.run.startedAt - started).toBeLessThan(10 * 60_000);
+  });
+
+  it('with no log kept (nothing to fork), the faults apply from the start, setup included', async () => {
+    const reads = clientProperty({
+      name: 'reads',
+      setup: aProject,
+      client: readEndpoints,
+      harness: { log: 'none' },
+      monitors: () => [],
+    });
+    const slowStart = { failureRate: 0, maxRetries: 0, retryDelayMs: 0, delayRate: 1 };
+    const world: Timeline = {
+      seed: 3,
+      faults: {
+        operations: { create_timeline: { ...slowStart, delayMs: [3_600_000, 3_600_000] } },
+      },
+      steps: [],
+    };
+    const verdict = await reads.judge(world);
+    expect(verdict.labels).toEqual([]);
+    expect(verdict.run.startedAt - DEFAULT_START_MS).toBeGreaterThanOrEqual(3_600_000);
   });
 
   it('refuses a name that a printed test could not call', () => {
