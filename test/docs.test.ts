@@ -9,51 +9,32 @@ import { faultProfileProblem, runClient } from '../src/testing/index.js';
 
 const guide = readFileSync(new URL('../docs/testing.md', import.meta.url), 'utf8');
 
+/** Imports of the repository's tests, as the package names them in the guide. */
+const AS_PUBLISHED: readonly (readonly [string, string])[] = [
+  [`'../../src/testing/index.js'`, `'computesim/testing'`],
+  [`'../../src/msw/index.js'`, `'computesim/msw'`],
+  [`'../../src/simulation/simulation.js'`, `'computesim'`],
+  [`'../../src/index.js'`, `'computesim'`],
+];
+
+/** The lines of a tested file between `// <marker>:start` and `// <marker>:end`, as published. */
+function testedBlock(file: string, marker: string, indent = ''): string {
+  const text = readFileSync(new URL(file, import.meta.url), 'utf8')
+    .split(`${indent}// ${marker}:start\n`)[1]!
+    .split(`${indent}// ${marker}:end`)[0]!;
+  const dedented = indent === '' ? text : text.replace(new RegExp(`^${indent}`, 'gm'), '');
+  return AS_PUBLISHED.reduce((code, [from, to]) => code.replaceAll(from, to), dedented);
+}
+
 describe('docs/testing.md', () => {
-  it('shows the tested example, word for word', () => {
-    const tested = readFileSync(new URL('./examples/guide.test.ts', import.meta.url), 'utf8')
-      .split('// guide:start\n')[1]!
-      .split('// guide:end')[0]!
-      .replace(`'../../src/testing/index.js'`, `'computesim/testing'`)
-      .replace(`'../../src/index.js'`, `'computesim'`);
-    expect(guide).toContain('```ts\n' + tested + '```');
-  });
-
-  it('shows the property written by hand, tested, word for word', () => {
-    const tested = readFileSync(new URL('./examples/guideByHand.test.ts', import.meta.url), 'utf8')
-      .split('// byHand:start\n')[1]!
-      .split('// byHand:end')[0]!
-      .replace(`'../../src/testing/index.js'`, `'computesim/testing'`);
-    expect(guide).toContain('```ts\n' + tested + '```');
-  });
-
-  it('shows the tested serverless-driver example, word for word', () => {
-    const tested = readFileSync(
-      new URL('./examples/serverlessApp.test.ts', import.meta.url),
-      'utf8',
-    )
-      .split('// serverless:start\n')[1]!
-      .split('// serverless:end')[0]!
-      .replace(`'../../src/index.js'`, `'computesim'`)
-      .replace(`'../../src/msw/index.js'`, `'computesim/msw'`);
-    expect(guide).toContain('```ts\n' + tested + '```');
-  });
-
-  it('shows the tested fault property of the serverless-driver app, word for word', () => {
-    const tested = readFileSync(new URL('./msw/faults.test.ts', import.meta.url), 'utf8')
-      .split('// property:start\n')[1]!
-      .split('// property:end')[0]!
-      .replace(`'../../src/msw/index.js'`, `'computesim/msw'`)
-      .replace(`'../../src/simulation/simulation.js'`, `'computesim'`);
-    expect(guide).toContain('```ts\n' + tested + '```');
-  });
-
-  it('shows the tested property run of checkTimeline, word for word', () => {
-    const tested = readFileSync(new URL('./testing/checkTimeline.test.ts', import.meta.url), 'utf8')
-      .split('  // checkTimeline:start\n')[1]!
-      .split('  // checkTimeline:end')[0]!
-      .replace(/^ {2}/gm, '');
-    expect(guide).toContain('```ts\n' + tested + '```');
+  it.each([
+    ['the complete example', './examples/guide.test.ts', 'guide', ''],
+    ['the property written by hand', './examples/guideByHand.test.ts', 'byHand', ''],
+    ['the serverless-driver example', './examples/serverlessApp.test.ts', 'serverless', ''],
+    ['the fault property of the serverless-driver app', './msw/faults.test.ts', 'property', ''],
+    ['the property run of checkTimeline', './testing/checkTimeline.test.ts', 'checkTimeline', '  '],
+  ])('shows %s as tested, word for word', (_what, file, marker, indent) => {
+    expect(guide).toContain('```ts\n' + testedBlock(file, marker, indent) + '```');
   });
 
   it('gives a fault profile that is valid and runs', async () => {
