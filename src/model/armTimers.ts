@@ -2,22 +2,27 @@
  * The timers each event arms, given the state right after it. Called live and on replay alike, so a
  * replayed simulation holds the same agenda as the original.
  */
-import { isEmpty } from '../core/isEmpty.js';
-import { allIdle } from './allIdle.js';
-import { autoscalingTarget } from './autoscaleTarget.js';
 import { outgrowsTempDisk } from './sessionLoad.js';
 import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
-import { operationKind } from '../domain/operationKinds.js';
 import type { Profile } from '../domain/profile.js';
-import { nextSample } from '../domain/autoscaling.js';
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
-import { scaleToZeroDelayMs, suspendTimeoutMs } from '../domain/suspendTimeout.js';
 import type { Arm } from '../engine/decider.js';
 import type { DomainEvent, SettingsChanged } from './events.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
-import { operationIn } from './operationStore.js';
 import { entryOf } from './workingMaps.js';
+import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
+import { partOf } from './eventDeclaration.js';
+import { OPERATION_EVENTS } from './operationEvents.js';
+
+/** The timers of the kinds declared in one place (eventDeclaration.ts). */
+const DECLARED_TIMERS = partOf(OPERATION_EVENTS, 'timers');
+type Timers = (
+  event: DomainEvent,
+  state: SimState,
+  profile: Profile,
+  arm: Arm<TimerCommand>,
+) => void;
 
 /** Arms the timers `event` sets. */
 export function armTimers(
@@ -26,45 +31,12 @@ export function armTimers(
   profile: Profile,
   arm: Arm<TimerCommand>,
 ): void {
+  const declared = DECLARED_TIMERS[event.type as keyof typeof DECLARED_TIMERS];
+  if (declared !== undefined) {
+    if (declared !== 'none') (declared as Timers)(event, state, profile, arm);
+    return;
+  }
   switch (event.type) {
-    case 'OperationCreated':
-      if (event.status === 'running') {
-        const { projectId, operationId } = event;
-        arm(event.at + event.durationMs, { type: 'CompleteOperation', projectId, operationId });
-      } else if (event.startAt !== undefined) {
-        const { projectId, operationId } = event;
-        arm(event.startAt, { type: 'StartDelayedOperation', projectId, operationId });
-      }
-      return;
-    case 'OperationStarted': {
-      const { projectId, operationId } = event;
-      arm(event.at + event.durationMs, { type: 'CompleteOperation', projectId, operationId });
-      return;
-    }
-    case 'OperationFailed': {
-      const { projectId, operationId } = event;
-      arm(event.retryAt, { type: 'RetryOperation', projectId, operationId });
-      return;
-    }
-    case 'OperationFinished':
-    case 'OperationErrored':
-    case 'OperationCancelled': {
-      // A suspend is skipped while operations lock the compute; re-check once one settles.
-      const project = state.projects[event.projectId];
-      const ended = project === undefined ? undefined : operationIn(project, event.operationId);
-      const endpointId = ended?.endpointId;
-      if (endpointId !== undefined)
-        armSuspend(state, event.projectId, endpointId, event.at, profile, arm);
-      // A detach is skipped while operations are unfinished; re-check once the last one settles
-      // (not after a detach itself, which would retry a failing detach at once, forever).
-      const action = ended?.action;
-      const pending = project?.pendingOperations;
-      const settled = pending === undefined || isEmpty(pending);
-      if (settled && (action === undefined || !operationKind(action).detachesStorage)) {
-        armDetach(state, event.projectId, event.at, profile, arm);
-      }
-      return;
-    }
     case 'AvailabilityCheckScheduled':
       if (event.dueAt !== null) {
         const { projectId, branchId, dueAt } = event;
@@ -111,12 +83,6 @@ export function armTimers(
           true,
         );
       return;
-    case 'OperationsPruned': {
-      const recoveredAt = state.projects[event.projectId]?.recoveredAt;
-      const timer = { type: 'PruneOperations', projectId: event.projectId } as const;
-      arm(event.nextAt, recoveredAt === undefined ? timer : { ...timer, recoveredAt }, true);
-      return;
-    }
     case 'ProjectDeleted':
       if (event.recoverableUntil !== undefined) {
         const timer = { type: 'PurgeProject', projectId: event.projectId, deletedAt: event.at };
@@ -211,50 +177,6 @@ function armBranchPurge(
   arm(until, { type: 'PurgeBranch', projectId, branchId, deletedAt }, true);
 }
 
-/** Arms the detach check of a project, `tenantDetachAfterMs` after it was last used (background). */
-function armDetach(
-  state: SimState,
-  projectId: string,
-  now: number,
-  profile: Profile,
-  arm: Arm<TimerCommand>,
-): void {
-  const project = state.projects[projectId];
-  if (project === undefined || project.detached || profile.tenantDetachAfterMs === 0) return;
-  if (!allIdle(project)) return;
-  const { lastUsedAt } = project;
-  // Armed each time the project's computes settle idle, a long wait ahead: keyed by project, so
-  // the check of an earlier `lastUsedAt` (stale once it changed; due at the same time if not) goes.
-  arm(
-    Math.max(now, lastUsedAt + profile.tenantDetachAfterMs),
-    { type: 'DetachIdleTenant', projectId, lastUsedAt },
-    true,
-    `DetachIdleTenant ${projectId}`,
-  );
-}
-
-/** Arms the scale-to-zero check of a compute that is idle, at the end of its timeout. */
-function armSuspend(
-  state: SimState,
-  projectId: string,
-  endpointId: string,
-  now: number,
-  profile: Profile,
-  arm: Arm<TimerCommand>,
-): void {
-  const endpoint = state.projects[projectId]?.endpoints[endpointId];
-  if (endpoint?.idleSince === undefined) return;
-  const timeout = suspendTimeoutMs(endpoint.suspendTimeoutSeconds, endpoint.maxCu, profile);
-  if (timeout === undefined) return;
-  const { idleSince } = endpoint;
-  arm(Math.max(now, idleSince + scaleToZeroDelayMs(timeout, endpoint.failedSuspends)), {
-    type: 'SuspendIdleCompute',
-    projectId,
-    endpointId,
-    idleSince,
-  });
-}
-
 /**
  * Arms the end of a workload session that just opened: after its hold time, plus the cold-cache
  * penalty when the compute started moments ago; at once when a statement of it cannot fit on disk.
@@ -276,23 +198,4 @@ function armSessionEnd(
   const startedAt =
     state.projects[connection.projectId ?? '']?.endpoints[connection.endpointId]?.startedAt;
   arm(now + connection.holdMs + coldCachePenaltyMs(startedAt, now, profile.coldCache), timer);
-}
-
-/** Arms the next autoscaling sample of a compute whose demand calls for another size. */
-function armAutoscale(
-  state: SimState,
-  projectId: string,
-  endpointId: string,
-  now: number,
-  profile: Profile,
-  arm: Arm<TimerCommand>,
-): void {
-  const endpoint = state.projects[projectId]?.endpoints[endpointId];
-  const target = autoscalingTarget(endpoint, profile);
-  const allocated = endpoint?.allocatedCu;
-  if (target === undefined || target === allocated) return;
-  const { sampleMs, scaleDownAfterMs } = profile.autoscaling;
-  const earliest =
-    target > (allocated as number) ? now : (endpoint?.loadChangedAt ?? now) + scaleDownAfterMs - 1;
-  arm(nextSample(earliest, sampleMs), { type: 'Autoscale', projectId, endpointId });
 }

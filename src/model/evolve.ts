@@ -4,17 +4,16 @@
  * touches.ts.
  */
 import { INITIAL_LSN } from '../domain/lsn.js';
-import { operationKind } from '../domain/operationKinds.js';
-import { isTerminal } from '../domain/operationStatus.js';
 import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
 import { addDemand, applyLoad } from './sessionLoad.js';
 import { clearField } from './clearField.js';
-import { operationRecord } from './operationRecord.js';
-import { ENDED_EFFECTS } from './endedOperations.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
 import { countOf, deleteEntry, emptyLike, entryOf, setEntry } from './workingMaps.js';
 import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
+import { branchOf, endpointOf, projectOf } from './stateAccess.js';
+import { partOf } from './eventDeclaration.js';
+import { OPERATION_EVENTS } from './operationEvents.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
 import type {
@@ -22,7 +21,6 @@ import type {
   DatabaseState,
   DeletedBranchState,
   EndpointState,
-  OperationState,
   ProjectState,
   RoleState,
   SimState,
@@ -35,6 +33,7 @@ type EventHandlers = {
 };
 
 const HANDLERS: EventHandlers = {
+  ...partOf(OPERATION_EVENTS, 'apply'),
   ProjectCreated(draft, e) {
     draft.projects[e.projectId] = {
       id: e.projectId,
@@ -203,55 +202,6 @@ const HANDLERS: EventHandlers = {
     deleteEntry(draft.liveConnections, e.endpointId);
   },
 
-  OperationCreated(draft, e) {
-    const project = projectOf(draft, e.projectId);
-    const sortKey = Math.max(e.at * 1000, project.lastSortKey + 1);
-    project.lastSortKey = sortKey;
-    const operation = operationRecord(e, sortKey);
-    project.operations[e.operationId] = operation as Draft<OperationState>;
-    project.pendingOperations[e.operationId] = true;
-    if (e.afterId !== undefined) {
-      const previous = project.operations[e.afterId];
-      if (previous !== undefined) previous.nextIds = [...(previous.nextIds ?? []), e.operationId];
-    }
-  },
-
-  OperationStarted(draft, e) {
-    const operation = operationOf(draft, e.projectId, e.operationId);
-    operation.status = 'running';
-    operation.startedAt = e.at;
-    operation.durationMs = e.durationMs;
-    operation.updatedAt = e.at;
-    clearField(operation, 'retryAt');
-  },
-
-  OperationFinished(draft, e) {
-    settle(draft, e.projectId, e.operationId, e.at, 'finished');
-  },
-
-  OperationFailed(draft, e) {
-    const operation = operationOf(draft, e.projectId, e.operationId);
-    operation.status = 'failed';
-    operation.failuresCount++;
-    operation.error = e.error;
-    operation.retryAt = e.retryAt;
-    operation.updatedAt = e.at;
-  },
-
-  OperationErrored(draft, e) {
-    const operation = settle(draft, e.projectId, e.operationId, e.at, 'error', e.error);
-    const endpoint =
-      e.endpointId === undefined
-        ? undefined
-        : projectOf(draft, e.projectId).endpoints[e.endpointId];
-    if (endpoint !== undefined && operationKind(operation.action).releasesCompute)
-      endpoint.failedSuspends = (endpoint.failedSuspends ?? 0) + 1;
-  },
-
-  OperationCancelled(draft, e) {
-    settle(draft, e.projectId, e.operationId, e.at, 'cancelled');
-  },
-
   ComputeStateChanged(draft, e) {
     const endpoint = endpointOf(draft, e.projectId, e.endpointId);
     const wasActive = endpoint.currentState === 'active';
@@ -368,21 +318,6 @@ const HANDLERS: EventHandlers = {
       nextIndex: 0,
       nextAt: e.firstAt,
     });
-  },
-
-  OperationsPruned(draft, e) {
-    const project = draft.projects[e.projectId];
-    if (project === undefined) return;
-    archiveOf(draft)?.prune(e.projectId, e.before);
-    const operations = project.operations;
-    // Operations are in creation order, and one created at `before` or later was updated no earlier:
-    // the scan stops there, so a daily pruning that finds nothing old costs one look, not one per
-    // operation kept.
-    for (const id in operations) {
-      const operation = operations[id] as Draft<OperationState>;
-      if (operation.createdAt >= e.before) break;
-      if (isTerminal(operation.status) && operation.updatedAt < e.before) delete operations[id];
-    }
   },
 
   QueryStarted(draft, e) {
@@ -709,43 +644,6 @@ function end(
   if (error !== undefined) connection.error = error;
 }
 
-/**
- * Ends an operation: it gets its terminal status and is frozen where it stands, so published
- * snapshots share it instead of copying it (ended operations never change again). Frozen in place,
- * not copied: a copy per operation was a second allocation, and left the first behind as old garbage.
- */
-function settle(
-  draft: S,
-  projectId: string,
-  operationId: string,
-  at: number,
-  status: 'finished' | 'error' | 'cancelled',
-  error?: string,
-): OperationState {
-  const project = projectOf(draft, projectId);
-  const ended = operationOf(draft, projectId, operationId);
-  ended.status = status;
-  if (error !== undefined) {
-    ended.failuresCount++;
-    ended.error = error;
-  }
-  ended.updatedAt = at;
-  ended.totalDurationMs = at - ended.createdAt;
-  if (ended.retryAt !== undefined) clearField(ended, 'retryAt');
-  ended.effects = ENDED_EFFECTS as Draft<OperationState['effects']>;
-  delete project.pendingOperations[operationId];
-  // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.
-  if (isDraft(ended)) return current<OperationState>(ended);
-  if (ended.nextIds !== undefined) Object.freeze(ended.nextIds);
-  const frozen = Object.freeze(ended) as OperationState;
-  const archive = archiveOf(draft);
-  if (archive !== undefined) {
-    archive.add(frozen);
-    delete project.operations[operationId];
-  }
-  return frozen;
-}
-
 /** A project as a plain value with every operation it keeps, ended ones included. */
 function withEveryOperation(project: Draft<ProjectState>): ProjectState {
   const whole = plain(project);
@@ -757,31 +655,6 @@ function withEveryOperation(project: Draft<ProjectState>): ProjectState {
 /** A project as a plain value (the engine applies events to drafts and to plain copies alike). */
 function plain(project: Draft<ProjectState>): ProjectState {
   return isDraft(project) ? current(project) : project;
-}
-
-function projectOf(draft: S, projectId: string): Draft<SimState>['projects'][string] {
-  const project = draft.projects[projectId];
-  if (project === undefined) throw new Error(`no project ${projectId}`);
-  return project;
-}
-
-function branchOf(draft: S, projectId: string, branchId: string) {
-  const branch = projectOf(draft, projectId).branches[branchId];
-  if (branch === undefined) throw new Error(`no branch ${branchId} in project ${projectId}`);
-  return branch;
-}
-
-function endpointOf(draft: S, projectId: string, endpointId: string): Draft<EndpointState> {
-  const endpoint = projectOf(draft, projectId).endpoints[endpointId];
-  if (endpoint === undefined) throw new Error(`no compute ${endpointId} in project ${projectId}`);
-  return endpoint;
-}
-
-function operationOf(draft: S, projectId: string, operationId: string) {
-  const operation = projectOf(draft, projectId).operations[operationId];
-  if (operation === undefined)
-    throw new Error(`no operation ${operationId} in project ${projectId}`);
-  return operation;
 }
 
 /** The roles and databases a new branch starts with (absent in logs older than roles: none). */

@@ -3,7 +3,10 @@
  * (see Decider.touches): the smallest objects that cover each change. Kept beside evolve: a handler
  * that starts changing something new must name it here, and the immer-fold test fails until it does.
  */
-import { OWN_FIELDS, type Touch } from '../engine/dirtyPaths.js';
+import type { Touch } from '../engine/dirtyPaths.js';
+import { branch, connection, endpoint, projectFields } from './touchPaths.js';
+import { partOf } from './eventDeclaration.js';
+import { OPERATION_EVENTS } from './operationEvents.js';
 import type { DomainEvent } from './events.js';
 
 type TouchTable = {
@@ -13,29 +16,8 @@ type TouchTable = {
   ) => void;
 };
 
-/** A project's own fields (such as `lastSortKey`, `lastUsedAt`, `detached`), not what it holds. */
-const projectFields = (touch: Touch, projectId: string) => touch('projects', projectId, OWN_FIELDS);
-const branch = (touch: Touch, projectId: string, branchId: string) =>
-  touch('projects', projectId, 'branches', branchId);
-const endpoint = (touch: Touch, projectId: string, endpointId: string) =>
-  touch('projects', projectId, 'endpoints', endpointId);
-const operation = (touch: Touch, projectId: string, operationId: string) => {
-  touch('projects', projectId, 'operations', operationId);
-  touch('projects', projectId, 'pendingOperations', operationId);
-};
-/** A connection's records, its compute and its project's `lastUsedAt`. */
-const connection = (
-  touch: Touch,
-  e: { connectionId: string; endpointId: string; projectId?: string },
-) => {
-  touch('connections', e.connectionId);
-  touch('liveConnections', e.endpointId, e.connectionId);
-  if (e.projectId === undefined) return;
-  endpoint(touch, e.projectId, e.endpointId);
-  projectFields(touch, e.projectId);
-};
-
 const TOUCHES: TouchTable = {
+  ...partOf(OPERATION_EVENTS, 'touches'),
   ProjectCreated: (e, touch) => touch('projects', e.projectId),
   ProjectDeleted: (e, touch) => {
     touch('projects', e.projectId);
@@ -75,19 +57,6 @@ const TOUCHES: TouchTable = {
     touch('endpointOwners', e.endpointId);
     touch('liveConnections', e.endpointId);
   },
-  OperationCreated: (e, touch) => {
-    operation(touch, e.projectId, e.operationId);
-    projectFields(touch, e.projectId);
-    if (e.afterId !== undefined) touch('projects', e.projectId, 'operations', e.afterId);
-  },
-  OperationStarted: (e, touch) => operation(touch, e.projectId, e.operationId),
-  OperationFinished: (e, touch) => operation(touch, e.projectId, e.operationId),
-  OperationFailed: (e, touch) => operation(touch, e.projectId, e.operationId),
-  OperationErrored: (e, touch) => {
-    operation(touch, e.projectId, e.operationId);
-    if (e.endpointId !== undefined) endpoint(touch, e.projectId, e.endpointId);
-  },
-  OperationCancelled: (e, touch) => operation(touch, e.projectId, e.operationId),
   ComputeStateChanged: (e, touch) => {
     endpoint(touch, e.projectId, e.endpointId);
     projectFields(touch, e.projectId);
@@ -118,7 +87,6 @@ const TOUCHES: TouchTable = {
     for (const change of e.computes ?? []) endpoint(touch, change.projectId, change.endpointId);
     for (const change of e.workloads ?? []) touch('workloads', change.workloadId);
   },
-  OperationsPruned: (e, touch) => touch('projects', e.projectId, 'operations'),
   ApiKeyCreated: (_e, touch) => touch('apiKeys'),
   ApiKeyRevoked: (_e, touch) => touch('apiKeys'),
   ProjectUpdated: (e, touch) => projectFields(touch, e.projectId),

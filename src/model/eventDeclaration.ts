@@ -1,0 +1,51 @@
+/**
+ * One declaration per event kind: how the event changes state, the state paths that change names
+ * for publishing, and the timers it arms, in one place. Declarations are grouped by aggregate
+ * (operationEvents.ts, …); `evolve`, `touches` and `armTimers` read them, and the compiler refuses
+ * a declaration with a part missing (an event that arms nothing says `timers: 'none'`).
+ */
+import type { Draft } from 'immer';
+import type { Profile } from '../domain/profile.js';
+import type { Arm } from '../engine/decider.js';
+import type { Touch } from '../engine/dirtyPaths.js';
+import type { DomainEvent } from './events.js';
+import type { SimState } from './state.js';
+import type { TimerCommand } from './timers.js';
+
+/** An event kind's name. */
+export type EventKind = DomainEvent['type'];
+
+/** The event of one kind. */
+export type EventOfKind<K extends EventKind> = Extract<DomainEvent, { readonly type: K }>;
+
+/** What one kind of event means. */
+export interface EventDeclaration<E extends DomainEvent> {
+  /** Applies the event to the state being changed (a working state or an immer draft). */
+  readonly apply: (draft: Draft<SimState>, event: E) => void;
+  /** Names the smallest objects the event changes (see `Decider.touches`). */
+  readonly touches: (event: E, touch: Touch) => void;
+  /** Arms the timers the event sets, given the state right after it; `'none'` when it sets none. */
+  readonly timers:
+    ((event: E, state: SimState, profile: Profile, arm: Arm<TimerCommand>) => void) | 'none';
+}
+
+/** The declarations of some kinds, each under its name. */
+export type Declarations<K extends EventKind> = {
+  readonly [T in K]: EventDeclaration<EventOfKind<T>>;
+};
+
+type Part<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>> = {
+  readonly [T in K]: EventDeclaration<EventOfKind<T>>[P];
+};
+
+/** One part of each declaration, by kind (for the tables of `evolve`, `touches`, `armTimers`). */
+export function partOf<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>>(
+  declarations: Declarations<K>,
+  part: P,
+): Part<K, P> {
+  // No prototype: a kind not declared here reads as undefined, whatever its name.
+  const table = Object.create(null) as Record<string, unknown>;
+  for (const [kind, declaration] of Object.entries(declarations))
+    table[kind] = (declaration as EventDeclaration<DomainEvent>)[part];
+  return table as Part<K, P>;
+}
