@@ -12,11 +12,8 @@ import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
 import { entryOf } from './workingMaps.js';
 import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
-import { partOf } from './eventDeclaration.js';
-import { OPERATION_EVENTS } from './operationEvents.js';
+import { DECLARED_TIMERS } from './declaredEvents.js';
 
-/** The timers of the kinds declared in one place (eventDeclaration.ts). */
-const DECLARED_TIMERS = partOf(OPERATION_EVENTS, 'timers');
 type Timers = (
   event: DomainEvent,
   state: SimState,
@@ -43,12 +40,6 @@ export function armTimers(
         arm(dueAt, { type: 'CheckAvailability', projectId, branchId, dueAt }, true);
       }
       return;
-    case 'ComputeStateChanged':
-      armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
-      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
-      if (event.currentState === 'idle' && event.pendingState === null)
-        armDetach(state, event.projectId, event.at, profile, arm);
-      return;
     case 'ConnectionOpened':
       armSessionEnd(state, event.connectionId, event.at, profile, arm);
       armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
@@ -64,9 +55,6 @@ export function armTimers(
     case 'ConnectionClosed':
     case 'ConnectionsDropped':
       armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
-      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
-      return;
-    case 'EndpointUpdated':
       armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
       return;
     case 'WorkloadAttached':

@@ -10,17 +10,16 @@ import { addDemand, applyLoad } from './sessionLoad.js';
 import { clearField } from './clearField.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
 import { countOf, deleteEntry, emptyLike, entryOf, setEntry } from './workingMaps.js';
-import { deletedBranch, keptProject, UNUSED_COMPUTE } from './deletedObjects.js';
+import { deletedBranch, keptProject } from './deletedObjects.js';
 import { branchOf, endpointOf, projectOf } from './stateAccess.js';
-import { partOf } from './eventDeclaration.js';
-import { OPERATION_EVENTS } from './operationEvents.js';
+import { DECLARED_APPLY } from './declaredEvents.js';
+import { countUsage, refreshIdleSince } from './computeUsage.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
 import type {
   ConnectionState,
   DatabaseState,
   DeletedBranchState,
-  EndpointState,
   ProjectState,
   RoleState,
   SimState,
@@ -33,7 +32,7 @@ type EventHandlers = {
 };
 
 const HANDLERS: EventHandlers = {
-  ...partOf(OPERATION_EVENTS, 'apply'),
+  ...DECLARED_APPLY,
   ProjectCreated(draft, e) {
     draft.projects[e.projectId] = {
       id: e.projectId,
@@ -157,74 +156,6 @@ const HANDLERS: EventHandlers = {
     delete projectOf(draft, e.projectId).deletedBranches?.[e.branchId];
   },
 
-  EndpointCreated(draft, e) {
-    projectOf(draft, e.projectId).endpoints[e.endpointId] = {
-      id: e.endpointId,
-      projectId: e.projectId,
-      branchId: e.branchId,
-      type: e.endpointType,
-      ...(e.name === undefined ? {} : { name: e.name }),
-      host: e.host,
-      proxyHost: e.proxyHost,
-      regionId: e.regionId,
-      minCu: e.minCu,
-      maxCu: e.maxCu,
-      currentState: 'init',
-      pendingState: 'active',
-      suspendTimeoutSeconds: e.suspendTimeoutSeconds,
-      poolerEnabled: e.poolerEnabled,
-      poolerMode: e.poolerMode,
-      disabled: e.disabled,
-      passwordlessAccess: e.passwordlessAccess,
-      pgSettings: { ...e.pgSettings },
-      provisioner: e.provisioner,
-      creationSource: e.creationSource,
-      createdAt: e.at,
-      updatedAt: e.at,
-      ...UNUSED_COMPUTE,
-    };
-    draft.endpointOwners[e.endpointId] = e.projectId;
-  },
-
-  EndpointUpdated(draft, e) {
-    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
-    const { pgSettings, ...rest } = e.changes;
-    Object.assign(endpoint, rest);
-    if (pgSettings !== undefined) endpoint.pgSettings = { ...pgSettings };
-    endpoint.updatedAt = e.at;
-  },
-
-  EndpointDeleted(draft, e) {
-    const deleted = projectOf(draft, e.projectId).endpoints[e.endpointId];
-    if (deleted !== undefined) countUsage(projectOf(draft, e.projectId), deleted, e.at);
-    delete projectOf(draft, e.projectId).endpoints[e.endpointId];
-    delete draft.endpointOwners[e.endpointId];
-    deleteEntry(draft.liveConnections, e.endpointId);
-  },
-
-  ComputeStateChanged(draft, e) {
-    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
-    const wasActive = endpoint.currentState === 'active';
-    endpoint.currentState = e.currentState;
-    if (e.pendingState === null) clearField(endpoint, 'pendingState');
-    else endpoint.pendingState = e.pendingState;
-    endpoint.updatedAt = e.at;
-    if (e.releaseVersion !== undefined) endpoint.computeReleaseVersion = e.releaseVersion;
-    if (e.currentState === 'active' && !wasActive) {
-      endpoint.startedAt = e.at;
-      endpoint.lastActive = e.at;
-      endpoint.allocatedCu = endpoint.minCu;
-      endpoint.usageCountedTo = e.at;
-    } else if (e.currentState !== 'active' && wasActive) {
-      countUsage(projectOf(draft, e.projectId), endpoint, e.at);
-      clearField(endpoint, 'usageCountedTo');
-      endpoint.suspendedAt = e.at;
-      clearField(endpoint, 'allocatedCu');
-    }
-    if (e.currentState === 'idle') clearField(endpoint, 'failedSuspends');
-    refreshIdleSince(endpoint, e.at);
-  },
-
   AvailabilityCheckScheduled(draft, e) {
     const branch = projectOf(draft, e.projectId).branches[e.branchId];
     if (branch === undefined) return;
@@ -303,12 +234,6 @@ const HANDLERS: EventHandlers = {
 
   RequestLocked() {
     // A fact for reports: a 423 changes nothing.
-  },
-
-  ComputeResized(draft, e) {
-    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
-    countUsage(projectOf(draft, e.projectId), endpoint, e.at);
-    endpoint.allocatedCu = e.toCu;
   },
 
   WorkloadAttached(draft, e) {
@@ -503,44 +428,9 @@ const HANDLERS: EventHandlers = {
   },
 };
 
-/**
- * Adds an active compute's usage since its `usageCountedTo` (at its current size) to its project's
- * totals, and moves the mark to `at`. Nothing for a compute that is not active.
- */
-function countUsage(
-  project: Draft<ProjectState>,
-  endpoint: Draft<EndpointState>,
-  at: number,
-): void {
-  const from = endpoint.usageCountedTo;
-  if (from === undefined) return;
-  const span = Math.max(0, at - from);
-  project.usedActiveMs = (project.usedActiveMs ?? 0) + span;
-  project.usedCuMs = (project.usedCuMs ?? 0) + span * (endpoint.allocatedCu ?? endpoint.minCu);
-  endpoint.usageCountedTo = at;
-}
-
 /** Applies `event` to `draft`. */
 export function evolve(draft: S, event: DomainEvent): void {
   (HANDLERS[event.type] as (draft: S, event: DomainEvent) => void)(draft, event);
-}
-
-/**
- * The scale-to-zero clock: a compute that is active, not changing state and has no active connection
- * (idle connections do not count) is idle since the last activity: the moment that became true, or
- * a later `activity` (a connection logging in, a statement or transaction ending).
- */
-function refreshIdleSince(endpoint: Draft<EndpointState>, at: number, activity = false): void {
-  if (
-    endpoint.currentState === 'active' &&
-    endpoint.pendingState === undefined &&
-    endpoint.activeConnections === 0
-  ) {
-    if (activity) endpoint.idleSince = at;
-    else endpoint.idleSince ??= at;
-  } else {
-    clearField(endpoint, 'idleSince');
-  }
 }
 
 /** Whether an open connection keeps its compute awake: a workload session, a statement, a transaction. */

@@ -5,8 +5,7 @@
  */
 import type { Touch } from '../engine/dirtyPaths.js';
 import { branch, connection, endpoint, projectFields } from './touchPaths.js';
-import { partOf } from './eventDeclaration.js';
-import { OPERATION_EVENTS } from './operationEvents.js';
+import { DECLARED_TOUCHES } from './declaredEvents.js';
 import type { DomainEvent } from './events.js';
 
 type TouchTable = {
@@ -17,7 +16,7 @@ type TouchTable = {
 };
 
 const TOUCHES: TouchTable = {
-  ...partOf(OPERATION_EVENTS, 'touches'),
+  ...DECLARED_TOUCHES,
   ProjectCreated: (e, touch) => touch('projects', e.projectId),
   ProjectDeleted: (e, touch) => {
     touch('projects', e.projectId);
@@ -46,21 +45,6 @@ const TOUCHES: TouchTable = {
     }
   },
   BranchPurged: (e, touch) => touch('projects', e.projectId, 'deletedBranches'),
-  EndpointCreated: (e, touch) => {
-    endpoint(touch, e.projectId, e.endpointId);
-    touch('endpointOwners', e.endpointId);
-  },
-  EndpointUpdated: (e, touch) => endpoint(touch, e.projectId, e.endpointId),
-  EndpointDeleted: (e, touch) => {
-    endpoint(touch, e.projectId, e.endpointId);
-    projectFields(touch, e.projectId);
-    touch('endpointOwners', e.endpointId);
-    touch('liveConnections', e.endpointId);
-  },
-  ComputeStateChanged: (e, touch) => {
-    endpoint(touch, e.projectId, e.endpointId);
-    projectFields(touch, e.projectId);
-  },
   AvailabilityCheckScheduled: (e, touch) => branch(touch, e.projectId, e.branchId),
   TenantAttachmentChanged: (e, touch) => projectFields(touch, e.projectId),
   ConnectionRequested: (e, touch) => connection(touch, e),
@@ -76,10 +60,6 @@ const TOUCHES: TouchTable = {
   },
   StatementFailed: () => undefined,
   RequestLocked: () => undefined,
-  ComputeResized: (e, touch) => {
-    endpoint(touch, e.projectId, e.endpointId);
-    projectFields(touch, e.projectId);
-  },
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),
   SettingsChanged: (e, touch) => {

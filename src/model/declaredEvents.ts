@@ -1,0 +1,16 @@
+/**
+ * The event kinds declared in one place so far (eventDeclaration.ts), by aggregate; `evolve`,
+ * `touches` and `armTimers` read their parts from here.
+ */
+import { COMPUTE_EVENTS } from './computeEvents.js';
+import { partOf } from './eventDeclaration.js';
+import { OPERATION_EVENTS } from './operationEvents.js';
+
+const DECLARED_EVENTS = { ...COMPUTE_EVENTS, ...OPERATION_EVENTS };
+
+/** How each declared kind changes the state. */
+export const DECLARED_APPLY = partOf(DECLARED_EVENTS, 'apply');
+/** The paths each declared kind changes. */
+export const DECLARED_TOUCHES = partOf(DECLARED_EVENTS, 'touches');
+/** The timers each declared kind arms. */
+export const DECLARED_TIMERS = partOf(DECLARED_EVENTS, 'timers');
