@@ -11,6 +11,7 @@ import type { Declarations } from './eventDeclaration.js';
 import { endpointOf, projectOf } from './stateAccess.js';
 import { endpoint as computePath, projectFields } from './touchPaths.js';
 import { deleteEntry } from './workingMaps.js';
+import { describeChanges } from './narrationWords.js';
 
 /** The compute events' declarations. */
 export const COMPUTE_EVENTS: Declarations<
@@ -54,6 +55,10 @@ export const COMPUTE_EVENTS: Declarations<
       touch('endpointOwners', e.endpointId);
     },
     timers: 'none',
+    narrate(e) {
+      const size = e.minCu === e.maxCu ? `${e.minCu} CU` : `${e.minCu}-${e.maxCu} CU`;
+      return `compute ${e.endpointId} (${e.endpointType}, ${size}) created on ${e.branchId}`;
+    },
   },
 
   EndpointUpdated: {
@@ -68,6 +73,7 @@ export const COMPUTE_EVENTS: Declarations<
     timers(e, state, profile, arm) {
       armSuspend(state, e.projectId, e.endpointId, e.at, profile, arm);
     },
+    narrate: (e) => `compute ${e.endpointId} updated: ${describeChanges(e.changes)}`,
   },
 
   EndpointDeleted: {
@@ -85,6 +91,7 @@ export const COMPUTE_EVENTS: Declarations<
       touch('liveConnections', e.endpointId);
     },
     timers: 'none',
+    narrate: (e) => `compute ${e.endpointId} deleted`,
   },
 
   ComputeStateChanged: {
@@ -120,6 +127,8 @@ export const COMPUTE_EVENTS: Declarations<
       if (e.currentState === 'idle' && e.pendingState === null)
         armDetach(state, e.projectId, e.at, profile, arm);
     },
+    narrate: (e) =>
+      `compute ${e.endpointId} is ${e.currentState}${e.pendingState === null ? '' : `, pending ${e.pendingState}`}`,
   },
 
   ComputeResized: {
@@ -133,5 +142,7 @@ export const COMPUTE_EVENTS: Declarations<
       projectFields(touch, e.projectId);
     },
     timers: 'none',
+    narrate: (e) =>
+      `compute ${e.endpointId} autoscaled ${e.toCu > e.fromCu ? 'up' : 'down'}: ${e.fromCu} → ${e.toCu} CU`,
   },
 };

@@ -1,8 +1,9 @@
 /**
  * One declaration per event kind: how the event changes state, the state paths that change names
- * for publishing, and the timers it arms, in one place. Declarations are grouped by aggregate
- * (operationEvents.ts, …); `evolve`, `touches` and `armTimers` read them, and the compiler refuses
- * a declaration with a part missing (an event that arms nothing says `timers: 'none'`).
+ * for publishing, the timers it arms, and how the narrator tells it, in one place. Declarations are
+ * grouped by aggregate (computeEvents.ts, operationEvents.ts, …); `evolve`, `touches`, `armTimers`
+ * and the narrator read them, and the compiler refuses a declaration with a part missing (an event
+ * that arms nothing says `timers: 'none'`).
  */
 import type { Draft } from 'immer';
 import type { Profile } from '../domain/profile.js';
@@ -27,6 +28,14 @@ export interface EventDeclaration<E extends DomainEvent> {
   /** Arms the timers the event sets, given the state right after it; `'none'` when it sets none. */
   readonly timers:
     ((event: E, state: SimState, profile: Profile, arm: Arm<TimerCommand>) => void) | 'none';
+  /** The event in one plain-English sentence (for demos, teaching, `replay`), or undefined. */
+  readonly narrate: (event: E, names: NarrationNames) => string | undefined;
+}
+
+/** How a narration names what an event refers to by id (the narrator remembers earlier events). */
+export interface NarrationNames {
+  /** `operation restart_compute`, or the id's start when its creation was not told. */
+  operation(id: string): string;
 }
 
 /** The declarations of some kinds, each under its name. */

@@ -19,6 +19,7 @@ import type { OperationState, SimState } from './state.js';
 import { operationOf, projectOf } from './stateAccess.js';
 import type { TimerCommand } from './timers.js';
 import { endpoint, operation, projectFields } from './touchPaths.js';
+import { seconds } from './narrationWords.js';
 
 /** The operation events' declarations. */
 export const OPERATION_EVENTS: Declarations<
@@ -55,6 +56,11 @@ export const OPERATION_EVENTS: Declarations<
       else if (e.startAt !== undefined)
         arm(e.startAt, { type: 'StartDelayedOperation', projectId, operationId });
     },
+    narrate(e) {
+      const on = e.endpointId === undefined ? '' : ` on ${e.endpointId}`;
+      const waits = e.status === 'scheduling' ? ', waits for the one before' : '';
+      return `operation ${e.action}${on}: ${e.status} (will take ${seconds(e.durationMs)}${waits})`;
+    },
   },
 
   OperationStarted: {
@@ -71,6 +77,7 @@ export const OPERATION_EVENTS: Declarations<
       const { projectId, operationId } = e;
       arm(e.at + e.durationMs, { type: 'CompleteOperation', projectId, operationId });
     },
+    narrate: (e, names) => `${names.operation(e.operationId)}: running`,
   },
 
   OperationFinished: {
@@ -79,6 +86,7 @@ export const OPERATION_EVENTS: Declarations<
     },
     touches: (e, touch) => operation(touch, e.projectId, e.operationId),
     timers: armAfterEnd,
+    narrate: (e, names) => `${names.operation(e.operationId)}: finished`,
   },
 
   OperationFailed: {
@@ -95,6 +103,7 @@ export const OPERATION_EVENTS: Declarations<
       const { projectId, operationId } = e;
       arm(e.retryAt, { type: 'RetryOperation', projectId, operationId });
     },
+    narrate: (e, names) => `${names.operation(e.operationId)}: failed (${e.error}), retried later`,
   },
 
   OperationErrored: {
@@ -112,6 +121,7 @@ export const OPERATION_EVENTS: Declarations<
       if (e.endpointId !== undefined) endpoint(touch, e.projectId, e.endpointId);
     },
     timers: armAfterEnd,
+    narrate: (e, names) => `${names.operation(e.operationId)}: error (${e.error}), giving up`,
   },
 
   OperationCancelled: {
@@ -120,6 +130,7 @@ export const OPERATION_EVENTS: Declarations<
     },
     touches: (e, touch) => operation(touch, e.projectId, e.operationId),
     timers: armAfterEnd,
+    narrate: (e, names) => `${names.operation(e.operationId)}: cancelled`,
   },
 
   OperationsPruned: {
@@ -143,6 +154,7 @@ export const OPERATION_EVENTS: Declarations<
       const timer = { type: 'PruneOperations', projectId: e.projectId } as const;
       arm(e.nextAt, recoveredAt === undefined ? timer : { ...timer, recoveredAt }, true);
     },
+    narrate: () => undefined,
   },
 };
 

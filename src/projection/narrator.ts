@@ -6,6 +6,11 @@ import { formatDuration } from '../core/duration.js';
 import { formatLsn } from '../domain/lsn.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { SettingsChanged, SimEvent } from '../model/events.js';
+import { DECLARED_NARRATE, isDeclared } from '../model/declaredEvents.js';
+import type { NarrationNames } from '../model/eventDeclaration.js';
+import { describeChanges } from '../model/narrationWords.js';
+
+type Narrate = (event: SimEvent, names: NarrationNames) => string | undefined;
 
 /** Describes events in order (`undefined` for bookkeeping events with nothing to tell); one per log. */
 export type Narrator = (event: SimEvent) => string | undefined;
@@ -57,7 +62,9 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
     remember(event);
     return line;
   };
+  const names: NarrationNames = { operation };
   const lineOf = (event: SimEvent): string | undefined => {
+    if (isDeclared(event)) return (DECLARED_NARRATE[event.type] as Narrate)(event, names);
     switch (event.type) {
       case 'SimulationStarted':
         return `simulation started (seed ${event.seed})`;
@@ -81,32 +88,6 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
         return `branch ${event.branchId} recovered, its computes idle`;
       case 'BranchPurged':
         return `deleted branch ${event.branchId} is gone for good (its recovery window ended)`;
-      case 'EndpointCreated': {
-        const size =
-          event.minCu === event.maxCu ? `${event.minCu} CU` : `${event.minCu}-${event.maxCu} CU`;
-        return `compute ${event.endpointId} (${event.endpointType}, ${size}) created on ${event.branchId}`;
-      }
-      case 'EndpointUpdated':
-        return `compute ${event.endpointId} updated: ${describeChanges(event.changes)}`;
-      case 'EndpointDeleted':
-        return `compute ${event.endpointId} deleted`;
-      case 'OperationCreated': {
-        const on = event.endpointId === undefined ? '' : ` on ${event.endpointId}`;
-        const waits = event.status === 'scheduling' ? ', waits for the one before' : '';
-        return `operation ${event.action}${on}: ${event.status} (will take ${seconds(event.durationMs)}${waits})`;
-      }
-      case 'OperationStarted':
-        return `${operation(event.operationId)}: running`;
-      case 'OperationFinished':
-        return `${operation(event.operationId)}: finished`;
-      case 'OperationFailed':
-        return `${operation(event.operationId)}: failed (${event.error}), retried later`;
-      case 'OperationErrored':
-        return `${operation(event.operationId)}: error (${event.error}), giving up`;
-      case 'OperationCancelled':
-        return `${operation(event.operationId)}: cancelled`;
-      case 'ComputeStateChanged':
-        return `compute ${event.endpointId} is ${event.currentState}${event.pendingState === null ? '' : `, pending ${event.pendingState}`}`;
       case 'ConnectionRequested':
         return `connection ${event.connectionId} to ${event.endpointId} waits for the compute to start`;
       case 'ConnectionOpened':
@@ -125,14 +106,11 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
         return `a statement on connection ${event.connectionId} failed: ${event.sqlstate} ${event.message}`;
       case 'RequestLocked':
         return `423: ${event.method} ${event.route} refused, ${event.endpointId ?? event.branchId ?? event.projectId} is locked by an unfinished operation`;
-      case 'ComputeResized':
-        return `compute ${event.endpointId} autoscaled ${event.toCu > event.fromCu ? 'up' : 'down'}: ${event.fromCu} → ${event.toCu} CU`;
       case 'WorkloadAttached':
         return `workload ${event.workloadId} (${event.spec.kind}) attached${event.firstAt === null ? ', with no sessions' : ''}`;
       case 'SettingsChanged':
         return `settings changed from here on: ${changedParts(event).join(', ')}`;
       case 'SessionArrived':
-      case 'OperationsPruned':
         return undefined;
       case 'ApiKeyCreated':
         return `API key ${event.keyId} (${event.name}) created`;
@@ -178,12 +156,6 @@ function recoverable(at: number, until: number | undefined): string {
   return until === undefined ? '' : ` (recoverable for ${formatDuration(until - at)})`;
 }
 
-function describeChanges(changes: Record<string, unknown>): string {
-  return Object.entries(changes)
-    .map(([key, value]) => `${key} ${JSON.stringify(value)}`)
-    .join(', ');
-}
-
 /** Makes a forgotten event type a compile error. */
 /** What a settings change changed, named for a timeline line. */
 function changedParts(event: SettingsChanged): string[] {
@@ -201,9 +173,4 @@ function changedParts(event: SettingsChanged): string[] {
 
 function unreachable(event: never): never {
   throw new Error(`no narration for ${JSON.stringify(event)}`);
-}
-
-/** `396 ms` below a second, `3.9 s` above. */
-function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -1,0 +1,15 @@
+/**
+ * Words the narration of events shares (see the declarations' `narrate` and the narrator).
+ */
+
+/** `396 ms` below a second, `3.9 s` above. */
+export function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Changed settings as `key value` pairs: `minCu 0.5, maxCu 2`. */
+export function describeChanges(changes: Record<string, unknown>): string {
+  return Object.entries(changes)
+    .map(([key, value]) => `${key} ${JSON.stringify(value)}`)
+    .join(', ');
+}
