@@ -2,10 +2,8 @@
  * The timers each event arms, given the state right after it. Called live and on replay alike, so a
  * replayed simulation holds the same agenda as the original.
  */
-import { outgrowsTempDisk } from './sessionLoad.js';
 import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
 import type { Profile } from '../domain/profile.js';
-import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { Arm } from '../engine/decider.js';
 import type { DomainEvent, SettingsChanged } from './events.js';
 import type { SimState } from './state.js';
@@ -39,23 +37,6 @@ export function armTimers(
         const { projectId, branchId, dueAt } = event;
         arm(dueAt, { type: 'CheckAvailability', projectId, branchId, dueAt }, true);
       }
-      return;
-    case 'ConnectionOpened':
-      armSessionEnd(state, event.connectionId, event.at, profile, arm);
-      armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
-      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
-      return;
-    case 'QueryStarted':
-      arm(event.until, { type: 'EndQuery', connectionId: event.connectionId, until: event.until });
-      return;
-    case 'QueryFinished':
-    case 'TransactionChanged':
-      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
-      return;
-    case 'ConnectionClosed':
-    case 'ConnectionsDropped':
-      armAutoscale(state, event.projectId, event.endpointId, event.at, profile, arm);
-      armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
       return;
     case 'WorkloadAttached':
       if (event.firstAt !== null) {
@@ -115,13 +96,6 @@ export function armTimers(
     case 'SettingsChanged':
       armAfterChange(event, state, profile, arm);
       return;
-    case 'ConnectionRefused':
-      if (event.projectId !== undefined) {
-        armSuspend(state, event.projectId, event.endpointId, event.at, profile, arm);
-        // A refused connection counts as a use: the detach check starts again from it.
-        armDetach(state, event.projectId, event.at, profile, arm);
-      }
-      return;
     default:
       return;
   }
@@ -163,27 +137,4 @@ function armBranchPurge(
   arm: Arm<TimerCommand>,
 ): void {
   arm(until, { type: 'PurgeBranch', projectId, branchId, deletedAt }, true);
-}
-
-/**
- * Arms the end of a workload session that just opened: after its hold time, plus the cold-cache
- * penalty when the compute started moments ago; at once when a statement of it cannot fit on disk.
- */
-function armSessionEnd(
-  state: SimState,
-  connectionId: string,
-  now: number,
-  profile: Profile,
-  arm: Arm<TimerCommand>,
-): void {
-  const connection = entryOf(state.connections, connectionId);
-  if (connection?.holdMs === undefined) return;
-  const timer = { type: 'EndSession', connectionId } as const;
-  if (outgrowsTempDisk(connection, profile.limits)) {
-    arm(now, timer);
-    return;
-  }
-  const startedAt =
-    state.projects[connection.projectId ?? '']?.endpoints[connection.endpointId]?.startedAt;
-  arm(now + connection.holdMs + coldCachePenaltyMs(startedAt, now, profile.coldCache), timer);
 }

@@ -2,23 +2,41 @@
  * The event kinds declared in one place so far (eventDeclaration.ts), by aggregate; `evolve`,
  * `touches`, `armTimers` and the narrator read their parts from here.
  */
-import { COMPUTE_EVENTS } from './computeEvents.js';
-import { partOf } from './eventDeclaration.js';
-import { OPERATION_EVENTS } from './operationEvents.js';
-
-const DECLARED_EVENTS = { ...COMPUTE_EVENTS, ...OPERATION_EVENTS };
-
-/** How each declared kind changes the state. */
-export const DECLARED_APPLY = partOf(DECLARED_EVENTS, 'apply');
-/** The paths each declared kind changes. */
-export const DECLARED_TOUCHES = partOf(DECLARED_EVENTS, 'touches');
-/** The timers each declared kind arms. */
-export const DECLARED_TIMERS = partOf(DECLARED_EVENTS, 'timers');
-/** How the narrator tells each declared kind. */
-export const DECLARED_NARRATE = partOf(DECLARED_EVENTS, 'narrate');
+import { COMPUTE_EVENTS } from './computeDeclarations.js';
+import { CONNECTION_EVENTS } from './connectionDeclarations.js';
+import { partOf, type DeclarationPart, type Declarations } from './eventDeclaration.js';
+import { OPERATION_EVENTS } from './operationDeclarations.js';
 
 /** A kind declared in one place. */
-export type DeclaredKind = keyof typeof DECLARED_EVENTS;
+export type DeclaredKind =
+  keyof typeof COMPUTE_EVENTS | keyof typeof CONNECTION_EVENTS | keyof typeof OPERATION_EVENTS;
+
+const DECLARED_EVENTS: Declarations<DeclaredKind> = {
+  ...COMPUTE_EVENTS,
+  ...CONNECTION_EVENTS,
+  ...OPERATION_EVENTS,
+};
+
+/** How each declared kind changes the state. */
+export const DECLARED_APPLY: DeclarationPart<DeclaredKind, 'apply'> = partOf(
+  DECLARED_EVENTS,
+  'apply',
+);
+/** The paths each declared kind changes. */
+export const DECLARED_TOUCHES: DeclarationPart<DeclaredKind, 'touches'> = partOf(
+  DECLARED_EVENTS,
+  'touches',
+);
+/** The timers each declared kind arms. */
+export const DECLARED_TIMERS: DeclarationPart<DeclaredKind, 'timers'> = partOf(
+  DECLARED_EVENTS,
+  'timers',
+);
+/** How the narrator tells each declared kind. */
+export const DECLARED_NARRATE: DeclarationPart<DeclaredKind, 'narrate'> = partOf(
+  DECLARED_EVENTS,
+  'narrate',
+);
 
 /** Whether `event` is of a kind declared in one place (the rest still have their own tables). */
 export function isDeclared<E extends { readonly type: string }>(

@@ -1,7 +1,7 @@
 /**
  * One declaration per event kind: how the event changes state, the state paths that change names
  * for publishing, the timers it arms, and how the narrator tells it, in one place. Declarations are
- * grouped by aggregate (computeEvents.ts, operationEvents.ts, …); `evolve`, `touches`, `armTimers`
+ * grouped by aggregate (computeDeclarations.ts, operationDeclarations.ts, …); `evolve`, `touches`, `armTimers`
  * and the narrator read them, and the compiler refuses a declaration with a part missing (an event
  * that arms nothing says `timers: 'none'`).
  */
@@ -43,7 +43,8 @@ export type Declarations<K extends EventKind> = {
   readonly [T in K]: EventDeclaration<EventOfKind<T>>;
 };
 
-type Part<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>> = {
+/** One part of the declarations of some kinds, each under its kind's name. */
+export type DeclarationPart<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>> = {
   readonly [T in K]: EventDeclaration<EventOfKind<T>>[P];
 };
 
@@ -51,10 +52,10 @@ type Part<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>> = 
 export function partOf<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>>(
   declarations: Declarations<K>,
   part: P,
-): Part<K, P> {
+): DeclarationPart<K, P> {
   // No prototype: a kind not declared here reads as undefined, whatever its name.
   const table = Object.create(null) as Record<string, unknown>;
   for (const [kind, declaration] of Object.entries(declarations))
     table[kind] = (declaration as EventDeclaration<DomainEvent>)[part];
-  return table as Part<K, P>;
+  return table as DeclarationPart<K, P>;
 }

@@ -5,19 +5,17 @@
  */
 import { INITIAL_LSN } from '../domain/lsn.js';
 import { current, isDraft, type Draft } from 'immer';
-import type { DomainEvent, NewDatabase, NewRole, SessionDemand } from './events.js';
-import { addDemand, applyLoad } from './sessionLoad.js';
+import type { DomainEvent, NewDatabase, NewRole } from './events.js';
 import { clearField } from './clearField.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
-import { countOf, deleteEntry, emptyLike, entryOf, setEntry } from './workingMaps.js';
+import { deleteEntry, entryOf, setEntry } from './workingMaps.js';
 import { deletedBranch, keptProject } from './deletedObjects.js';
 import { branchOf, endpointOf, projectOf } from './stateAccess.js';
 import { DECLARED_APPLY } from './declaredEvents.js';
-import { countUsage, refreshIdleSince } from './computeUsage.js';
+import { countUsage } from './computeUsage.js';
 import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import type { Profile } from '../domain/profile.js';
 import type {
-  ConnectionState,
   DatabaseState,
   DeletedBranchState,
   ProjectState,
@@ -26,7 +24,6 @@ import type {
 } from './state.js';
 
 type S = Draft<SimState>;
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type EventHandlers = {
   readonly [K in DomainEvent['type']]: (draft: S, event: Extract<DomainEvent, { type: K }>) => void;
 };
@@ -171,67 +168,6 @@ const HANDLERS: EventHandlers = {
     project.updatedAt = e.at;
   },
 
-  ConnectionRequested(draft, e) {
-    addLive(draft, e, 'connecting');
-  },
-
-  ConnectionOpened(draft, e) {
-    const existing = entryOf(draft.connections, e.connectionId);
-    if (existing === undefined) addLive(draft, e, 'open');
-    else existing.status = 'open';
-    const connection = entryOf(draft.connections, e.connectionId);
-    const endpoint = endpointOf(draft, e.projectId, e.endpointId);
-    if (connection !== undefined) {
-      connection.openedAt = e.at;
-      applyLoad(endpoint, connection, 1, e.at);
-      if (isActive(connection)) endpoint.activeConnections++;
-    }
-    endpoint.lastActive = e.at;
-    refreshIdleSince(endpoint, e.at, true);
-    const project = projectOf(draft, e.projectId);
-    project.lastUsedAt = e.at;
-    const branch = project.branches[e.branchId];
-    if (branch !== undefined) branch.usedSinceCheck = true;
-  },
-
-  ConnectionRefused(draft, e) {
-    const existing = entryOf(draft.connections, e.connectionId);
-    const error = { sqlstate: e.sqlstate, message: e.message };
-    if (existing !== undefined && e.projectId !== undefined) {
-      end(draft, existing, e.projectId, 'refused', e.at, error);
-      return;
-    }
-    if (!e.tracked) return;
-    setEntry(draft.connections, e.connectionId, {
-      id: e.connectionId,
-      endpointId: e.endpointId,
-      ...(e.projectId === undefined ? {} : { projectId: e.projectId }),
-      pooled: e.pooled,
-      status: 'refused',
-      requestedAt: e.at,
-      endedAt: e.at,
-      error,
-      tracked: true,
-    });
-  },
-
-  ConnectionClosed(draft, e) {
-    const connection = entryOf(draft.connections, e.connectionId);
-    if (connection !== undefined) end(draft, connection, e.projectId, 'closed', e.at);
-  },
-
-  ConnectionsDropped(draft, e) {
-    const error = { sqlstate: e.sqlstate, message: e.message };
-    for (const id of e.connectionIds) {
-      const connection = entryOf(draft.connections, id);
-      if (connection !== undefined) end(draft, connection, e.projectId, 'dropped', e.at, error);
-    }
-  },
-
-  StatementFailed() {
-    // A fact for reports; the session ends with its own ConnectionClosed.
-  },
-
   RequestLocked() {
     // A fact for reports: a 423 changes nothing.
   },
@@ -242,25 +178,6 @@ const HANDLERS: EventHandlers = {
       spec: e.spec as Draft<WorkloadSpec>,
       nextIndex: 0,
       nextAt: e.firstAt,
-    });
-  },
-
-  QueryStarted(draft, e) {
-    changeActivity(draft, e, (connection) => {
-      connection.queryUntil = e.until;
-    });
-  },
-
-  QueryFinished(draft, e) {
-    changeActivity(draft, e, (connection) => {
-      clearField(connection, 'queryUntil');
-    });
-  },
-
-  TransactionChanged(draft, e) {
-    changeActivity(draft, e, (connection) => {
-      if (e.open) connection.inTransaction = true;
-      else clearField(connection, 'inTransaction');
     });
   },
 
@@ -431,107 +348,6 @@ const HANDLERS: EventHandlers = {
 /** Applies `event` to `draft`. */
 export function evolve(draft: S, event: DomainEvent): void {
   (HANDLERS[event.type] as (draft: S, event: DomainEvent) => void)(draft, event);
-}
-
-/** Whether an open connection keeps its compute awake: a workload session, a statement, a transaction. */
-function isActive(connection: ConnectionState): boolean {
-  return (
-    connection.status === 'open' &&
-    (connection.holdMs !== undefined ||
-      connection.queryUntil !== undefined ||
-      connection.inTransaction === true)
-  );
-}
-
-/**
- * Applies `change` to an open connection and keeps its compute's count of active connections and
- * idle clock in step (work ending now restarts the clock).
- */
-function changeActivity(
-  draft: S,
-  e: { connectionId: string; projectId: string; endpointId: string; at: number },
-  change: (connection: Draft<ConnectionState>) => void,
-): void {
-  const connection = entryOf(draft.connections, e.connectionId);
-  if (connection === undefined) return;
-  const endpoint = endpointOf(draft, e.projectId, e.endpointId);
-  const was = isActive(connection);
-  change(connection);
-  const now = isActive(connection);
-  if (was !== now) endpoint.activeConnections += now ? 1 : -1;
-  endpoint.lastActive = e.at;
-  projectOf(draft, e.projectId).lastUsedAt = e.at;
-  refreshIdleSince(endpoint, e.at, was && !now);
-}
-
-function addLive(
-  draft: S,
-  e: SessionDemand & {
-    connectionId: string;
-    projectId: string;
-    endpointId: string;
-    pooled: boolean;
-    tracked: boolean;
-    at: number;
-  },
-  status: 'connecting' | 'open',
-): void {
-  const connection: Mutable<ConnectionState> = {
-    id: e.connectionId,
-    endpointId: e.endpointId,
-    projectId: e.projectId,
-    pooled: e.pooled,
-    status,
-    requestedAt: e.at,
-    tracked: e.tracked,
-  };
-  addDemand(connection, e);
-  setEntry(draft.connections, e.connectionId, connection);
-  let live = entryOf(draft.liveConnections, e.endpointId);
-  if (live === undefined)
-    setEntry(draft.liveConnections, e.endpointId, (live = emptyLike(draft.liveConnections)));
-  setEntry(live, e.connectionId, true);
-  const endpoint = endpointOf(draft, e.projectId, e.endpointId);
-  if (e.pooled) endpoint.pooledConnections++;
-  else endpoint.directConnections++;
-  refreshIdleSince(endpoint, e.at);
-}
-
-function end(
-  draft: S,
-  connection: Draft<ConnectionState>,
-  projectId: string,
-  status: 'closed' | 'refused' | 'dropped',
-  at: number,
-  error?: { sqlstate: string; message: string },
-): void {
-  const live = entryOf(draft.liveConnections, connection.endpointId);
-  if (live !== undefined) {
-    // The last one out drops its compute's collection whole: emptying a `Map` reallocates it.
-    if (countOf(live) === 1) deleteEntry(draft.liveConnections, connection.endpointId);
-    else deleteEntry(live, connection.id);
-  }
-  const project = draft.projects[projectId];
-  if (project !== undefined) project.lastUsedAt = at;
-  const endpoint = project?.endpoints[connection.endpointId];
-  const wasActive = isActive(connection);
-  if (endpoint !== undefined) {
-    if (connection.status === 'open') applyLoad(endpoint, connection, -1, at);
-    if (connection.pooled) endpoint.pooledConnections--;
-    else endpoint.directConnections--;
-    if (wasActive) endpoint.activeConnections--;
-    endpoint.lastActive = at;
-    refreshIdleSince(endpoint, at, wasActive);
-  }
-  clearField(connection, 'queryUntil');
-  clearField(connection, 'inTransaction');
-  if (!connection.tracked) {
-    deleteEntry(draft.connections, connection.id);
-    return;
-  }
-  connection.status = status;
-  connection.endedAt = at;
-  if (error !== undefined) connection.error = error;
 }
 
 /** A project as a plain value with every operation it keeps, ended ones included. */

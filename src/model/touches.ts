@@ -4,7 +4,7 @@
  * that starts changing something new must name it here, and the immer-fold test fails until it does.
  */
 import type { Touch } from '../engine/dirtyPaths.js';
-import { branch, connection, endpoint, projectFields } from './touchPaths.js';
+import { branch, endpoint, projectFields } from './touchPaths.js';
 import { DECLARED_TOUCHES } from './declaredEvents.js';
 import type { DomainEvent } from './events.js';
 
@@ -47,18 +47,6 @@ const TOUCHES: TouchTable = {
   BranchPurged: (e, touch) => touch('projects', e.projectId, 'deletedBranches'),
   AvailabilityCheckScheduled: (e, touch) => branch(touch, e.projectId, e.branchId),
   TenantAttachmentChanged: (e, touch) => projectFields(touch, e.projectId),
-  ConnectionRequested: (e, touch) => connection(touch, e),
-  ConnectionOpened: (e, touch) => {
-    connection(touch, e);
-    branch(touch, e.projectId, e.branchId);
-  },
-  ConnectionRefused: (e, touch) => connection(touch, e),
-  ConnectionClosed: (e, touch) => connection(touch, e),
-  ConnectionsDropped: (e, touch) => {
-    for (const connectionId of e.connectionIds)
-      connection(touch, { connectionId, endpointId: e.endpointId, projectId: e.projectId });
-  },
-  StatementFailed: () => undefined,
   RequestLocked: () => undefined,
   WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
   SessionArrived: (e, touch) => touch('workloads', e.workloadId),
@@ -81,9 +69,6 @@ const TOUCHES: TouchTable = {
     for (const childId of e.childIds) branch(touch, e.projectId, childId);
   },
   BranchRestored: (e, touch) => branch(touch, e.projectId, e.branchId),
-  QueryStarted: (e, touch) => connection(touch, e),
-  QueryFinished: (e, touch) => connection(touch, e),
-  TransactionChanged: (e, touch) => connection(touch, e),
   RoleCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
   RolePasswordReset: (e, touch) => branch(touch, e.projectId, e.branchId),
   RoleDeleted: (e, touch) => branch(touch, e.projectId, e.branchId),

@@ -88,22 +88,10 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
         return `branch ${event.branchId} recovered, its computes idle`;
       case 'BranchPurged':
         return `deleted branch ${event.branchId} is gone for good (its recovery window ended)`;
-      case 'ConnectionRequested':
-        return `connection ${event.connectionId} to ${event.endpointId} waits for the compute to start`;
-      case 'ConnectionOpened':
-        return `connection ${event.connectionId} to ${event.endpointId} open${event.pooled ? ' (pooled)' : ''}`;
-      case 'ConnectionRefused':
-        return `connection ${event.connectionId} to ${event.endpointId} refused: ${event.sqlstate} ${event.message}`;
-      case 'ConnectionClosed':
-        return `connection ${event.connectionId} closed`;
-      case 'ConnectionsDropped':
-        return `${event.connectionIds.length} connection(s) to ${event.endpointId} dropped: ${event.sqlstate} ${event.message}`;
       case 'AvailabilityCheckScheduled':
         return undefined;
       case 'TenantAttachmentChanged':
         return `project ${event.projectId} storage ${event.attached ? 'reattached' : 'detached after long idleness'}`;
-      case 'StatementFailed':
-        return `a statement on connection ${event.connectionId} failed: ${event.sqlstate} ${event.message}`;
       case 'RequestLocked':
         return `423: ${event.method} ${event.route} refused, ${event.endpointId ?? event.branchId ?? event.projectId} is locked by an unfinished operation`;
       case 'WorkloadAttached':
@@ -126,12 +114,6 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
         return `branch ${event.fromBranchId}'s previous state kept as branch ${event.branchId} "${event.name}"`;
       case 'BranchRestored':
         return `branch ${event.branchId} restored${event.parentId === undefined ? '' : ` from ${event.parentId}`} at LSN ${formatLsn(event.timelineStartLsn)}`;
-      case 'QueryStarted':
-        return `connection ${event.connectionId} runs a statement for ${event.until - event.at} ms`;
-      case 'QueryFinished':
-        return `connection ${event.connectionId} is idle again`;
-      case 'TransactionChanged':
-        return `connection ${event.connectionId} ${event.open ? 'began' : 'ended'} a transaction`;
       case 'RoleCreated':
         return `role "${event.name}" created on ${event.branchId}`;
       case 'RolePasswordReset':
