@@ -5,11 +5,10 @@
 import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
 import type { Profile } from '../domain/profile.js';
 import type { Arm } from '../engine/decider.js';
-import type { DomainEvent, SettingsChanged } from './events.js';
+import type { DomainEvent } from './events.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
-import { entryOf } from './workingMaps.js';
-import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
+import { armDetach } from './computeTimers.js';
 import { DECLARED_TIMERS } from './declaredEvents.js';
 
 type Timers = (
@@ -36,12 +35,6 @@ export function armTimers(
       if (event.dueAt !== null) {
         const { projectId, branchId, dueAt } = event;
         arm(dueAt, { type: 'CheckAvailability', projectId, branchId, dueAt }, true);
-      }
-      return;
-    case 'WorkloadAttached':
-      if (event.firstAt !== null) {
-        const timer = { type: 'ArriveSession', workloadId: event.workloadId, index: 0 } as const;
-        arm(Math.max(event.at, event.firstAt), timer, true);
       }
       return;
     case 'ProjectCreated':
@@ -87,44 +80,8 @@ export function armTimers(
       return;
     }
 
-    case 'SessionArrived':
-      if (event.nextAt !== null) {
-        const { workloadId, index } = event;
-        arm(event.nextAt, { type: 'ArriveSession', workloadId, index: index + 1 }, true);
-      }
-      return;
-    case 'SettingsChanged':
-      armAfterChange(event, state, profile, arm);
-      return;
     default:
       return;
-  }
-}
-
-/**
- * After settings change, every check that reads them is armed again under the new values: timers
- * armed under the old ones stay, and find themselves stale or early when they fire.
- */
-function armAfterChange(
-  event: SettingsChanged,
-  state: SimState,
-  profile: Profile,
-  arm: Arm<TimerCommand>,
-): void {
-  const changed = new Set((event.computes ?? []).map((c) => c.endpointId));
-  for (const project of Object.values(state.projects)) {
-    for (const endpointId of Object.keys(project.endpoints)) {
-      if (event.profile === undefined && !changed.has(endpointId)) continue;
-      armSuspend(state, project.id, endpointId, event.at, profile, arm);
-      armAutoscale(state, project.id, endpointId, event.at, profile, arm);
-    }
-    if (event.profile !== undefined) armDetach(state, project.id, event.at, profile, arm);
-  }
-  for (const { workloadId } of event.workloads ?? []) {
-    const workload = entryOf(state.workloads, workloadId);
-    if (workload === undefined || workload.nextAt === null) continue;
-    const timer = { type: 'ArriveSession', workloadId, index: workload.nextIndex } as const;
-    arm(Math.max(event.at, workload.nextAt), timer, true);
   }
 }
 

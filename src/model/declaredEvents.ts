@@ -1,20 +1,28 @@
 /**
- * The event kinds declared in one place so far (eventDeclaration.ts), by aggregate; `evolve`,
- * `touches`, `armTimers` and the narrator read their parts from here.
+ * The event kinds declared in one place (eventDeclaration.ts), by aggregate; `evolve`, `touches`,
+ * `armTimers` and the narrator read their parts from here.
  */
 import { COMPUTE_EVENTS } from './computeDeclarations.js';
 import { CONNECTION_EVENTS } from './connectionDeclarations.js';
-import { partOf, type DeclarationPart, type Declarations } from './eventDeclaration.js';
 import { OPERATION_EVENTS } from './operationDeclarations.js';
+import { SETTINGS_EVENTS } from './settingsDeclarations.js';
+import { WORKLOAD_EVENTS } from './workloadDeclarations.js';
+import { partOf, type DeclarationPart, type Declarations } from './eventDeclaration.js';
 
 /** A kind declared in one place. */
 export type DeclaredKind =
-  keyof typeof COMPUTE_EVENTS | keyof typeof CONNECTION_EVENTS | keyof typeof OPERATION_EVENTS;
+  | keyof typeof COMPUTE_EVENTS
+  | keyof typeof CONNECTION_EVENTS
+  | keyof typeof OPERATION_EVENTS
+  | keyof typeof SETTINGS_EVENTS
+  | keyof typeof WORKLOAD_EVENTS;
 
 const DECLARED_EVENTS: Declarations<DeclaredKind> = {
   ...COMPUTE_EVENTS,
   ...CONNECTION_EVENTS,
   ...OPERATION_EVENTS,
+  ...SETTINGS_EVENTS,
+  ...WORKLOAD_EVENTS,
 };
 
 /** How each declared kind changes the state. */

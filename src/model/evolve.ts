@@ -8,13 +8,11 @@ import { current, isDraft, type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole } from './events.js';
 import { clearField } from './clearField.js';
 import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
-import { deleteEntry, entryOf, setEntry } from './workingMaps.js';
+import { deleteEntry } from './workingMaps.js';
 import { deletedBranch, keptProject } from './deletedObjects.js';
-import { branchOf, endpointOf, projectOf } from './stateAccess.js';
+import { branchOf, projectOf } from './stateAccess.js';
 import { DECLARED_APPLY } from './declaredEvents.js';
 import { countUsage } from './computeUsage.js';
-import type { WorkloadSpec } from '../workload/workloadSpec.js';
-import type { Profile } from '../domain/profile.js';
 import type {
   DatabaseState,
   DeletedBranchState,
@@ -166,59 +164,6 @@ const HANDLERS: EventHandlers = {
     const project = projectOf(draft, e.projectId);
     project.detached = !e.attached;
     project.updatedAt = e.at;
-  },
-
-  RequestLocked() {
-    // A fact for reports: a 423 changes nothing.
-  },
-
-  WorkloadAttached(draft, e) {
-    setEntry(draft.workloads, e.workloadId, {
-      id: e.workloadId,
-      spec: e.spec as Draft<WorkloadSpec>,
-      nextIndex: 0,
-      nextAt: e.firstAt,
-    });
-  },
-
-  SessionArrived(draft, e) {
-    const workload = entryOf(draft.workloads, e.workloadId);
-    if (workload === undefined) return;
-    workload.nextIndex = e.index + 1;
-    workload.nextAt = e.nextAt;
-  },
-
-  SettingsChanged(draft, e) {
-    if (e.profile !== undefined) draft.profile = e.profile as Draft<Profile>;
-    for (const { projectId, endpointId, changes } of e.computes ?? []) {
-      const endpoint = endpointOf(draft, projectId, endpointId);
-      Object.assign(endpoint, changes);
-      endpoint.updatedAt = e.at;
-    }
-    for (const { workloadId, spec, nextAt } of e.workloads ?? []) {
-      const workload = entryOf(draft.workloads, workloadId);
-      if (workload === undefined) continue;
-      workload.spec = spec as Draft<WorkloadSpec>;
-      workload.nextAt = nextAt;
-    }
-  },
-
-  ApiKeyCreated(draft, e) {
-    draft.apiKeys ??= {};
-    draft.apiKeys[String(e.keyId)] = {
-      id: e.keyId,
-      name: e.name,
-      key: e.key,
-      createdAt: e.at,
-      revoked: false,
-    };
-  },
-
-  ApiKeyRevoked(draft, e) {
-    const key = draft.apiKeys?.[String(e.keyId)];
-    if (key === undefined) return;
-    key.revoked = true;
-    key.revokedAt = e.at;
   },
 
   ProjectUpdated(draft, e) {

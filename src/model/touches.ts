@@ -47,16 +47,6 @@ const TOUCHES: TouchTable = {
   BranchPurged: (e, touch) => touch('projects', e.projectId, 'deletedBranches'),
   AvailabilityCheckScheduled: (e, touch) => branch(touch, e.projectId, e.branchId),
   TenantAttachmentChanged: (e, touch) => projectFields(touch, e.projectId),
-  RequestLocked: () => undefined,
-  WorkloadAttached: (e, touch) => touch('workloads', e.workloadId),
-  SessionArrived: (e, touch) => touch('workloads', e.workloadId),
-  SettingsChanged: (e, touch) => {
-    if (e.profile !== undefined) touch('profile');
-    for (const change of e.computes ?? []) endpoint(touch, change.projectId, change.endpointId);
-    for (const change of e.workloads ?? []) touch('workloads', change.workloadId);
-  },
-  ApiKeyCreated: (_e, touch) => touch('apiKeys'),
-  ApiKeyRevoked: (_e, touch) => touch('apiKeys'),
   ProjectUpdated: (e, touch) => projectFields(touch, e.projectId),
   BranchUpdated: (e, touch) => branch(touch, e.projectId, e.branchId),
   DefaultBranchSet: (e, touch) => {

@@ -5,7 +5,7 @@
 import { formatDuration } from '../core/duration.js';
 import { formatLsn } from '../domain/lsn.js';
 import type { OperationAction } from '../domain/operationAction.js';
-import type { SettingsChanged, SimEvent } from '../model/events.js';
+import type { SimEvent } from '../model/events.js';
 import { DECLARED_NARRATE, isDeclared } from '../model/declaredEvents.js';
 import type { NarrationNames } from '../model/eventDeclaration.js';
 import { describeChanges } from '../model/narrationWords.js';
@@ -92,18 +92,6 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
         return undefined;
       case 'TenantAttachmentChanged':
         return `project ${event.projectId} storage ${event.attached ? 'reattached' : 'detached after long idleness'}`;
-      case 'RequestLocked':
-        return `423: ${event.method} ${event.route} refused, ${event.endpointId ?? event.branchId ?? event.projectId} is locked by an unfinished operation`;
-      case 'WorkloadAttached':
-        return `workload ${event.workloadId} (${event.spec.kind}) attached${event.firstAt === null ? ', with no sessions' : ''}`;
-      case 'SettingsChanged':
-        return `settings changed from here on: ${changedParts(event).join(', ')}`;
-      case 'SessionArrived':
-        return undefined;
-      case 'ApiKeyCreated':
-        return `API key ${event.keyId} (${event.name}) created`;
-      case 'ApiKeyRevoked':
-        return `API key ${event.keyId} revoked`;
       case 'ProjectUpdated':
         return `project ${event.projectId} updated${event.name === undefined ? '' : `: named "${event.name}"`}${event.historyRetentionSeconds === undefined ? '' : `, history retention ${event.historyRetentionSeconds} s`}${event.defaultEndpointSettings === undefined ? '' : ', default compute settings changed'}`;
       case 'BranchUpdated':
@@ -139,19 +127,6 @@ function recoverable(at: number, until: number | undefined): string {
 }
 
 /** Makes a forgotten event type a compile error. */
-/** What a settings change changed, named for a timeline line. */
-function changedParts(event: SettingsChanged): string[] {
-  const parts: string[] = [];
-  if (event.profile !== undefined) parts.push('the profile');
-  for (const { endpointId, changes } of event.computes ?? [])
-    parts.push(
-      `compute ${endpointId} (${Object.entries(changes)
-        .map(([key, value]) => `${key} ${String(value)}`)
-        .join(', ')})`,
-    );
-  for (const { workloadId } of event.workloads ?? []) parts.push(`workload ${workloadId}'s rates`);
-  return parts;
-}
 
 function unreachable(event: never): never {
   throw new Error(`no narration for ${JSON.stringify(event)}`);
