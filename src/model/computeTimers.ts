@@ -1,6 +1,6 @@
 /**
- * The checks a compute's and a project's changes re-arm: scale to zero, autoscaling, detaching an
- * idle tenant. Several kinds of event arm them (their declarations and armTimers.ts), each with the
+ * The checks a compute's, a branch's and a project's changes re-arm: scale to zero, autoscaling,
+ * detaching an idle tenant, purging a deleted branch. Several kinds of event arm them (their declarations and armTimers.ts), each with the
  * state right after it.
  */
 import { allIdle } from './allIdle.js';
@@ -73,4 +73,15 @@ export function armAutoscale(
   const earliest =
     target > (allocated as number) ? now : (endpoint?.loadChangedAt ?? now) + scaleDownAfterMs - 1;
   arm(nextSample(earliest, sampleMs), { type: 'Autoscale', projectId, endpointId });
+}
+
+/** Arms the end of a deleted branch's recovery window (background: nothing waits for it). */
+export function armBranchPurge(
+  projectId: string,
+  branchId: string,
+  deletedAt: number,
+  until: number,
+  arm: Arm<TimerCommand>,
+): void {
+  arm(until, { type: 'PurgeBranch', projectId, branchId, deletedAt }, true);
 }

@@ -5,6 +5,7 @@
 import { COMPUTE_EVENTS } from './computeDeclarations.js';
 import { CONNECTION_EVENTS } from './connectionDeclarations.js';
 import { OPERATION_EVENTS } from './operationDeclarations.js';
+import { PROJECT_EVENTS } from './projectDeclarations.js';
 import { SETTINGS_EVENTS } from './settingsDeclarations.js';
 import { WORKLOAD_EVENTS } from './workloadDeclarations.js';
 import { partOf, type DeclarationPart, type Declarations } from './eventDeclaration.js';
@@ -14,6 +15,7 @@ export type DeclaredKind =
   | keyof typeof COMPUTE_EVENTS
   | keyof typeof CONNECTION_EVENTS
   | keyof typeof OPERATION_EVENTS
+  | keyof typeof PROJECT_EVENTS
   | keyof typeof SETTINGS_EVENTS
   | keyof typeof WORKLOAD_EVENTS;
 
@@ -21,6 +23,7 @@ const DECLARED_EVENTS: Declarations<DeclaredKind> = {
   ...COMPUTE_EVENTS,
   ...CONNECTION_EVENTS,
   ...OPERATION_EVENTS,
+  ...PROJECT_EVENTS,
   ...SETTINGS_EVENTS,
   ...WORKLOAD_EVENTS,
 };

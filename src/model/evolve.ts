@@ -4,22 +4,14 @@
  * touches.ts.
  */
 import { INITIAL_LSN } from '../domain/lsn.js';
-import { current, isDraft, type Draft } from 'immer';
+import { type Draft } from 'immer';
 import type { DomainEvent, NewDatabase, NewRole } from './events.js';
 import { clearField } from './clearField.js';
-import { archiveOf, linkArchive, operationsOf, recordOf } from './operationStore.js';
-import { deleteEntry } from './workingMaps.js';
-import { deletedBranch, keptProject } from './deletedObjects.js';
+import { deletedBranch } from './deletedObjects.js';
+import { plain } from './plainProject.js';
 import { branchOf, projectOf } from './stateAccess.js';
 import { DECLARED_APPLY } from './declaredEvents.js';
-import { countUsage } from './computeUsage.js';
-import type {
-  DatabaseState,
-  DeletedBranchState,
-  ProjectState,
-  RoleState,
-  SimState,
-} from './state.js';
+import type { DatabaseState, DeletedBranchState, RoleState, SimState } from './state.js';
 
 type S = Draft<SimState>;
 type EventHandlers = {
@@ -28,65 +20,6 @@ type EventHandlers = {
 
 const HANDLERS: EventHandlers = {
   ...DECLARED_APPLY,
-  ProjectCreated(draft, e) {
-    draft.projects[e.projectId] = {
-      id: e.projectId,
-      name: e.name,
-      regionId: e.regionId,
-      defaultBranchId: e.defaultBranchId,
-      plan: e.plan,
-      detached: false,
-      lastUsedAt: e.at,
-      pgVersion: e.pgVersion,
-      historyRetentionSeconds: e.historyRetentionSeconds,
-      ...(e.defaultEndpointSettings === undefined
-        ? {}
-        : { defaultEndpointSettings: structuredClone(e.defaultEndpointSettings) }),
-      createdAt: e.at,
-      updatedAt: e.at,
-      lastSortKey: 0,
-      branches: {},
-      endpoints: {},
-      operations: {},
-      pendingOperations: {},
-    };
-    linkArchive(draft, draft.projects[e.projectId] as ProjectState);
-  },
-
-  ProjectDeleted(draft, e) {
-    const project = projectOf(draft, e.projectId);
-    for (const [endpointId, endpoint] of Object.entries(project.endpoints)) {
-      countUsage(project, endpoint, e.at);
-      delete draft.endpointOwners[endpointId];
-      deleteEntry(draft.liveConnections, endpointId);
-    }
-    if (e.recoverableUntil !== undefined) {
-      draft.deletedProjects ??= {};
-      draft.deletedProjects[e.projectId] = {
-        project: keptProject(withEveryOperation(project), e.at) as Draft<ProjectState>,
-        deletedAt: e.at,
-        recoverableUntil: e.recoverableUntil,
-      };
-    }
-    archiveOf(draft)?.forget(e.projectId);
-    delete draft.projects[e.projectId];
-  },
-
-  ProjectRecovered(draft, e) {
-    const kept = draft.deletedProjects?.[e.projectId];
-    if (kept === undefined) throw new Error(`no deleted project ${e.projectId}`);
-    const project = { ...kept.project, lastUsedAt: e.at, recoveredAt: e.at };
-    draft.projects[e.projectId] = project;
-    linkArchive(draft, project);
-    for (const endpointId of Object.keys(project.endpoints))
-      draft.endpointOwners[endpointId] = e.projectId;
-    delete draft.deletedProjects?.[e.projectId];
-  },
-
-  ProjectPurged(draft, e) {
-    delete draft.deletedProjects?.[e.projectId];
-  },
-
   BranchCreated(draft, e) {
     projectOf(draft, e.projectId).branches[e.branchId] = {
       id: e.branchId,
@@ -158,22 +91,6 @@ const HANDLERS: EventHandlers = {
     else branch.nextCheckAt = e.dueAt;
     branch.checkIntervalMs = e.intervalMs;
     branch.usedSinceCheck = false;
-  },
-
-  TenantAttachmentChanged(draft, e) {
-    const project = projectOf(draft, e.projectId);
-    project.detached = !e.attached;
-    project.updatedAt = e.at;
-  },
-
-  ProjectUpdated(draft, e) {
-    const project = projectOf(draft, e.projectId);
-    if (e.name !== undefined) project.name = e.name;
-    if (e.historyRetentionSeconds !== undefined)
-      project.historyRetentionSeconds = e.historyRetentionSeconds;
-    if (e.defaultEndpointSettings !== undefined)
-      project.defaultEndpointSettings = structuredClone(e.defaultEndpointSettings);
-    project.updatedAt = e.at;
   },
 
   BranchUpdated(draft, e) {
@@ -293,19 +210,6 @@ const HANDLERS: EventHandlers = {
 /** Applies `event` to `draft`. */
 export function evolve(draft: S, event: DomainEvent): void {
   (HANDLERS[event.type] as (draft: S, event: DomainEvent) => void)(draft, event);
-}
-
-/** A project as a plain value with every operation it keeps, ended ones included. */
-function withEveryOperation(project: Draft<ProjectState>): ProjectState {
-  const whole = plain(project);
-  return archiveOf(whole) === undefined
-    ? whole
-    : { ...whole, operations: recordOf(operationsOf(whole)) };
-}
-
-/** A project as a plain value (the engine applies events to drafts and to plain copies alike). */
-function plain(project: Draft<ProjectState>): ProjectState {
-  return isDraft(project) ? current(project) : project;
 }
 
 /** The roles and databases a new branch starts with (absent in logs older than roles: none). */

@@ -1,6 +1,7 @@
 /**
  * Words the narration of events shares (see the declarations' `narrate` and the narrator).
  */
+import { formatDuration } from '../core/duration.js';
 
 /** `396 ms` below a second, `3.9 s` above. */
 export function seconds(ms: number): string {
@@ -12,4 +13,9 @@ export function describeChanges(changes: Record<string, unknown>): string {
   return Object.entries(changes)
     .map(([key, value]) => `${key} ${JSON.stringify(value)}`)
     .join(', ');
+}
+
+/** How long a deletion stays recoverable, said after it (nothing when it is final). */
+export function recoverable(at: number, until: number | undefined): string {
+  return until === undefined ? '' : ` (recoverable for ${formatDuration(until - at)})`;
 }

@@ -17,19 +17,6 @@ type TouchTable = {
 
 const TOUCHES: TouchTable = {
   ...DECLARED_TOUCHES,
-  ProjectCreated: (e, touch) => touch('projects', e.projectId),
-  ProjectDeleted: (e, touch) => {
-    touch('projects', e.projectId);
-    touch('endpointOwners');
-    touch('liveConnections');
-    touch('deletedProjects');
-  },
-  ProjectRecovered: (e, touch) => {
-    touch('projects', e.projectId);
-    touch('endpointOwners');
-    touch('deletedProjects');
-  },
-  ProjectPurged: (_e, touch) => touch('deletedProjects'),
   BranchCreated: (e, touch) => branch(touch, e.projectId, e.branchId),
   BranchStateChanged: (e, touch) => branch(touch, e.projectId, e.branchId),
   BranchDeleted: (e, touch) => {
@@ -46,8 +33,6 @@ const TOUCHES: TouchTable = {
   },
   BranchPurged: (e, touch) => touch('projects', e.projectId, 'deletedBranches'),
   AvailabilityCheckScheduled: (e, touch) => branch(touch, e.projectId, e.branchId),
-  TenantAttachmentChanged: (e, touch) => projectFields(touch, e.projectId),
-  ProjectUpdated: (e, touch) => projectFields(touch, e.projectId),
   BranchUpdated: (e, touch) => branch(touch, e.projectId, e.branchId),
   DefaultBranchSet: (e, touch) => {
     projectFields(touch, e.projectId);

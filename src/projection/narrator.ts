@@ -2,13 +2,12 @@
  * Narration: one plain-English sentence per event, for demos, teaching and `replay`. A narrator
  * remembers what earlier events said (an operation's action) so later lines can name it.
  */
-import { formatDuration } from '../core/duration.js';
 import { formatLsn } from '../domain/lsn.js';
 import type { OperationAction } from '../domain/operationAction.js';
 import type { SimEvent } from '../model/events.js';
 import { DECLARED_NARRATE, isDeclared } from '../model/declaredEvents.js';
 import type { NarrationNames } from '../model/eventDeclaration.js';
-import { describeChanges } from '../model/narrationWords.js';
+import { describeChanges, recoverable } from '../model/narrationWords.js';
 
 type Narrate = (event: SimEvent, names: NarrationNames) => string | undefined;
 
@@ -70,14 +69,6 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
         return `simulation started (seed ${event.seed})`;
       case 'ClockAdvanced':
         return undefined;
-      case 'ProjectCreated':
-        return `project ${event.projectId} "${event.name}" created in ${event.regionId}`;
-      case 'ProjectDeleted':
-        return `project ${event.projectId} deleted${recoverable(event.at, event.recoverableUntil)}`;
-      case 'ProjectRecovered':
-        return `project ${event.projectId} recovered, its computes idle`;
-      case 'ProjectPurged':
-        return `deleted project ${event.projectId} is gone for good (its recovery window ended)`;
       case 'BranchCreated':
         return `branch ${event.branchId} "${event.name}"${event.isDefault ? ' (default)' : ''} created${event.parentId === undefined ? '' : ` from ${event.parentId}`}`;
       case 'BranchStateChanged':
@@ -90,10 +81,6 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
         return `deleted branch ${event.branchId} is gone for good (its recovery window ended)`;
       case 'AvailabilityCheckScheduled':
         return undefined;
-      case 'TenantAttachmentChanged':
-        return `project ${event.projectId} storage ${event.attached ? 'reattached' : 'detached after long idleness'}`;
-      case 'ProjectUpdated':
-        return `project ${event.projectId} updated${event.name === undefined ? '' : `: named "${event.name}"`}${event.historyRetentionSeconds === undefined ? '' : `, history retention ${event.historyRetentionSeconds} s`}${event.defaultEndpointSettings === undefined ? '' : ', default compute settings changed'}`;
       case 'BranchUpdated':
         return `branch ${event.branchId} updated${event.name === undefined ? '' : `: named "${event.name}"`}${event.protected === undefined ? '' : event.protected ? ', protected' : ', unprotected'}`;
       case 'DefaultBranchSet':
@@ -119,11 +106,6 @@ export function createNarrator(options: NarratorOptions = {}): Narrator {
     }
   };
   return tell;
-}
-
-/** How long a deletion stays recoverable, said after it (nothing when it is final). */
-function recoverable(at: number, until: number | undefined): string {
-  return until === undefined ? '' : ` (recoverable for ${formatDuration(until - at)})`;
 }
 
 /** Makes a forgotten event type a compile error. */
