@@ -1,6 +1,6 @@
 /**
  * The checks a compute's, a branch's and a project's changes re-arm: scale to zero, autoscaling,
- * detaching an idle tenant, purging a deleted branch. Several kinds of event arm them (their declarations and armTimers.ts), each with the
+ * detaching an idle tenant, purging a deleted branch. Several kinds of event arm them (their declarations' `timers`), each with the
  * state right after it.
  */
 import { allIdle } from './allIdle.js';

@@ -2,14 +2,13 @@
  * The control plane as a Decider the engine can run: the command handler table, evolve, and the
  * timers events arm, bound to one profile.
  */
+import { armTimers, evolve, touches } from './eventMeanings.js';
 import type { Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { DecideContext, Decider } from '../engine/decider.js';
-import { armTimers } from './armTimers.js';
 import type { Command } from './commands.js';
 import type { Handler, ModelContext } from './decideContext.js';
 import type { DomainEvent } from './events.js';
-import { evolve } from './evolve.js';
 import { autoscale } from './handlers/autoscale.js';
 import { createApiKey, revokeApiKey } from './handlers/apiKeys.js';
 import { checkAvailability } from './handlers/checkAvailability.js';
@@ -41,7 +40,6 @@ import { createRole, deleteRole, resetRolePassword } from './handlers/roles.js';
 import { createDatabase, deleteDatabase, updateDatabase } from './handlers/databases.js';
 import type { SimState } from './state.js';
 import { workingState } from './operationStore.js';
-import { touches } from './touches.js';
 import type { TimerCommand } from './timers.js';
 
 type HandlerTable = { readonly [K in Command['type']]: Handler<Extract<Command, { type: K }>> };

@@ -42,20 +42,3 @@ export interface NarrationNames {
 export type Declarations<K extends EventKind> = {
   readonly [T in K]: EventDeclaration<EventOfKind<T>>;
 };
-
-/** One part of the declarations of some kinds, each under its kind's name. */
-export type DeclarationPart<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>> = {
-  readonly [T in K]: EventDeclaration<EventOfKind<T>>[P];
-};
-
-/** One part of each declaration, by kind (for the tables of `evolve`, `touches`, `armTimers`). */
-export function partOf<K extends EventKind, P extends keyof EventDeclaration<DomainEvent>>(
-  declarations: Declarations<K>,
-  part: P,
-): DeclarationPart<K, P> {
-  // No prototype: a kind not declared here reads as undefined, whatever its name.
-  const table = Object.create(null) as Record<string, unknown>;
-  for (const [kind, declaration] of Object.entries(declarations))
-    table[kind] = (declaration as EventDeclaration<DomainEvent>)[part];
-  return table as DeclarationPart<K, P>;
-}

@@ -4,7 +4,7 @@
  */
 import { produce } from 'immer';
 import type { DomainEvent, SimState } from '../../src/index.js';
-import { evolve } from '../../src/model/evolve.js';
+import { evolve } from '../../src/model/eventMeanings.js';
 import { emptyState } from '../../src/model/state.js';
 
 /** The state a log describes, built with immer alone. */

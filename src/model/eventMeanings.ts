@@ -1,0 +1,70 @@
+/**
+ * Every event kind's meaning, read from its declaration (eventDeclaration.ts; one file of
+ * declarations per aggregate): how it changes the state (`evolve`), the paths it changes
+ * (`touches`), the timers it arms (`armTimers`) and its sentence for the narrator (`narrate`). The
+ * table has a declaration for every kind of the union, or it does not compile.
+ */
+import type { Draft } from 'immer';
+import type { Profile } from '../domain/profile.js';
+import type { Arm } from '../engine/decider.js';
+import type { Touch } from '../engine/dirtyPaths.js';
+import { BRANCH_EVENTS } from './branchDeclarations.js';
+import { COMPUTE_EVENTS } from './computeDeclarations.js';
+import { CONNECTION_EVENTS } from './connectionDeclarations.js';
+import { OPERATION_EVENTS } from './operationDeclarations.js';
+import { PROJECT_EVENTS } from './projectDeclarations.js';
+import { SETTINGS_EVENTS } from './settingsDeclarations.js';
+import { WORKLOAD_EVENTS } from './workloadDeclarations.js';
+import type {
+  EventDeclaration,
+  Declarations,
+  EventKind,
+  NarrationNames,
+} from './eventDeclaration.js';
+import type { DomainEvent } from './events.js';
+import type { SimState } from './state.js';
+import type { TimerCommand } from './timers.js';
+
+const DECLARATIONS: Declarations<EventKind> = {
+  ...BRANCH_EVENTS,
+  ...COMPUTE_EVENTS,
+  ...CONNECTION_EVENTS,
+  ...OPERATION_EVENTS,
+  ...PROJECT_EVENTS,
+  ...SETTINGS_EVENTS,
+  ...WORKLOAD_EVENTS,
+};
+
+/** The declaration of `event`'s kind, for any event of the union. */
+function declarationOf(event: DomainEvent): EventDeclaration<DomainEvent> {
+  return DECLARATIONS[event.type] as EventDeclaration<DomainEvent>;
+}
+
+/** Applies `event` to the state being changed (a working state or an immer draft). */
+export function evolve(draft: Draft<SimState>, event: DomainEvent): void {
+  declarationOf(event).apply(draft, event);
+}
+
+/** Names the paths `event` changes, so a snapshot copies only those (see `Decider.touches`). */
+export function touches(event: DomainEvent, touch: Touch): void {
+  declarationOf(event).touches(event, touch);
+}
+
+/**
+ * Arms the timers `event` sets, given the state right after it. Called live and on replay alike,
+ * so a replayed simulation holds the same agenda as the original.
+ */
+export function armTimers(
+  event: DomainEvent,
+  state: SimState,
+  profile: Profile,
+  arm: Arm<TimerCommand>,
+): void {
+  const { timers } = declarationOf(event);
+  if (timers !== 'none') timers(event, state, profile, arm);
+}
+
+/** `event` in one plain-English sentence, or undefined for bookkeeping. */
+export function narrate(event: DomainEvent, names: NarrationNames): string | undefined {
+  return declarationOf(event).narrate(event, names);
+}
