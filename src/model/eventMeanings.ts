@@ -35,6 +35,9 @@ const DECLARATIONS: Declarations<EventKind> = {
   ...WORKLOAD_EVENTS,
 };
 
+/** The domain event type names, for validating logs read from outside. */
+export const DOMAIN_EVENT_TYPES = Object.keys(DECLARATIONS) as readonly EventKind[];
+
 /** The declaration of `event`'s kind, for any event of the union. */
 function declarationOf(event: DomainEvent): EventDeclaration<DomainEvent> {
   return DECLARATIONS[event.type] as EventDeclaration<DomainEvent>;
