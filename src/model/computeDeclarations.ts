@@ -8,10 +8,34 @@ import { countUsage, refreshIdleSince } from './computeUsage.js';
 import { clearField } from './clearField.js';
 import { UNUSED_COMPUTE } from './deletedObjects.js';
 import type { Declarations } from './eventDeclaration.js';
+import type { ComputeStateChanged } from './events.js';
+import type { ComputeState } from '../domain/computeState.js';
+import type { Unstamped } from '../engine/loggedEvent.js';
 import { endpointOf, projectOf } from './stateAccess.js';
 import { endpoint as computePath, projectFields } from './touchPaths.js';
 import { deleteEntry } from './workingMaps.js';
 import { describeChanges } from './narrationWords.js';
+
+/**
+ * A compute's state change as decided (the engine stamps it): every place that decides one makes it
+ * here, so the log's field order is the same from all of them.
+ */
+export function computeStateChanged(
+  projectId: string,
+  endpointId: string,
+  currentState: ComputeState,
+  pendingState: ComputeState | null,
+  releaseVersion?: string,
+): Unstamped<ComputeStateChanged> {
+  const changed = {
+    type: 'ComputeStateChanged' as const,
+    projectId,
+    endpointId,
+    currentState,
+    pendingState,
+  };
+  return releaseVersion === undefined ? changed : { ...changed, releaseVersion };
+}
 
 /** The compute events' declarations. */
 export const COMPUTE_EVENTS: Declarations<

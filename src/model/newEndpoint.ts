@@ -14,6 +14,7 @@ import type { ModelContext, Pending } from './decideContext.js';
 import { startPlan, type PlannedOperation } from './operationPlanner.js';
 import type { EndpointCreated } from './events.js';
 import type { EndpointSettings, SimState } from './state.js';
+import { computeStateChanged } from './computeDeclarations.js';
 
 /** Why these settings are not allowed (400), or `undefined`. */
 export function settingsProblem(
@@ -119,15 +120,7 @@ export function startOrPark(created: Unstamped<EndpointCreated>): {
 } {
   if (created.disabled) {
     return {
-      parked: [
-        {
-          type: 'ComputeStateChanged',
-          projectId: created.projectId,
-          endpointId: created.endpointId,
-          currentState: 'idle',
-          pendingState: null,
-        },
-      ],
+      parked: [computeStateChanged(created.projectId, created.endpointId, 'idle', null)],
     };
   }
   return { parked: [], start: startPlan(created.branchId, created.endpointId, 'start_compute') };

@@ -13,6 +13,7 @@ import type { OperationEffect } from './operationEffect.js';
 import { carryOut, wake } from './operationPlanner.js';
 import type { OperationState, ProjectState } from './state.js';
 import { operationIn } from './operationStore.js';
+import { computeStateChanged } from './computeDeclarations.js';
 
 const NONE_LEAVING: ReadonlySet<string> = new Set();
 
@@ -183,13 +184,7 @@ function settleCompute(draft: CommandDraft, project: ProjectState, settlement: S
       other?.effects.finished.some(changesState) === true,
   );
   if (now.pending !== null && (settlement.changedState || !willEndPending)) {
-    draft.push({
-      type: 'ComputeStateChanged',
-      projectId: project.id,
-      endpointId: endpoint.id,
-      currentState: now.current,
-      pendingState: null,
-    });
+    draft.push(computeStateChanged(project.id, endpoint.id, now.current, null));
     now = { current: now.current, pending: null };
   }
   if (waitingConnections(draft.state, endpoint.id).length === 0) return;

@@ -9,11 +9,8 @@ import { releaseAt } from '../domain/computeRelease.js';
 import { SQL_STATES } from '../domain/sqlState.js';
 import type { CommandDraft } from './commandDraft.js';
 import { dropConnections, openWaiting } from './connectionEvents.js';
-import type { Unstamped } from '../engine/loggedEvent.js';
-import type { ComputeStateChanged } from './events.js';
 import type { OperationEffect } from './operationEffect.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+import { computeStateChanged } from './computeDeclarations.js';
 
 /** Where an operation applies: its project, branch and compute. */
 export interface OperationTarget {
@@ -46,15 +43,10 @@ export function carryOutObjectEffect(
       if (current === now.current && effect.pending === now.pending) return;
       const starts = current === 'active' && now.current !== 'active';
       const { profile, now: at } = draft.context;
-      const changed: Mutable<Unstamped<ComputeStateChanged>> = {
-        type: 'ComputeStateChanged',
-        projectId: endpoint.projectId,
-        endpointId: endpoint.id,
-        currentState: current,
-        pendingState: effect.pending,
-      };
-      if (starts) changed.releaseVersion = releaseAt(profile.releases, at);
-      draft.push(changed);
+      const release = starts ? releaseAt(profile.releases, at) : undefined;
+      draft.push(
+        computeStateChanged(endpoint.projectId, endpoint.id, current, effect.pending, release),
+      );
       return;
     }
     case 'dropConnections':

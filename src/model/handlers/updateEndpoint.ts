@@ -31,6 +31,7 @@ import {
 import { dropConnections } from '../connectionEvents.js';
 import type { EndpointSettings, EndpointState } from '../state.js';
 import { ENDS_ACTIVE, NO_EFFECTS, WAKES_IF_DOWN } from '../effectLists.js';
+import { computeStateChanged } from '../computeDeclarations.js';
 
 /** Decides a compute update. */
 export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context) => {
@@ -73,13 +74,7 @@ export const updateEndpoint: Handler<UpdateEndpoint> = (state, command, context)
   let plan: PlannedOperation[];
   if (newBranchId !== undefined) {
     draft.pushAll(dropConnections(state, project.id, endpoint.id, SQL_STATES.terminated, 'open'));
-    draft.push({
-      type: 'ComputeStateChanged',
-      projectId: project.id,
-      endpointId: endpoint.id,
-      currentState: 'idle',
-      pendingState: 'idle',
-    });
+    draft.push(computeStateChanged(project.id, endpoint.id, 'idle', 'idle'));
     plan = [applyConfig, { ...suspendPlan(branchId, endpoint.id), running: NO_EFFECTS }];
   } else if (isDown(endpoint.currentState, endpoint.pendingState)) {
     plan =
