@@ -8,7 +8,7 @@ import { countUsage, refreshIdleSince } from './computeUsage.js';
 import { clearField } from './clearField.js';
 import { UNUSED_COMPUTE } from './deletedObjects.js';
 import type { Declarations } from './eventDeclaration.js';
-import type { ComputeStateChanged } from './events.js';
+import type { ComputeStateChanged, EndpointDeleted } from './events.js';
 import type { ComputeState } from '../domain/computeState.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import { endpointOf, projectOf } from './stateAccess.js';
@@ -35,6 +35,11 @@ export function computeStateChanged(
     pendingState,
   };
   return releaseVersion === undefined ? changed : { ...changed, releaseVersion };
+}
+
+/** A compute's deletion as decided (the engine stamps it). */
+export function endpointDeleted(projectId: string, endpointId: string): Unstamped<EndpointDeleted> {
+  return { type: 'EndpointDeleted', projectId, endpointId };
 }
 
 /** The compute events' declarations. */

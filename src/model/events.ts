@@ -143,7 +143,7 @@ interface EndpointUpdated extends Stamp {
 }
 
 /** A compute was deleted. */
-interface EndpointDeleted extends Stamp {
+export interface EndpointDeleted extends Stamp {
   readonly type: 'EndpointDeleted';
   readonly projectId: string;
   readonly endpointId: string;

@@ -17,6 +17,7 @@ import { recordOperations, suspendPlan, type PlannedOperation } from '../operati
 import { isDown } from '../../domain/computeState.js';
 import { dropConnections } from '../connectionEvents.js';
 import { NO_EFFECTS } from '../effectLists.js';
+import { endpointDeleted } from '../computeDeclarations.js';
 
 /** Decides a branch deletion. */
 export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => {
@@ -69,8 +70,7 @@ export const deleteBranch: Handler<DeleteBranch> = (state, command, context) => 
     branchId: branch.id,
     ...(window > 0 ? { recoverableUntil: context.now + window } : {}),
   });
-  for (const endpoint of computes)
-    draft.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
+  for (const endpoint of computes) draft.push(endpointDeleted(project.id, endpoint.id));
   cancelOperations(draft, project, (o) => o.branchId === branch.id);
   recordOperations(draft, project.id, [
     ...suspends,

@@ -10,6 +10,7 @@ import { CommandDraft } from '../commandDraft.js';
 import type { Handler } from '../decideContext.js';
 import { findEndpoint } from '../lookups.js';
 import { dropConnections } from '../connectionEvents.js';
+import { endpointDeleted } from '../computeDeclarations.js';
 
 /** Decides a compute deletion. */
 export const deleteEndpoint: Handler<DeleteEndpoint> = (state, command, context) => {
@@ -21,6 +22,6 @@ export const deleteEndpoint: Handler<DeleteEndpoint> = (state, command, context)
     dropConnections(state, project.id, endpoint.id, SQL_STATES.endpointNotFound, 'all'),
   );
   cancelOperations(draft, project, (o) => o.endpointId === endpoint.id);
-  draft.push({ type: 'EndpointDeleted', projectId: project.id, endpointId: endpoint.id });
+  draft.push(endpointDeleted(project.id, endpoint.id));
   return ok(draft.events);
 };
