@@ -12,7 +12,8 @@ import { clearField } from './clearField.js';
 import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
 import { refreshIdleSince } from './computeUsage.js';
 import type { Declarations } from './eventDeclaration.js';
-import type { SessionDemand } from './events.js';
+import type { ConnectionsDropped, SessionDemand } from './events.js';
+import type { Unstamped } from '../engine/loggedEvent.js';
 import { addDemand, applyLoad, outgrowsTempDisk } from './sessionLoad.js';
 import type { ConnectionState, SimState } from './state.js';
 import { endpointOf, projectOf } from './stateAccess.js';
@@ -21,6 +22,26 @@ import { branch, connection as connectionPaths } from './touchPaths.js';
 import { countOf, deleteEntry, emptyLike, entryOf, setEntry } from './workingMaps.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Connections of a compute dropped, as decided (the engine stamps it): `connectionIds` cut with
+ * `why`, in the log's field order.
+ */
+export function connectionsDropped(
+  projectId: string,
+  endpointId: string,
+  connectionIds: readonly string[],
+  why: { readonly sqlstate: string; readonly message: string },
+): Unstamped<ConnectionsDropped> {
+  return {
+    type: 'ConnectionsDropped',
+    projectId,
+    endpointId,
+    connectionIds,
+    sqlstate: why.sqlstate,
+    message: why.message,
+  };
+}
 
 /** The connection events' declarations. */
 export const CONNECTION_EVENTS: Declarations<

@@ -6,6 +6,7 @@ import type { SqlError } from '../domain/sqlState.js';
 import type { Pending } from './decideContext.js';
 import type { ConnectionState, EndpointState, SimState } from './state.js';
 import { entryOf, idsOf } from './workingMaps.js';
+import { connectionsDropped } from './connectionDeclarations.js';
 
 /** The live (connecting or open) connections of a compute. */
 function liveConnections(state: SimState, endpointId: string): ConnectionState[] {
@@ -49,16 +50,7 @@ export function dropConnections(
     .filter((c) => which === 'all' || c.status === 'open')
     .map((c) => c.id);
   if (connectionIds.length === 0) return [];
-  return [
-    {
-      type: 'ConnectionsDropped',
-      projectId,
-      endpointId,
-      connectionIds,
-      sqlstate: why.sqlstate,
-      message: why.message,
-    },
-  ];
+  return [connectionsDropped(projectId, endpointId, connectionIds, why)];
 }
 
 /** Events opening every connection waiting for a compute that is now up. */

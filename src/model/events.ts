@@ -372,7 +372,7 @@ interface ConnectionClosed extends Stamp {
 }
 
 /** The control plane terminated every connection of a compute. */
-interface ConnectionsDropped extends Stamp {
+export interface ConnectionsDropped extends Stamp {
   readonly type: 'ConnectionsDropped';
   readonly projectId: string;
   readonly endpointId: string;
