@@ -166,6 +166,8 @@ export interface NeonApi {
   ): Promise<T>;
   /** Sleeps `ms`, unless that would pass the deadline. */
   pause(ms: number, what: string): Promise<void>;
+  /** The `read_write` compute of a branch, from its project's list; undefined when it has none. */
+  primaryOf(projectId: string, branchId: string): Promise<Endpoint | undefined>;
 }
 
 /** The helpers over `ctx`. */
@@ -218,8 +220,35 @@ export function neonApi(ctx: ClientContext, options: ApiOptions): NeonApi {
       }
     },
     pause: pauseFor,
+    async primaryOf(projectId, branchId) {
+      const { endpoints } = await api.request<{ endpoints: Endpoint[] }>(
+        'GET',
+        `/projects/${projectId}/endpoints`,
+      );
+      return endpoints.find((e) => e.branch_id === branchId && e.type === 'read_write');
+    },
   };
   return api;
+}
+
+/**
+ * Restarts the primary of `branchId` and waits for it (`api.change`); its id, or undefined when
+ * the branch has none or it was deleted meanwhile (a 404 on the way).
+ */
+export async function restartPrimary(
+  api: NeonApi,
+  projectId: string,
+  branchId: string,
+): Promise<string | undefined> {
+  const primary = await api.primaryOf(projectId, branchId);
+  if (primary === undefined) return undefined;
+  try {
+    await api.change('POST', `/projects/${projectId}/endpoints/${primary.id}/restart`);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+  return primary.id;
 }
 
 /** A connection that is open (it waits while the compute starts), or `SqlFailed`. */

@@ -4,7 +4,7 @@
  * included, as if `failed` were the end: the restart is sent while the control plane retries.
  */
 import type { ClientContext } from '../../../../src/testing/index.js';
-import { isNotFound, neonApi, type Endpoint, type NeonApi, type Operation } from '../neonApi.js';
+import { isNotFound, neonApi, type NeonApi, type Operation } from '../neonApi.js';
 
 /** Until each operation is no longer scheduled or running. */
 async function untilDone(api: NeonApi, operations: readonly Operation[]): Promise<void> {
@@ -27,8 +27,7 @@ export async function failedAsFinished(
 ): Promise<string | undefined> {
   const api = neonApi(ctx, { deadline: ctx.now() + 7_200_000 });
   const project = `/projects/${projectId}`;
-  const { endpoints } = await api.request<{ endpoints: Endpoint[] }>('GET', `${project}/endpoints`);
-  const primary = endpoints.find((e) => e.branch_id === branchId && e.type === 'read_write');
+  const primary = await api.primaryOf(projectId, branchId);
   if (primary === undefined) return undefined;
   try {
     const resized = await api.request<{ operations: Operation[] }>(

@@ -3,7 +3,7 @@
  * for it, with the helpers set to poll every second "to be done sooner". All else is careful.
  */
 import type { ClientContext } from '../../../../src/testing/index.js';
-import { isNotFound, neonApi, type Endpoint } from '../neonApi.js';
+import { neonApi, restartPrimary } from '../neonApi.js';
 
 /** Restarts the primary of `branchId`; returns its id (undefined when it has none). */
 export async function pollsEverySecond(
@@ -12,17 +12,5 @@ export async function pollsEverySecond(
   branchId: string,
 ): Promise<string | undefined> {
   const api = neonApi(ctx, { deadline: ctx.now() + 7_200_000, pollMs: 1_000 });
-  const { endpoints } = await api.request<{ endpoints: Endpoint[] }>(
-    'GET',
-    `/projects/${projectId}/endpoints`,
-  );
-  const primary = endpoints.find((e) => e.branch_id === branchId && e.type === 'read_write');
-  if (primary === undefined) return undefined;
-  try {
-    await api.change('POST', `/projects/${projectId}/endpoints/${primary.id}/restart`);
-  } catch (error) {
-    if (isNotFound(error)) return undefined; // deleted meanwhile
-    throw error;
-  }
-  return primary.id;
+  return restartPrimary(api, projectId, branchId);
 }

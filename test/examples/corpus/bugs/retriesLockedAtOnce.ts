@@ -3,7 +3,7 @@
  * 429 and 5xx, but a 423 is asked again at once (up to eight times), hammering a locked project.
  */
 import type { ClientContext } from '../../../../src/testing/index.js';
-import { backoff, isNotFound, neonApi, type Endpoint, type RetryPolicy } from '../neonApi.js';
+import { backoff, neonApi, restartPrimary, type RetryPolicy } from '../neonApi.js';
 
 /** Locked for a moment: try again straight away. */
 const atOnceWhenLocked: RetryPolicy = (refusal, attempt) =>
@@ -16,17 +16,5 @@ export async function retriesLockedAtOnce(
   branchId: string,
 ): Promise<string | undefined> {
   const api = neonApi(ctx, { deadline: ctx.now() + 7_200_000, retry: atOnceWhenLocked });
-  const { endpoints } = await api.request<{ endpoints: Endpoint[] }>(
-    'GET',
-    `/projects/${projectId}/endpoints`,
-  );
-  const primary = endpoints.find((e) => e.branch_id === branchId && e.type === 'read_write');
-  if (primary === undefined) return undefined;
-  try {
-    await api.change('POST', `/projects/${projectId}/endpoints/${primary.id}/restart`);
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-  return primary.id;
+  return restartPrimary(api, projectId, branchId);
 }

@@ -4,7 +4,7 @@
  * final answer, and the job fails.
  */
 import type { ClientContext } from '../../../../src/testing/index.js';
-import { backoff, isNotFound, neonApi, type Endpoint, type RetryPolicy } from '../neonApi.js';
+import { backoff, isNotFound, neonApi, type RetryPolicy } from '../neonApi.js';
 
 /** Locked: someone else is changing it, give up. */
 const notWhenLocked: RetryPolicy = (refusal, attempt) =>
@@ -17,11 +17,7 @@ export async function throwsOnLocked(
   branchId: string,
 ): Promise<string | undefined> {
   const api = neonApi(ctx, { deadline: ctx.now() + 7_200_000, retry: notWhenLocked });
-  const { endpoints } = await api.request<{ endpoints: Endpoint[] }>(
-    'GET',
-    `/projects/${projectId}/endpoints`,
-  );
-  const primary = endpoints.find((e) => e.branch_id === branchId && e.type === 'read_write');
+  const primary = await api.primaryOf(projectId, branchId);
   if (primary === undefined) return undefined;
   try {
     await api.change('PATCH', `/projects/${projectId}/endpoints/${primary.id}`, {
