@@ -1,8 +1,8 @@
 /**
  * What applying an event costs the control plane, by kind and by aggregate (issue 48's first
  * measurement, the figures a port is judged against): the benchmark fleet's log from its first
- * event is replayed through the control plane (evolve, the paths it touches, the timers it arms;
- * no decisions, no log kept), once untimed and once with each of the three parts timed per event
+ * event is replayed through the control plane (evolve, which records the paths it changes, and the
+ * timers it arms; no decisions, no log kept), once untimed and once with each of the two parts timed per event
  * kind (the timer's own cost, measured on an empty call, taken off). Beside it, the same fleet's
  * live run in the same process: what an event costs with decisions and the log, so each kind's
  * share of a live event reads off one run, and a live event's cost splits into the log, apply with
@@ -51,33 +51,26 @@ const AGGREGATE: Readonly<Record<string, string>> = {
 interface KindCost {
   count: number;
   evolve: number;
-  touches: number;
   timers: number;
 }
 
 const now = (): bigint => process.hrtime.bigint();
 
-/** The control plane with each of its three apply parts timed per event kind into `costs`. */
+/** The control plane with each of its two apply parts timed per event kind into `costs`. */
 function timed(plane: ControlPlane, costs: Map<string, KindCost>): ControlPlane {
   const costOf = (type: string): KindCost => {
     let cost = costs.get(type);
-    if (cost === undefined)
-      costs.set(type, (cost = { count: 0, evolve: 0, touches: 0, timers: 0 }));
+    if (cost === undefined) costs.set(type, (cost = { count: 0, evolve: 0, timers: 0 }));
     return cost;
   };
   return {
     ...plane,
-    evolve(draft, event) {
+    evolve(draft, event, touch) {
       const started = now();
-      plane.evolve(draft, event);
+      plane.evolve(draft, event, touch);
       const cost = costOf(event.type);
       cost.evolve += Number(now() - started);
       cost.count += 1;
-    },
-    touches(event, touch) {
-      const started = now();
-      plane.touches(event, touch);
-      costOf(event.type).touches += Number(now() - started);
     },
     armTimers(event, state, arm) {
       const started = now();
@@ -136,7 +129,7 @@ export function runApplyBenchmark(): boolean {
       `timing one call costs ${overhead.toFixed(0)} ns, taken off each part below.`,
   );
   console.log(
-    `${'kind'.padEnd(28)}${pad('events', 11)}${pad('share', 7)}${pad('evolve', 8)}${pad('touches', 9)}${pad('timers', 8)}${pad('apply', 8)}  µs an event`,
+    `${'kind'.padEnd(28)}${pad('events', 11)}${pad('share', 7)}${pad('evolve', 8)}${pad('timers', 8)}${pad('apply', 8)}  µs an event`,
   );
   const byAggregate = new Map<string, { count: number; ns: number }>();
   const rows = [...costs.entries()].sort((a, b) => b[1].count - a[1].count);
@@ -144,9 +137,8 @@ export function runApplyBenchmark(): boolean {
   for (const [kind, cost] of rows) {
     const part = (ns: number) => Math.max(0, ns - overhead * cost.count);
     const evolve = part(cost.evolve);
-    const touches = part(cost.touches);
     const timers = part(cost.timers);
-    const ns = evolve + touches + timers;
+    const ns = evolve + timers;
     totalNs += ns;
     const aggregate = AGGREGATE[kind] ?? 'other';
     const sum = byAggregate.get(aggregate) ?? { count: 0, ns: 0 };
@@ -154,7 +146,7 @@ export function runApplyBenchmark(): boolean {
     console.log(
       `${kind.padEnd(28)}${pad(cost.count.toLocaleString('en-US'), 11)}` +
         `${pad(`${((cost.count / applied) * 100).toFixed(1)}%`, 7)}` +
-        `${pad(micros(evolve, cost.count).toFixed(2), 8)}${pad(micros(touches, cost.count).toFixed(2), 9)}` +
+        `${pad(micros(evolve, cost.count).toFixed(2), 8)}` +
         `${pad(micros(timers, cost.count).toFixed(2), 8)}${pad(micros(ns, cost.count).toFixed(2), 8)}`,
     );
   }

@@ -52,7 +52,6 @@ function playback(
     initialState: () => ({}),
     decide: () => ok([events[counter.played++ % events.length] as LoggedEvent]),
     evolve: () => undefined,
-    touches: () => undefined,
     armTimers(event, _state, arm) {
       if (counter.played + liveTimers <= total) arm(event.at + increment(step++), PLAY);
     },

@@ -53,7 +53,8 @@ export function syntheticModel(
         { type: 'JobRan', job: command.job, delay: step < events ? increment(step++) : -1 },
       ]);
     },
-    evolve(draft, event) {
+    evolve(draft, event, touch) {
+      touch?.('jobs', event.job);
       if (event.type === 'JobStarted') {
         draft.jobs[event.job] = { runs: 0, lastAt: event.at };
         return;
@@ -64,7 +65,6 @@ export function syntheticModel(
         job.lastAt = event.at;
       }
     },
-    touches: (event, touch) => touch('jobs', event.job),
     armTimers(event, _state, arm) {
       if (event.delay >= 0) arm(event.at + event.delay, { type: 'Run', job: event.job });
     },

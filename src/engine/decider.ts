@@ -56,7 +56,8 @@ export type Decided<E, R> =
  *
  * `evolve` is an immer-style draft handler. The engine runs it on an immer draft where structural
  * sharing pays (`stateAt`), and in the hot loop on a private mutable working state, publishing an
- * immutable snapshot at each call boundary. For that, `touches` names the paths each event changes.
+ * immutable snapshot at each call boundary. For that, `evolve` names every path it changes through
+ * `touch`.
  */
 export interface Decider<S, C, E extends LoggedEvent, T, R> {
   /** State before any event. */
@@ -66,16 +67,14 @@ export interface Decider<S, C, E extends LoggedEvent, T, R> {
    * the record-only events the refusal leaves in the log, if any).
    */
   decide(state: S, command: C, context: DecideContext): Decided<Unstamped<E>, R>;
-  /** Applies one event to the draft. Total: it never validates and never refuses. */
-  evolve(draft: Draft<S>, event: E): void;
   /**
-   * Calls `touch` with the path of every object `event` adds, deletes, replaces or changes (touching
-   * an entry's path covers the record holding it). When the next snapshot is published, each object
-   * along a touched path is copied shallowly, the object where the path ends is copied with all it
-   * holds, and everything else is shared with the previous snapshot. So name the smallest object
-   * that covers a change: an entity, not the collection of entities it sits in.
+   * Applies one event to the draft. Total: it never validates and never refuses. When given
+   * `touch`, it calls it with the path of every object it adds, deletes, replaces or changes
+   * (touching an entry's path covers the record holding it): when the next snapshot is published,
+   * each object along a touched path is copied shallowly, the object where the path ends is copied
+   * with all it holds, and everything else is shared with the previous snapshot.
    */
-  touches(event: E, touch: Touch): void;
+  evolve(draft: Draft<S>, event: E, touch?: Touch): void;
   /** Arms the timers `event` sets, given the state right after it. Called live and on replay alike. */
   armTimers(event: E, state: S, arm: Arm<T>): void;
   /** The internal command a fired timer becomes; `decide` checks whether it still applies. */

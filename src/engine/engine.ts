@@ -45,7 +45,7 @@ export interface EngineOptions {
   /** Timers one run call may fire before it throws `StepLimitError`. */
   readonly stepLimit?: number;
   /**
-   * Events after a publish whose changed paths are recorded (`Decider.touches`). Past that many, the
+   * Events after a publish whose changed paths are recorded (the `touch` of `Decider.evolve`). Past that many, the
    * next publish walks the whole working state instead, which costs less than the paths of a long
    * stretch of events.
    */
@@ -483,9 +483,12 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
   #record(event: E): void {
     this.#log.append(event);
     if (this.#decider.isRecordOnly?.(event) === true) this.#recordOnly++;
-    this.#decider.evolve(this.#working as Draft<S>, event);
-    if (this.#sinceSnapshot < this.#trackedEvents) this.#decider.touches(event, this.#dirty.touch);
-    else this.#dirty.touchAll();
+    if (this.#sinceSnapshot < this.#trackedEvents)
+      this.#decider.evolve(this.#working as Draft<S>, event, this.#dirty.touch);
+    else {
+      this.#dirty.touchAll();
+      this.#decider.evolve(this.#working as Draft<S>, event);
+    }
     this.#sinceSnapshot++;
     if (this.#events$.observed) this.#events$.emit(event);
     this.#decider.armTimers(event, this.#working, this.#arm);

@@ -8,6 +8,7 @@ import { operationKind, type OperationRole } from '../domain/operationKinds.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import type { ModelContext, Pending } from './decideContext.js';
 import type { DomainEvent } from './events.js';
+import { firstOperationCreated } from './operationDeclarations.js';
 import type { EndpointState, SimState } from './state.js';
 
 /** A compute's current and pending state (`pending: null`: not changing). */
@@ -52,10 +53,7 @@ export class CommandDraft {
 
   /** The id of the first operation recorded so far in this command whose kind has `role`. */
   recordedOperation(role: OperationRole): string | undefined {
-    for (const event of this.events)
-      if (event.type === 'OperationCreated' && operationKind(event.action)[role])
-        return event.operationId;
-    return undefined;
+    return firstOperationCreated(this.events, (action) => operationKind(action)[role]);
   }
 
   /** True when this command already scheduled an availability check of the branch. */

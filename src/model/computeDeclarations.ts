@@ -1,19 +1,16 @@
 /**
  * What the compute events mean (see eventDeclaration.ts): a compute created, its settings changed,
  * deleted, its state changed (started, suspended, idle), resized by autoscaling; for each, how it
- * changes the state, what it changes, and the timers it arms.
+ * changes the state and the timers it arms.
  */
 import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
 import { countUsage, refreshIdleSince } from './computeUsage.js';
 import { clearField } from './clearField.js';
 import { UNUSED_COMPUTE } from './deletedObjects.js';
 import type { Declarations } from './eventDeclaration.js';
-import type { ComputeStateChanged, EndpointDeleted } from './events.js';
+import type { ComputeStateChanged, DomainEvent, EndpointDeleted } from './events.js';
 import type { ComputeState } from '../domain/computeState.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
-import { endpointOf, projectOf } from './stateAccess.js';
-import { endpoint as computePath, projectFields } from './touchPaths.js';
-import { deleteEntry } from './workingMaps.js';
 import { describeChanges } from './narrationWords.js';
 
 /**
@@ -42,6 +39,12 @@ export function endpointDeleted(projectId: string, endpointId: string): Unstampe
   return { type: 'EndpointDeleted', projectId, endpointId };
 }
 
+/** The id of the compute `events` created, if they created one. */
+export function computeCreated(events: readonly Unstamped<DomainEvent>[]): string | undefined {
+  for (const event of events) if (event.type === 'EndpointCreated') return event.endpointId;
+  return undefined;
+}
+
 /** The compute events' declarations. */
 export const COMPUTE_EVENTS: Declarations<
   | 'EndpointCreated'
@@ -51,8 +54,8 @@ export const COMPUTE_EVENTS: Declarations<
   | 'ComputeResized'
 > = {
   EndpointCreated: {
-    apply(draft, e) {
-      projectOf(draft, e.projectId).endpoints[e.endpointId] = {
+    apply(write, e) {
+      write.put(e.projectId, 'endpoints', e.endpointId, {
         id: e.endpointId,
         projectId: e.projectId,
         branchId: e.branchId,
@@ -76,12 +79,8 @@ export const COMPUTE_EVENTS: Declarations<
         createdAt: e.at,
         updatedAt: e.at,
         ...UNUSED_COMPUTE,
-      };
-      draft.endpointOwners[e.endpointId] = e.projectId;
-    },
-    touches(e, touch) {
-      computePath(touch, e.projectId, e.endpointId);
-      touch('endpointOwners', e.endpointId);
+      });
+      write.putRoot('endpointOwners', e.endpointId, e.projectId);
     },
     timers: 'none',
     narrate(e) {
@@ -91,14 +90,13 @@ export const COMPUTE_EVENTS: Declarations<
   },
 
   EndpointUpdated: {
-    apply(draft, e) {
-      const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+    apply(write, e) {
+      const endpoint = write.entry(e.projectId, 'endpoints', e.endpointId);
       const { pgSettings, ...rest } = e.changes;
       Object.assign(endpoint, rest);
       if (pgSettings !== undefined) endpoint.pgSettings = { ...pgSettings };
       endpoint.updatedAt = e.at;
     },
-    touches: (e, touch) => computePath(touch, e.projectId, e.endpointId),
     timers(e, state, profile, arm) {
       armSuspend(state, e.projectId, e.endpointId, e.at, profile, arm);
     },
@@ -106,26 +104,20 @@ export const COMPUTE_EVENTS: Declarations<
   },
 
   EndpointDeleted: {
-    apply(draft, e) {
-      const deleted = projectOf(draft, e.projectId).endpoints[e.endpointId];
-      if (deleted !== undefined) countUsage(projectOf(draft, e.projectId), deleted, e.at);
-      delete projectOf(draft, e.projectId).endpoints[e.endpointId];
-      delete draft.endpointOwners[e.endpointId];
-      deleteEntry(draft.liveConnections, e.endpointId);
-    },
-    touches(e, touch) {
-      computePath(touch, e.projectId, e.endpointId);
-      projectFields(touch, e.projectId);
-      touch('endpointOwners', e.endpointId);
-      touch('liveConnections', e.endpointId);
+    apply(write, e) {
+      const deleted = write.entryIfAny(e.projectId, 'endpoints', e.endpointId);
+      if (deleted !== undefined) countUsage(write.project(e.projectId), deleted, e.at);
+      write.remove(e.projectId, 'endpoints', e.endpointId);
+      write.removeRoot('endpointOwners', e.endpointId);
+      write.dropLive(e.endpointId);
     },
     timers: 'none',
     narrate: (e) => `compute ${e.endpointId} deleted`,
   },
 
   ComputeStateChanged: {
-    apply(draft, e) {
-      const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+    apply(write, e) {
+      const endpoint = write.entry(e.projectId, 'endpoints', e.endpointId);
       const wasActive = endpoint.currentState === 'active';
       endpoint.currentState = e.currentState;
       if (e.pendingState === null) clearField(endpoint, 'pendingState');
@@ -138,17 +130,13 @@ export const COMPUTE_EVENTS: Declarations<
         endpoint.allocatedCu = endpoint.minCu;
         endpoint.usageCountedTo = e.at;
       } else if (e.currentState !== 'active' && wasActive) {
-        countUsage(projectOf(draft, e.projectId), endpoint, e.at);
+        countUsage(write.project(e.projectId), endpoint, e.at);
         clearField(endpoint, 'usageCountedTo');
         endpoint.suspendedAt = e.at;
         clearField(endpoint, 'allocatedCu');
       }
       if (e.currentState === 'idle') clearField(endpoint, 'failedSuspends');
       refreshIdleSince(endpoint, e.at);
-    },
-    touches(e, touch) {
-      computePath(touch, e.projectId, e.endpointId);
-      projectFields(touch, e.projectId);
     },
     timers(e, state, profile, arm) {
       armAutoscale(state, e.projectId, e.endpointId, e.at, profile, arm);
@@ -161,14 +149,10 @@ export const COMPUTE_EVENTS: Declarations<
   },
 
   ComputeResized: {
-    apply(draft, e) {
-      const endpoint = endpointOf(draft, e.projectId, e.endpointId);
-      countUsage(projectOf(draft, e.projectId), endpoint, e.at);
+    apply(write, e) {
+      const endpoint = write.entry(e.projectId, 'endpoints', e.endpointId);
+      countUsage(write.project(e.projectId), endpoint, e.at);
       endpoint.allocatedCu = e.toCu;
-    },
-    touches(e, touch) {
-      computePath(touch, e.projectId, e.endpointId);
-      projectFields(touch, e.projectId);
     },
     timers: 'none',
     narrate: (e) =>

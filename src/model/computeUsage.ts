@@ -12,7 +12,7 @@ import type { EndpointState, ProjectState } from './state.js';
  * totals, and moves the mark to `at`. Nothing for a compute that is not active.
  */
 export function countUsage(
-  project: Draft<ProjectState>,
+  project: Pick<Draft<ProjectState>, 'usedActiveMs' | 'usedCuMs'>,
   endpoint: Draft<EndpointState>,
   at: number,
 ): void {

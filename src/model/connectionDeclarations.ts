@@ -2,9 +2,8 @@
  * What the connection events mean (see eventDeclaration.ts): a connection requested while its
  * compute starts, opened, refused, closed or dropped, its statements and transactions; for each,
  * how it changes the state (the connection, its compute's counts, load and idle clock, its
- * project's last use), what it changes, the timers it arms, and its narration.
+ * project's last use), the timers it arms, and its narration.
  */
-import type { Draft } from 'immer';
 import { coldCachePenaltyMs } from '../domain/coldCache.js';
 import type { Profile } from '../domain/profile.js';
 import type { Arm } from '../engine/decider.js';
@@ -16,10 +15,9 @@ import type { ConnectionsDropped, SessionDemand } from './events.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import { addDemand, applyLoad, outgrowsTempDisk } from './sessionLoad.js';
 import type { ConnectionState, SimState } from './state.js';
-import { endpointOf, projectOf } from './stateAccess.js';
+import type { StateWriter } from './stateWriter.js';
 import type { TimerCommand } from './timers.js';
-import { branch, connection as connectionPaths } from './touchPaths.js';
-import { countOf, deleteEntry, emptyLike, entryOf, setEntry } from './workingMaps.js';
+import { entryOf } from './workingMaps.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -56,22 +54,21 @@ export const CONNECTION_EVENTS: Declarations<
   | 'TransactionChanged'
 > = {
   ConnectionRequested: {
-    apply(draft, e) {
-      addLive(draft, e, 'connecting');
+    apply(write, e) {
+      addLive(write, e, 'connecting');
     },
-    touches: (e, touch) => connectionPaths(touch, e),
     timers: 'none',
     narrate: (e) =>
       `connection ${e.connectionId} to ${e.endpointId} waits for the compute to start`,
   },
 
   ConnectionOpened: {
-    apply(draft, e) {
-      const existing = entryOf(draft.connections, e.connectionId);
-      if (existing === undefined) addLive(draft, e, 'open');
+    apply(write, e) {
+      const existing = write.rootEntry('connections', e.connectionId);
+      if (existing === undefined) addLive(write, e, 'open');
       else existing.status = 'open';
-      const connection = entryOf(draft.connections, e.connectionId);
-      const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+      const connection = write.rootEntry('connections', e.connectionId);
+      const endpoint = write.entry(e.projectId, 'endpoints', e.endpointId);
       if (connection !== undefined) {
         connection.openedAt = e.at;
         applyLoad(endpoint, connection, 1, e.at);
@@ -79,14 +76,9 @@ export const CONNECTION_EVENTS: Declarations<
       }
       endpoint.lastActive = e.at;
       refreshIdleSince(endpoint, e.at, true);
-      const project = projectOf(draft, e.projectId);
-      project.lastUsedAt = e.at;
-      const branch = project.branches[e.branchId];
+      write.project(e.projectId).lastUsedAt = e.at;
+      const branch = write.entryIfAny(e.projectId, 'branches', e.branchId);
       if (branch !== undefined) branch.usedSinceCheck = true;
-    },
-    touches(e, touch) {
-      connectionPaths(touch, e);
-      branch(touch, e.projectId, e.branchId);
     },
     timers(e, state, profile, arm) {
       armSessionEnd(state, e.connectionId, e.at, profile, arm);
@@ -98,15 +90,15 @@ export const CONNECTION_EVENTS: Declarations<
   },
 
   ConnectionRefused: {
-    apply(draft, e) {
-      const existing = entryOf(draft.connections, e.connectionId);
+    apply(write, e) {
+      const existing = write.rootEntry('connections', e.connectionId);
       const error = { sqlstate: e.sqlstate, message: e.message };
       if (existing !== undefined && e.projectId !== undefined) {
-        end(draft, existing, e.projectId, 'refused', e.at, error);
+        end(write, existing, e.projectId, 'refused', e.at, error);
         return;
       }
       if (!e.tracked) return;
-      setEntry(draft.connections, e.connectionId, {
+      write.putRoot('connections', e.connectionId, {
         id: e.connectionId,
         endpointId: e.endpointId,
         ...(e.projectId === undefined ? {} : { projectId: e.projectId }),
@@ -118,7 +110,6 @@ export const CONNECTION_EVENTS: Declarations<
         tracked: true,
       });
     },
-    touches: (e, touch) => connectionPaths(touch, e),
     timers(e, state, profile, arm) {
       if (e.projectId === undefined) return;
       armSuspend(state, e.projectId, e.endpointId, e.at, profile, arm);
@@ -130,26 +121,21 @@ export const CONNECTION_EVENTS: Declarations<
   },
 
   ConnectionClosed: {
-    apply(draft, e) {
-      const connection = entryOf(draft.connections, e.connectionId);
-      if (connection !== undefined) end(draft, connection, e.projectId, 'closed', e.at);
+    apply(write, e) {
+      const connection = write.rootEntry('connections', e.connectionId);
+      if (connection !== undefined) end(write, connection, e.projectId, 'closed', e.at);
     },
-    touches: (e, touch) => connectionPaths(touch, e),
     timers: armAfterLeaving,
     narrate: (e) => `connection ${e.connectionId} closed`,
   },
 
   ConnectionsDropped: {
-    apply(draft, e) {
+    apply(write, e) {
       const error = { sqlstate: e.sqlstate, message: e.message };
       for (const id of e.connectionIds) {
-        const connection = entryOf(draft.connections, id);
-        if (connection !== undefined) end(draft, connection, e.projectId, 'dropped', e.at, error);
+        const connection = write.rootEntry('connections', id);
+        if (connection !== undefined) end(write, connection, e.projectId, 'dropped', e.at, error);
       }
-    },
-    touches(e, touch) {
-      for (const connectionId of e.connectionIds)
-        connectionPaths(touch, { connectionId, endpointId: e.endpointId, projectId: e.projectId });
     },
     timers: armAfterLeaving,
     narrate: (e) =>
@@ -160,19 +146,17 @@ export const CONNECTION_EVENTS: Declarations<
     apply() {
       // A fact for reports; the session ends with its own ConnectionClosed.
     },
-    touches: () => undefined,
     timers: 'none',
     narrate: (e) =>
       `a statement on connection ${e.connectionId} failed: ${e.sqlstate} ${e.message}`,
   },
 
   QueryStarted: {
-    apply(draft, e) {
-      changeActivity(draft, e, (connection) => {
+    apply(write, e) {
+      changeActivity(write, e, (connection) => {
         connection.queryUntil = e.until;
       });
     },
-    touches: (e, touch) => connectionPaths(touch, e),
     timers(e, _state, _profile, arm) {
       arm(e.until, { type: 'EndQuery', connectionId: e.connectionId, until: e.until });
     },
@@ -180,12 +164,11 @@ export const CONNECTION_EVENTS: Declarations<
   },
 
   QueryFinished: {
-    apply(draft, e) {
-      changeActivity(draft, e, (connection) => {
+    apply(write, e) {
+      changeActivity(write, e, (connection) => {
         clearField(connection, 'queryUntil');
       });
     },
-    touches: (e, touch) => connectionPaths(touch, e),
     timers(e, state, profile, arm) {
       armSuspend(state, e.projectId, e.endpointId, e.at, profile, arm);
     },
@@ -193,13 +176,12 @@ export const CONNECTION_EVENTS: Declarations<
   },
 
   TransactionChanged: {
-    apply(draft, e) {
-      changeActivity(draft, e, (connection) => {
+    apply(write, e) {
+      changeActivity(write, e, (connection) => {
         if (e.open) connection.inTransaction = true;
         else clearField(connection, 'inTransaction');
       });
     },
-    touches: (e, touch) => connectionPaths(touch, e),
     timers(e, state, profile, arm) {
       armSuspend(state, e.projectId, e.endpointId, e.at, profile, arm);
     },
@@ -256,24 +238,24 @@ function isActive(connection: ConnectionState): boolean {
  * idle clock in step (work ending now restarts the clock).
  */
 function changeActivity(
-  draft: Draft<SimState>,
+  write: StateWriter,
   e: { connectionId: string; projectId: string; endpointId: string; at: number },
-  change: (connection: Draft<ConnectionState>) => void,
+  change: (connection: Mutable<ConnectionState>) => void,
 ): void {
-  const connection = entryOf(draft.connections, e.connectionId);
+  const connection = write.rootEntry('connections', e.connectionId);
   if (connection === undefined) return;
-  const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+  const endpoint = write.entry(e.projectId, 'endpoints', e.endpointId);
   const was = isActive(connection);
   change(connection);
   const now = isActive(connection);
   if (was !== now) endpoint.activeConnections += now ? 1 : -1;
   endpoint.lastActive = e.at;
-  projectOf(draft, e.projectId).lastUsedAt = e.at;
+  write.project(e.projectId).lastUsedAt = e.at;
   refreshIdleSince(endpoint, e.at, was && !now);
 }
 
 function addLive(
-  draft: Draft<SimState>,
+  write: StateWriter,
   e: SessionDemand & {
     connectionId: string;
     projectId: string;
@@ -294,34 +276,25 @@ function addLive(
     tracked: e.tracked,
   };
   addDemand(connection, e);
-  setEntry(draft.connections, e.connectionId, connection);
-  let live = entryOf(draft.liveConnections, e.endpointId);
-  if (live === undefined)
-    setEntry(draft.liveConnections, e.endpointId, (live = emptyLike(draft.liveConnections)));
-  setEntry(live, e.connectionId, true);
-  const endpoint = endpointOf(draft, e.projectId, e.endpointId);
+  write.putRoot('connections', e.connectionId, connection);
+  write.addLive(e.endpointId, e.connectionId);
+  const endpoint = write.entry(e.projectId, 'endpoints', e.endpointId);
   if (e.pooled) endpoint.pooledConnections++;
   else endpoint.directConnections++;
   refreshIdleSince(endpoint, e.at);
 }
 
 function end(
-  draft: Draft<SimState>,
-  connection: Draft<ConnectionState>,
+  write: StateWriter,
+  connection: Mutable<ConnectionState>,
   projectId: string,
   status: 'closed' | 'refused' | 'dropped',
   at: number,
   error?: { sqlstate: string; message: string },
 ): void {
-  const live = entryOf(draft.liveConnections, connection.endpointId);
-  if (live !== undefined) {
-    // The last one out drops its compute's collection whole: emptying a `Map` reallocates it.
-    if (countOf(live) === 1) deleteEntry(draft.liveConnections, connection.endpointId);
-    else deleteEntry(live, connection.id);
-  }
-  const project = draft.projects[projectId];
-  if (project !== undefined) project.lastUsedAt = at;
-  const endpoint = project?.endpoints[connection.endpointId];
+  write.removeLive(connection.endpointId, connection.id);
+  if (write.state.projects[projectId] !== undefined) write.project(projectId).lastUsedAt = at;
+  const endpoint = write.entryIfAny(projectId, 'endpoints', connection.endpointId);
   const wasActive = isActive(connection);
   if (endpoint !== undefined) {
     if (connection.status === 'open') applyLoad(endpoint, connection, -1, at);
@@ -334,7 +307,7 @@ function end(
   clearField(connection, 'queryUntil');
   clearField(connection, 'inTransaction');
   if (!connection.tracked) {
-    deleteEntry(draft.connections, connection.id);
+    write.removeRoot('connections', connection.id);
     return;
   }
   connection.status = status;

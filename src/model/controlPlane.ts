@@ -2,7 +2,7 @@
  * The control plane as a Decider the engine can run: the command handler table, evolve, and the
  * timers events arm, bound to one profile.
  */
-import { armTimers, evolve, touches } from './eventMeanings.js';
+import { armTimers, evolver } from './eventMeanings.js';
 import type { Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
 import type { DecideContext, Decider } from '../engine/decider.js';
@@ -127,8 +127,7 @@ export function createControlPlane(profile: Profile): ControlPlane {
       inForce = state.profile ?? profile;
       return handler(state, command, withProfile(context));
     },
-    evolve,
-    touches,
+    evolve: evolver(),
     armTimers: (event, state, arm) => armTimers(event, state, state.profile ?? profile, arm),
     commandForTimer: (timer) => timer,
     isRecordOnly: (event) => event.type === 'RequestLocked',

@@ -1,16 +1,15 @@
 /**
- * One declaration per event kind: how the event changes state, the state paths that change names
- * for publishing, the timers it arms, and how the narrator tells it, in one place. Declarations are
- * grouped by aggregate (computeDeclarations.ts, operationDeclarations.ts, …); `evolve`, `touches`, `armTimers`
- * and the narrator read them, and the compiler refuses a declaration with a part missing (an event
- * that arms nothing says `timers: 'none'`).
+ * One declaration per event kind: how the event changes state (through a `StateWriter`, which
+ * records what changed for publishing), the timers it arms, and how the narrator tells it, in one
+ * place. Declarations are grouped by aggregate (computeDeclarations.ts, operationDeclarations.ts,
+ * …); `evolve`, `armTimers` and the narrator read them, and the compiler refuses a declaration with
+ * a part missing (an event that arms nothing says `timers: 'none'`).
  */
-import type { Draft } from 'immer';
 import type { Profile } from '../domain/profile.js';
 import type { Arm } from '../engine/decider.js';
-import type { Touch } from '../engine/dirtyPaths.js';
 import type { DomainEvent } from './events.js';
 import type { SimState } from './state.js';
+import type { StateWriter } from './stateWriter.js';
 import type { TimerCommand } from './timers.js';
 
 /** An event kind's name. */
@@ -21,10 +20,11 @@ export type EventOfKind<K extends EventKind> = Extract<DomainEvent, { readonly t
 
 /** What one kind of event means. */
 export interface EventDeclaration<E extends DomainEvent> {
-  /** Applies the event to the state being changed (a working state or an immer draft). */
-  readonly apply: (draft: Draft<SimState>, event: E) => void;
-  /** Names the smallest objects the event changes (see `Decider.touches`). */
-  readonly touches: (event: E, touch: Touch) => void;
+  /**
+   * Applies the event to the state being changed (a working state or an immer draft): it reads
+   * `write.state` and changes only what the writer hands out.
+   */
+  readonly apply: (write: StateWriter, event: E) => void;
   /** Arms the timers the event sets, given the state right after it; `'none'` when it sets none. */
   readonly timers:
     ((event: E, state: SimState, profile: Profile, arm: Arm<TimerCommand>) => void) | 'none';

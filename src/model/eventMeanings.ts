@@ -1,8 +1,8 @@
 /**
  * Every event kind's meaning, read from its declaration (eventDeclaration.ts; one file of
- * declarations per aggregate): how it changes the state (`evolve`), the paths it changes
- * (`touches`), the timers it arms (`armTimers`) and its sentence for the narrator (`narrate`). The
- * table has a declaration for every kind of the union, or it does not compile.
+ * declarations per aggregate): how it changes the state (`evolve`), the timers it arms
+ * (`armTimers`) and its sentence for the narrator (`narrate`). The table has a declaration for every
+ * kind of the union, or it does not compile.
  */
 import type { Draft } from 'immer';
 import type { Profile } from '../domain/profile.js';
@@ -23,6 +23,7 @@ import type {
 } from './eventDeclaration.js';
 import type { DomainEvent } from './events.js';
 import type { SimState } from './state.js';
+import { NO_TOUCH, StateWriter } from './stateWriter.js';
 import type { TimerCommand } from './timers.js';
 
 const DECLARATIONS: Declarations<EventKind> = {
@@ -43,14 +44,15 @@ function declarationOf(event: DomainEvent): EventDeclaration<DomainEvent> {
   return DECLARATIONS[event.type] as EventDeclaration<DomainEvent>;
 }
 
-/** Applies `event` to the state being changed (a working state or an immer draft). */
-export function evolve(draft: Draft<SimState>, event: DomainEvent): void {
-  declarationOf(event).apply(draft, event);
-}
-
-/** Names the paths `event` changes, so a snapshot copies only those (see `Decider.touches`). */
-export function touches(event: DomainEvent, touch: Touch): void {
-  declarationOf(event).touches(event, touch);
+/**
+ * Applies events to a state being changed (a working state or an immer draft), each through the
+ * one writer it keeps, which records the path of everything it changes through `touch`.
+ */
+export function evolver(): (draft: Draft<SimState>, event: DomainEvent, touch?: Touch) => void {
+  const writer = new StateWriter();
+  return (draft, event, touch = NO_TOUCH) => {
+    declarationOf(event).apply(writer.bind(draft, touch), event);
+  };
 }
 
 /**

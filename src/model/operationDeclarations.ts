@@ -1,7 +1,7 @@
 /**
  * What the operation events mean (see eventDeclaration.ts): an operation created, started, failed
  * and retried, ended (finished, error, cancelled), and ended operations pruned; for each, how it
- * changes the state, what it changes, and the timers it arms.
+ * changes the state and the timers it arms.
  */
 import { current, isDraft, type Draft } from 'immer';
 import { isEmpty } from '../core/isEmpty.js';
@@ -13,13 +13,36 @@ import { clearField } from './clearField.js';
 import { armDetach, armSuspend } from './computeTimers.js';
 import { ENDED_EFFECTS } from './endedOperations.js';
 import type { Declarations, EventOfKind } from './eventDeclaration.js';
-import { operationRecord } from './operationRecord.js';
-import { archiveOf, operationIn } from './operationStore.js';
+import { operationIn } from './operationStore.js';
+import type { OperationAction } from '../domain/operationAction.js';
+import type { Unstamped } from '../engine/loggedEvent.js';
+import type { DomainEvent } from './events.js';
 import type { OperationState, SimState } from './state.js';
-import { operationOf, projectOf } from './stateAccess.js';
+import type { StateWriter } from './stateWriter.js';
 import type { TimerCommand } from './timers.js';
-import { endpoint, operation, projectFields } from './touchPaths.js';
 import { seconds } from './narrationWords.js';
+
+/** The ids of the operations of project `projectId` that `events` created, in order. */
+export function operationsCreated(
+  events: readonly Unstamped<DomainEvent>[],
+  projectId: string,
+): string[] {
+  const ids: string[] = [];
+  for (const event of events)
+    if (event.type === 'OperationCreated' && event.projectId === projectId)
+      ids.push(event.operationId);
+  return ids;
+}
+
+/** The id of the first operation `events` created whose action passes `test`, if any. */
+export function firstOperationCreated(
+  events: readonly Unstamped<DomainEvent>[],
+  test: (action: OperationAction) => boolean,
+): string | undefined {
+  for (const event of events)
+    if (event.type === 'OperationCreated' && test(event.action)) return event.operationId;
+  return undefined;
+}
 
 /** The operation events' declarations. */
 export const OPERATION_EVENTS: Declarations<
@@ -32,22 +55,16 @@ export const OPERATION_EVENTS: Declarations<
   | 'OperationsPruned'
 > = {
   OperationCreated: {
-    apply(draft, e) {
-      const project = projectOf(draft, e.projectId);
+    apply(write, e) {
+      const project = write.project(e.projectId);
       const sortKey = Math.max(e.at * 1000, project.lastSortKey + 1);
       project.lastSortKey = sortKey;
-      const created = operationRecord(e, sortKey);
-      project.operations[e.operationId] = created as Draft<OperationState>;
-      project.pendingOperations[e.operationId] = true;
+      write.put(e.projectId, 'operations', e.operationId, operationRecord(e, sortKey));
+      write.put(e.projectId, 'pendingOperations', e.operationId, true);
       if (e.afterId !== undefined) {
-        const previous = project.operations[e.afterId];
+        const previous = write.entryIfAny(e.projectId, 'operations', e.afterId);
         if (previous !== undefined) previous.nextIds = [...(previous.nextIds ?? []), e.operationId];
       }
-    },
-    touches(e, touch) {
-      operation(touch, e.projectId, e.operationId);
-      projectFields(touch, e.projectId);
-      if (e.afterId !== undefined) touch('projects', e.projectId, 'operations', e.afterId);
     },
     timers(e, _state, _profile, arm) {
       const { projectId, operationId } = e;
@@ -64,15 +81,14 @@ export const OPERATION_EVENTS: Declarations<
   },
 
   OperationStarted: {
-    apply(draft, e) {
-      const started = operationOf(draft, e.projectId, e.operationId);
+    apply(write, e) {
+      const started = write.entry(e.projectId, 'operations', e.operationId);
       started.status = 'running';
       started.startedAt = e.at;
       started.durationMs = e.durationMs;
       started.updatedAt = e.at;
       clearField(started, 'retryAt');
     },
-    touches: (e, touch) => operation(touch, e.projectId, e.operationId),
     timers(e, _state, _profile, arm) {
       const { projectId, operationId } = e;
       arm(e.at + e.durationMs, { type: 'CompleteOperation', projectId, operationId });
@@ -81,24 +97,22 @@ export const OPERATION_EVENTS: Declarations<
   },
 
   OperationFinished: {
-    apply(draft, e) {
-      settle(draft, e.projectId, e.operationId, e.at, 'finished');
+    apply(write, e) {
+      settle(write, e.projectId, e.operationId, e.at, 'finished');
     },
-    touches: (e, touch) => operation(touch, e.projectId, e.operationId),
     timers: armAfterEnd,
     narrate: (e, names) => `${names.operation(e.operationId)}: finished`,
   },
 
   OperationFailed: {
-    apply(draft, e) {
-      const failed = operationOf(draft, e.projectId, e.operationId);
+    apply(write, e) {
+      const failed = write.entry(e.projectId, 'operations', e.operationId);
       failed.status = 'failed';
       failed.failuresCount++;
       failed.error = e.error;
       failed.retryAt = e.retryAt;
       failed.updatedAt = e.at;
     },
-    touches: (e, touch) => operation(touch, e.projectId, e.operationId),
     timers(e, _state, _profile, arm) {
       const { projectId, operationId } = e;
       arm(e.retryAt, { type: 'RetryOperation', projectId, operationId });
@@ -107,48 +121,40 @@ export const OPERATION_EVENTS: Declarations<
   },
 
   OperationErrored: {
-    apply(draft, e) {
-      const errored = settle(draft, e.projectId, e.operationId, e.at, 'error', e.error);
-      const compute =
-        e.endpointId === undefined
-          ? undefined
-          : projectOf(draft, e.projectId).endpoints[e.endpointId];
-      if (compute !== undefined && operationKind(errored.action).releasesCompute)
-        compute.failedSuspends = (compute.failedSuspends ?? 0) + 1;
-    },
-    touches(e, touch) {
-      operation(touch, e.projectId, e.operationId);
-      if (e.endpointId !== undefined) endpoint(touch, e.projectId, e.endpointId);
+    apply(write, e) {
+      const errored = settle(write, e.projectId, e.operationId, e.at, 'error', e.error);
+      if (e.endpointId === undefined || !operationKind(errored.action).releasesCompute) return;
+      const compute = write.entryIfAny(e.projectId, 'endpoints', e.endpointId);
+      if (compute !== undefined) compute.failedSuspends = (compute.failedSuspends ?? 0) + 1;
     },
     timers: armAfterEnd,
     narrate: (e, names) => `${names.operation(e.operationId)}: error (${e.error}), giving up`,
   },
 
   OperationCancelled: {
-    apply(draft, e) {
-      settle(draft, e.projectId, e.operationId, e.at, 'cancelled');
+    apply(write, e) {
+      settle(write, e.projectId, e.operationId, e.at, 'cancelled');
     },
-    touches: (e, touch) => operation(touch, e.projectId, e.operationId),
     timers: armAfterEnd,
     narrate: (e, names) => `${names.operation(e.operationId)}: cancelled`,
   },
 
   OperationsPruned: {
-    apply(draft, e) {
-      const project = draft.projects[e.projectId];
+    apply(write, e) {
+      const project = write.state.projects[e.projectId];
       if (project === undefined) return;
-      archiveOf(draft)?.prune(e.projectId, e.before);
-      const operations = project.operations;
+      write.pruneArchived(e.projectId, e.before);
+      const pruned: string[] = [];
       // Operations are in creation order, and one created at `before` or later was updated no
       // earlier: the scan stops there, so a daily pruning that finds nothing old costs one look,
       // not one per operation kept.
-      for (const id in operations) {
-        const kept = operations[id] as Draft<OperationState>;
+      for (const id in project.operations) {
+        const kept = project.operations[id] as OperationState;
         if (kept.createdAt >= e.before) break;
-        if (isTerminal(kept.status) && kept.updatedAt < e.before) delete operations[id];
+        if (isTerminal(kept.status) && kept.updatedAt < e.before) pruned.push(id);
       }
+      for (const id of pruned) write.remove(e.projectId, 'operations', id);
     },
-    touches: (e, touch) => touch('projects', e.projectId, 'operations'),
     timers(e, state, _profile, arm) {
       const recoveredAt = state.projects[e.projectId]?.recoveredAt;
       const timer = { type: 'PruneOperations', projectId: e.projectId } as const;
@@ -186,15 +192,14 @@ function armAfterEnd(
  * not copied: a copy per operation was a second allocation, and left the first behind as old garbage.
  */
 function settle(
-  draft: Draft<SimState>,
+  write: StateWriter,
   projectId: string,
   operationId: string,
   at: number,
   status: 'finished' | 'error' | 'cancelled',
   error?: string,
 ): OperationState {
-  const project = projectOf(draft, projectId);
-  const ended = operationOf(draft, projectId, operationId);
+  const ended = write.entry(projectId, 'operations', operationId);
   ended.status = status;
   if (error !== undefined) {
     ended.failuresCount++;
@@ -204,15 +209,90 @@ function settle(
   ended.totalDurationMs = at - ended.createdAt;
   if (ended.retryAt !== undefined) clearField(ended, 'retryAt');
   ended.effects = ENDED_EFFECTS as Draft<OperationState['effects']>;
-  delete project.pendingOperations[operationId];
+  write.remove(projectId, 'pendingOperations', operationId);
   // A draft (the immer oracle) is frozen by immer as it finishes; a plain working object here.
   if (isDraft(ended)) return current<OperationState>(ended);
   if (ended.nextIds !== undefined) Object.freeze(ended.nextIds);
   const frozen = Object.freeze(ended) as OperationState;
-  const archive = archiveOf(draft);
-  if (archive !== undefined) {
-    archive.add(frozen);
-    delete project.operations[operationId];
-  }
+  write.archiveEnded(projectId, frozen);
   return frozen;
+}
+
+/**
+ * A new operation's record, created at `e.at` with sort key `sortKey`. Each of its four shapes is
+ * one object literal with every field in place (the keys in the order the state has always had
+ * them), so the record holds its fields in the object itself: a fleet's month keeps millions of
+ * them, and one built field by field also carries a separately allocated, slack-sized store for the
+ * fields past the first three (what this buys: docs/performance.md).
+ */
+function operationRecord(e: EventOfKind<'OperationCreated'>, sortKey: number): OperationState {
+  const startedAt = e.status === 'running' ? e.at : undefined;
+  if (e.endpointId === undefined) {
+    if (startedAt === undefined)
+      return {
+        id: e.operationId,
+        projectId: e.projectId,
+        branchId: e.branchId,
+        action: e.action,
+        status: e.status,
+        failuresCount: 0,
+        createdAt: e.at,
+        updatedAt: e.at,
+        sortKey,
+        durationMs: e.durationMs,
+        latency: e.latency,
+        totalDurationMs: 0,
+        effects: e.effects,
+      };
+    return {
+      id: e.operationId,
+      projectId: e.projectId,
+      branchId: e.branchId,
+      action: e.action,
+      status: e.status,
+      failuresCount: 0,
+      createdAt: e.at,
+      updatedAt: e.at,
+      sortKey,
+      durationMs: e.durationMs,
+      latency: e.latency,
+      startedAt,
+      totalDurationMs: 0,
+      effects: e.effects,
+    };
+  }
+  if (startedAt === undefined)
+    return {
+      id: e.operationId,
+      projectId: e.projectId,
+      branchId: e.branchId,
+      endpointId: e.endpointId,
+      action: e.action,
+      status: e.status,
+      failuresCount: 0,
+      createdAt: e.at,
+      updatedAt: e.at,
+      sortKey,
+      durationMs: e.durationMs,
+      latency: e.latency,
+      totalDurationMs: 0,
+      effects: e.effects,
+    };
+  return {
+    id: e.operationId,
+    projectId: e.projectId,
+    branchId: e.branchId,
+    endpointId: e.endpointId,
+    action: e.action,
+    status: e.status,
+    failuresCount: 0,
+    createdAt: e.at,
+    updatedAt: e.at,
+    sortKey,
+    durationMs: e.durationMs,
+    latency: e.latency,
+    startedAt,
+    totalDurationMs: 0,
+    effects: e.effects,
+  };
 }

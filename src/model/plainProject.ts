@@ -7,7 +7,7 @@ import { archiveOf, operationsOf, recordOf } from './operationStore.js';
 import type { ProjectState } from './state.js';
 
 /** A project as a plain value with every operation it keeps, ended ones included. */
-export function withEveryOperation(project: Draft<ProjectState>): ProjectState {
+export function withEveryOperation(project: ProjectState): ProjectState {
   const whole = plain(project);
   return archiveOf(whole) === undefined
     ? whole
@@ -15,6 +15,6 @@ export function withEveryOperation(project: Draft<ProjectState>): ProjectState {
 }
 
 /** A project as a plain value (the engine applies events to drafts and to plain copies alike). */
-export function plain(project: Draft<ProjectState>): ProjectState {
-  return isDraft(project) ? current(project) : project;
+export function plain<P extends ProjectState | undefined>(project: P): P {
+  return isDraft(project) ? (current(project as Draft<ProjectState>) as P) : project;
 }

@@ -1,21 +1,18 @@
 /**
- * What the project events mean (see eventDeclaration.ts): a project created, updated, deleted, recovered, purged, its storage detached and reattached; for each, how it changes the state, what
- * it changes, the timers it arms, and its narration.
+ * What the project events mean (see eventDeclaration.ts): a project created, updated, deleted,
+ * recovered, purged, its storage detached and reattached; for each, how it changes the state, the
+ * timers it arms, and its narration.
  */
-import type { Draft } from 'immer';
 import { PRUNE_EVERY_MS } from './handlers/pruneOperations.js';
 import { countUsage } from './computeUsage.js';
 import { armBranchPurge, armDetach } from './computeTimers.js';
 import { keptProject } from './deletedObjects.js';
 import type { Declarations } from './eventDeclaration.js';
 import { recoverable } from './narrationWords.js';
-import { archiveOf, linkArchive } from './operationStore.js';
-import { withEveryOperation } from './plainProject.js';
+import { linkArchive } from './operationStore.js';
+import { plain, withEveryOperation } from './plainProject.js';
 import type { ProjectState } from './state.js';
-import { projectOf } from './stateAccess.js';
 import type { TimerCommand } from './timers.js';
-import { projectFields } from './touchPaths.js';
-import { deleteEntry } from './workingMaps.js';
 
 /** The declarations of the project events. */
 export const PROJECT_EVENTS: Declarations<
@@ -27,8 +24,8 @@ export const PROJECT_EVENTS: Declarations<
   | 'TenantAttachmentChanged'
 > = {
   ProjectCreated: {
-    apply(draft, e) {
-      draft.projects[e.projectId] = {
+    apply(write, e) {
+      const created = write.putProject(e.projectId, {
         id: e.projectId,
         name: e.name,
         regionId: e.regionId,
@@ -48,10 +45,9 @@ export const PROJECT_EVENTS: Declarations<
         endpoints: {},
         operations: {},
         pendingOperations: {},
-      };
-      linkArchive(draft, draft.projects[e.projectId] as ProjectState);
+      });
+      linkArchive(write.state, created);
     },
-    touches: (e, touch) => touch('projects', e.projectId),
     timers(e, state, profile, arm) {
       if (profile.operationRetentionMs > 0)
         arm(e.at + PRUNE_EVERY_MS, { type: 'PruneOperations', projectId: e.projectId }, true);
@@ -60,8 +56,8 @@ export const PROJECT_EVENTS: Declarations<
   },
 
   ProjectUpdated: {
-    apply(draft, e) {
-      const project = projectOf(draft, e.projectId);
+    apply(write, e) {
+      const project = write.project(e.projectId);
       if (e.name !== undefined) project.name = e.name;
       if (e.historyRetentionSeconds !== undefined)
         project.historyRetentionSeconds = e.historyRetentionSeconds;
@@ -69,36 +65,28 @@ export const PROJECT_EVENTS: Declarations<
         project.defaultEndpointSettings = structuredClone(e.defaultEndpointSettings);
       project.updatedAt = e.at;
     },
-    touches: (e, touch) => projectFields(touch, e.projectId),
     timers: 'none',
     narrate: (e) =>
       `project ${e.projectId} updated${e.name === undefined ? '' : `: named "${e.name}"`}${e.historyRetentionSeconds === undefined ? '' : `, history retention ${e.historyRetentionSeconds} s`}${e.defaultEndpointSettings === undefined ? '' : ', default compute settings changed'}`,
   },
 
   ProjectDeleted: {
-    apply(draft, e) {
-      const project = projectOf(draft, e.projectId);
-      for (const [endpointId, endpoint] of Object.entries(project.endpoints)) {
-        countUsage(project, endpoint, e.at);
-        delete draft.endpointOwners[endpointId];
-        deleteEntry(draft.liveConnections, endpointId);
+    apply(write, e) {
+      const project = write.project(e.projectId);
+      for (const endpointId of Object.keys(project.endpoints)) {
+        countUsage(project, write.entry(e.projectId, 'endpoints', endpointId), e.at);
+        write.removeRoot('endpointOwners', endpointId);
+        write.dropLive(endpointId);
       }
       if (e.recoverableUntil !== undefined) {
-        draft.deletedProjects ??= {};
-        draft.deletedProjects[e.projectId] = {
-          project: keptProject(withEveryOperation(project), e.at) as Draft<ProjectState>,
+        write.putRoot('deletedProjects', e.projectId, {
+          project: keptProject(withEveryOperation(plain(project as ProjectState)), e.at),
           deletedAt: e.at,
           recoverableUntil: e.recoverableUntil,
-        };
+        });
       }
-      archiveOf(draft)?.forget(e.projectId);
-      delete draft.projects[e.projectId];
-    },
-    touches: (e, touch) => {
-      touch('projects', e.projectId);
-      touch('endpointOwners');
-      touch('liveConnections');
-      touch('deletedProjects');
+      write.forgetArchived(e.projectId);
+      write.removeProject(e.projectId);
     },
     timers(e, state, profile, arm) {
       if (e.recoverableUntil !== undefined) {
@@ -110,20 +98,14 @@ export const PROJECT_EVENTS: Declarations<
   },
 
   ProjectRecovered: {
-    apply(draft, e) {
-      const kept = draft.deletedProjects?.[e.projectId];
+    apply(write, e) {
+      const kept = write.state.deletedProjects?.[e.projectId];
       if (kept === undefined) throw new Error(`no deleted project ${e.projectId}`);
       const project = { ...kept.project, lastUsedAt: e.at, recoveredAt: e.at };
-      draft.projects[e.projectId] = project;
-      linkArchive(draft, project);
+      linkArchive(write.state, write.putProject(e.projectId, project));
       for (const endpointId of Object.keys(project.endpoints))
-        draft.endpointOwners[endpointId] = e.projectId;
-      delete draft.deletedProjects?.[e.projectId];
-    },
-    touches: (e, touch) => {
-      touch('projects', e.projectId);
-      touch('endpointOwners');
-      touch('deletedProjects');
+        write.putRoot('endpointOwners', endpointId, e.projectId);
+      write.removeRoot('deletedProjects', e.projectId);
     },
     timers(e, state, profile, arm) {
       const project = state.projects[e.projectId];
@@ -152,21 +134,19 @@ export const PROJECT_EVENTS: Declarations<
   },
 
   ProjectPurged: {
-    apply(draft, e) {
-      delete draft.deletedProjects?.[e.projectId];
+    apply(write, e) {
+      write.removeRoot('deletedProjects', e.projectId);
     },
-    touches: (_e, touch) => touch('deletedProjects'),
     timers: 'none',
     narrate: (e) => `deleted project ${e.projectId} is gone for good (its recovery window ended)`,
   },
 
   TenantAttachmentChanged: {
-    apply(draft, e) {
-      const project = projectOf(draft, e.projectId);
+    apply(write, e) {
+      const project = write.project(e.projectId);
       project.detached = !e.attached;
       project.updatedAt = e.at;
     },
-    touches: (e, touch) => projectFields(touch, e.projectId),
     timers: 'none',
     narrate: (e) =>
       `project ${e.projectId} storage ${e.attached ? 'reattached' : 'detached after long idleness'}`,

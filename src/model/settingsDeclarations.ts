@@ -1,18 +1,15 @@
 /**
- * What the events of settings and access mean (see eventDeclaration.ts): settings changed from an instant on, API keys created and revoked, a request refused as locked; for each, how it changes the state, what
- * it changes, the timers it arms, and its narration.
+ * What the events of settings and access mean (see eventDeclaration.ts): settings changed from an
+ * instant on, API keys created and revoked, a request refused as locked; for each, how it changes
+ * the state, the timers it arms, and its narration.
  */
-import type { Draft } from 'immer';
 import type { Profile } from '../domain/profile.js';
 import type { Arm } from '../engine/decider.js';
-import type { WorkloadSpec } from '../workload/workloadSpec.js';
 import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
 import type { Declarations } from './eventDeclaration.js';
 import type { SettingsChanged } from './events.js';
 import type { SimState } from './state.js';
-import { endpointOf } from './stateAccess.js';
 import type { TimerCommand } from './timers.js';
-import { endpoint } from './touchPaths.js';
 import { entryOf } from './workingMaps.js';
 
 /** The declarations of the events of settings and access. */
@@ -20,24 +17,19 @@ export const SETTINGS_EVENTS: Declarations<
   'SettingsChanged' | 'RequestLocked' | 'ApiKeyCreated' | 'ApiKeyRevoked'
 > = {
   SettingsChanged: {
-    apply(draft, e) {
-      if (e.profile !== undefined) draft.profile = e.profile as Draft<Profile>;
+    apply(write, e) {
+      if (e.profile !== undefined) write.setProfile(e.profile);
       for (const { projectId, endpointId, changes } of e.computes ?? []) {
-        const endpoint = endpointOf(draft, projectId, endpointId);
+        const endpoint = write.entry(projectId, 'endpoints', endpointId);
         Object.assign(endpoint, changes);
         endpoint.updatedAt = e.at;
       }
       for (const { workloadId, spec, nextAt } of e.workloads ?? []) {
-        const workload = entryOf(draft.workloads, workloadId);
+        const workload = write.rootEntry('workloads', workloadId);
         if (workload === undefined) continue;
-        workload.spec = spec as Draft<WorkloadSpec>;
+        workload.spec = spec as typeof workload.spec;
         workload.nextAt = nextAt;
       }
-    },
-    touches: (e, touch) => {
-      if (e.profile !== undefined) touch('profile');
-      for (const change of e.computes ?? []) endpoint(touch, change.projectId, change.endpointId);
-      for (const change of e.workloads ?? []) touch('workloads', change.workloadId);
     },
     timers(e, state, profile, arm) {
       armAfterChange(e, state, profile, arm);
@@ -49,36 +41,32 @@ export const SETTINGS_EVENTS: Declarations<
     apply() {
       // A fact for reports: a 423 changes nothing.
     },
-    touches: () => undefined,
     timers: 'none',
     narrate: (e) =>
       `423: ${e.method} ${e.route} refused, ${e.endpointId ?? e.branchId ?? e.projectId} is locked by an unfinished operation`,
   },
 
   ApiKeyCreated: {
-    apply(draft, e) {
-      draft.apiKeys ??= {};
-      draft.apiKeys[String(e.keyId)] = {
+    apply(write, e) {
+      write.putRoot('apiKeys', String(e.keyId), {
         id: e.keyId,
         name: e.name,
         key: e.key,
         createdAt: e.at,
         revoked: false,
-      };
+      });
     },
-    touches: (_e, touch) => touch('apiKeys'),
     timers: 'none',
     narrate: (e) => `API key ${e.keyId} (${e.name}) created`,
   },
 
   ApiKeyRevoked: {
-    apply(draft, e) {
-      const key = draft.apiKeys?.[String(e.keyId)];
+    apply(write, e) {
+      const key = write.rootEntry('apiKeys', String(e.keyId));
       if (key === undefined) return;
       key.revoked = true;
       key.revokedAt = e.at;
     },
-    touches: (_e, touch) => touch('apiKeys'),
     timers: 'none',
     narrate: (e) => `API key ${e.keyId} revoked`,
   },

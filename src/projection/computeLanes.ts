@@ -45,21 +45,10 @@ export class LaneProjection {
     this.#last = Math.max(this.#last, event.at);
     this.#activity.apply(event);
     this.#outcomes.apply(event);
-    switch (event.type) {
-      case 'EndpointCreated':
-        this.#operations.set(event.endpointId, []);
-        break;
-      case 'OperationCreated':
-        if (event.endpointId !== undefined)
-          this.#operations.get(event.endpointId)?.push({
-            at: event.at,
-            action: event.action,
-            id: event.operationId,
-          });
-        break;
-      default:
-        break;
-    }
+    if (event.type !== 'OperationCreated' || event.endpointId === undefined) return;
+    let operations = this.#operations.get(event.endpointId);
+    if (operations === undefined) this.#operations.set(event.endpointId, (operations = []));
+    operations.push({ at: event.at, action: event.action, id: event.operationId });
   }
 
   /** The lanes of the events fed, in creation order, up to `until` (default: the last event). */

@@ -10,13 +10,29 @@ function expectDeepFrozen(value: unknown, path = 'state'): void {
 }
 
 describe('published snapshots', () => {
-  it('equal an immer fold of the log, whatever the snapshot spacing (every changed path is declared)', () => {
+  it('equal an immer fold of the log, whatever the snapshot spacing (the writer records every changed path)', () => {
     fc.assert(
       fc.property(scriptArb(30), fc.integer({ min: 1, max: 200 }), (script, every) => {
         const sim = simulate(script, { snapshotEvery: every });
         expect(sim.state).toStrictEqual(immerFold(sim.log));
       }),
       { numRuns: 80 },
+    );
+  });
+
+  it('equal an immer fold of the log when ended operations are pruned within the run', () => {
+    // Pruning changes what a project shows (its archived operations) without changing any field
+    // of it: the writer must still have it published anew.
+    fc.assert(
+      fc.property(scriptArb(30), fc.integer({ min: 1, max: 20 }), (script, every) => {
+        const profile = { operationRetentionMs: 3_600_000 };
+        const sim = simulate([...script, { kind: 'advance', ms: 2 * 86_400_000 }], {
+          snapshotEvery: every,
+          profile,
+        });
+        expect(sim.state).toStrictEqual(immerFold(sim.log));
+      }),
+      { numRuns: 60 },
     );
   });
 

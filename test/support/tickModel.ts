@@ -100,25 +100,24 @@ export const tickModel: Decider<TickState, TickCommand, TickEvent, Timer, string
         return err('refused');
     }
   },
-  evolve(draft, event) {
+  evolve(draft, event, touch) {
     switch (event.type) {
       case 'Ticked':
         draft.ticks++;
         draft.fired.push(`${event.name}@${event.at}`);
+        touch?.('fired');
         break;
       case 'Expected':
         draft.expected[event.name] = event.due;
+        touch?.('expected');
         break;
       case 'GuardFired':
         draft.fired.push(`guard:${event.name}@${event.at}`);
+        touch?.('fired');
         break;
       case 'Armed':
         break;
     }
-  },
-  touches(event, touch) {
-    if (event.type === 'Ticked' || event.type === 'GuardFired') touch('fired');
-    if (event.type === 'Expected') touch('expected');
   },
   armTimers(event, _state, arm) {
     switch (event.type) {

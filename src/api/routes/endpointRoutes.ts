@@ -6,7 +6,7 @@
 import type { EndpointCreateRequest, EndpointUpdateRequest } from '@neondatabase/api-client';
 import { computeRegionProblem } from '../../domain/regions.js';
 import { reject } from '../../domain/rejection.js';
-import type { EndpointCreated } from '../../model/events.js';
+import { computeCreated } from '../../model/computeDeclarations.js';
 import type { RequestCommand } from '../../model/commands.js';
 import { errorResponse, type ApiResponse } from '../apiResponse.js';
 import { endpointDto } from '../dto.js';
@@ -46,9 +46,7 @@ export const createEndpointRoute: Route<EndpointCreateRequest> = {
       settings: settings.value,
     } as const;
     return executed(target.execute(command), (events) => {
-      const { endpointId } = events.find(
-        (e): e is EndpointCreated => e.type === 'EndpointCreated',
-      ) as EndpointCreated;
+      const endpointId = computeCreated(events) as string;
       return answer(201, project.value.id, endpointId, events, target);
     });
   },

@@ -5,6 +5,7 @@ import type { Result } from '../../core/result.js';
 import type { Rejection } from '../../domain/rejection.js';
 import type { DomainEvent } from '../../model/events.js';
 import type { ProjectState } from '../../model/state.js';
+import { operationsCreated } from '../../model/operationDeclarations.js';
 import { operationIn } from '../../model/operationStore.js';
 import { errorResponse, type ApiResponse } from '../apiResponse.js';
 import { operationDto } from '../dto.js';
@@ -19,9 +20,8 @@ export function recordedOperations(
   const project = target.state.projects[projectId];
   const recorded: unknown[] = [];
   if (project === undefined) return recorded;
-  for (const event of events) {
-    if (event.type !== 'OperationCreated' || event.projectId !== projectId) continue;
-    const operation = operationIn(project, event.operationId);
+  for (const id of operationsCreated(events, projectId)) {
+    const operation = operationIn(project, id);
     if (operation !== undefined) recorded.push(operationDto(operation));
   }
   return recorded;

@@ -11,34 +11,53 @@ interface Followed {
   readonly pending: ComputeState | null;
 }
 
-/** Follows `ComputeStateChanged` events; computes not seen yet are `init`. */
+/** No compute: what most events remove. */
+const NONE: readonly string[] = [];
+
+/**
+ * Follows the computes that exist and their state changes; a compute not seen yet is `init`, and
+ * one created is `init`, going `active`.
+ */
 export class ComputeStates {
   readonly #states = new Map<string, Followed>();
 
-  /** Updates from one event (state changes, deletions and recoveries matter). */
-  follow(event: SimEvent): void {
+  /**
+   * Updates from one event (creations, state changes, deletions and recoveries matter); returns the
+   * computes the event removed.
+   */
+  follow(event: SimEvent): readonly string[] {
     switch (event.type) {
+      case 'EndpointCreated':
+        this.#states.set(event.endpointId, {
+          projectId: event.projectId,
+          current: 'init',
+          pending: 'active',
+        });
+        return NONE;
       case 'ComputeStateChanged':
         this.#states.set(event.endpointId, {
           projectId: event.projectId,
           current: event.currentState,
           pending: event.pendingState,
         });
-        return;
+        return NONE;
       case 'EndpointDeleted':
         this.#states.delete(event.endpointId);
-        return;
-      case 'ProjectDeleted':
+        return [event.endpointId];
+      case 'ProjectDeleted': {
+        const removed: string[] = [];
         for (const [id, followed] of this.#states)
-          if (followed.projectId === event.projectId) this.#states.delete(id);
-        return;
+          if (followed.projectId === event.projectId) removed.push(id);
+        for (const id of removed) this.#states.delete(id);
+        return removed;
+      }
       case 'ProjectRecovered':
       case 'BranchRecovered':
         for (const id of event.endpointIds)
           this.#states.set(id, { projectId: event.projectId, current: 'idle', pending: null });
-        return;
+        return NONE;
       default:
-        return;
+        return NONE;
     }
   }
 
