@@ -17,6 +17,7 @@ import { measureEngineCeiling } from './support/engineCeiling.js';
 import { buildFleet, runFleet, runPeer } from './support/fleet.js';
 import { LIVE_TIMERS } from './support/holdModel.js';
 import { measure, rate, wholeFromEnv } from './support/measure.js';
+import { recordFigures, rounded, type Figure } from './support/results.js';
 
 const PROJECTS = wholeFromEnv('FLEET_PROJECTS', 1_000);
 const DAYS = wholeFromEnv('FLEET_DAYS', 30);
@@ -110,6 +111,36 @@ export function runFleetBenchmark(): boolean {
       `${fleet.cuHours.toFixed(0)} CU-hours, ${fleet.starts.toLocaleString('en-US')} starts, ` +
       `${fleet.coldStarts.toLocaleString('en-US')} cold starts (p95 wait ${fleet.coldStartWaitMs.p95} ms)`,
   );
+  const simpy = peer === undefined ? undefined : { name: 'SimPy', value: peer.seconds, unit: 's' };
+  const figures: Figure[] = [
+    {
+      figure: 'wall time',
+      value: rounded(seconds, 1),
+      unit: 's',
+      ...(simpy === undefined ? {} : { peer: simpy }),
+    },
+    ...(speedup === undefined
+      ? []
+      : [
+          {
+            figure: 'speed / SimPy',
+            value: rounded(speedup, 2),
+            unit: '×',
+            target: `≥ ${TARGET_PEER_SPEEDUP}×`,
+            met: peerMet,
+          },
+        ]),
+    { figure: 'µs an event', value: rounded(microsPerEvent, 2), unit: 'µs' },
+    { figure: 'engine + log alone', value: rounded(ceiling.microsPerEvent, 2), unit: 'µs' },
+    {
+      figure: 'peak RSS',
+      value: Math.round(peakRss / 1024 ** 2),
+      unit: 'MB',
+      target: '≤ 1024 MB',
+      met: rssMet,
+    },
+  ];
+  recordFigures('fleet-30d', `${PROJECTS} computes × ${DAYS} days`, figures);
   return rssMet && peerMet;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Region-sized fleet benchmark: 10,000 projects of the benchmark fleet (support/fleet.ts) for 30
  * simulated days, the log streamed to a file as it grows and the metrics kept online (a
- * MetricsProjection following the run). Prints wall time and peak RSS against the targets (≤ 5 min,
+ * MetricsProjection following the run). Prints wall time and peak RSS against the targets (≤ 8 min,
  * ≤ 2 GB), events/s and the file's size, then reads the file back through metricsOf to check the
  * figures.
  *
@@ -16,11 +16,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { LogFile, LogFileSink, MetricsProjection, metricsOf } from '../src/index.js';
 import { buildFleet, runFleet } from './support/fleet.js';
 import { rate } from './support/measure.js';
+import { recordFigures, rounded } from './support/results.js';
 
 const PROJECTS = Number(process.env['FLEET_PROJECTS'] ?? 10_000);
 const DAYS = Number(process.env['FLEET_DAYS'] ?? 30);
 const TARGET_RSS_BYTES = 2 * 1024 ** 3;
-const TARGET_SECONDS = 300;
+/** Issue 48's target: the month in 8 minutes. */
+const TARGET_SECONDS = 480;
 /**
  * Ended operations stay in state a day (the README's advice for large fleets; the default is the
  * real service's 6 months): the streamed log and the online metrics have every one of them.
@@ -102,6 +104,22 @@ function fleet10k(): boolean {
       `fleet                                 ${fleet.sessions.toLocaleString('en-US')} sessions, ` +
         `${fleet.cuHours.toFixed(0)} CU-hours, ${fleet.starts.toLocaleString('en-US')} starts`,
     );
+    recordFigures('fleet-30d-10k', `${PROJECTS} computes × ${DAYS} days, log streamed`, [
+      {
+        figure: 'wall time',
+        value: rounded(seconds, 1),
+        unit: 's',
+        target: `≤ ${TARGET_SECONDS} s`,
+        met: timeMet,
+      },
+      {
+        figure: 'peak RSS',
+        value: Math.round(peakRss / 1024 ** 2),
+        unit: 'MB',
+        target: `≤ ${TARGET_RSS_BYTES / 1024 ** 2} MB`,
+        met: rssMet,
+      },
+    ]);
     return rssMet && timeMet && same;
   } finally {
     if (process.env['FLEET_LOG'] === undefined) rmSync(dir, { recursive: true, force: true });
