@@ -39,6 +39,47 @@ const NOUNS: Readonly<Record<ProjectCollection, string>> = {
   deletedBranches: 'deleted branch',
 };
 
+/**
+ * A project's collection by name, each read as a property of its own (one shape for the compiler
+ * at each, where an index by a variable name is a dictionary lookup).
+ */
+function collectionOf(
+  project: Draft<ProjectState>,
+  collection: ProjectCollection,
+): Writable | undefined {
+  switch (collection) {
+    case 'endpoints':
+      return project.endpoints;
+    case 'operations':
+      return project.operations;
+    case 'pendingOperations':
+      return project.pendingOperations;
+    case 'branches':
+      return project.branches;
+    case 'deletedBranches':
+      return project.deletedBranches;
+  }
+}
+
+/** One of the state's collections by name (see `collectionOf`). */
+function rootCollectionOf(
+  state: Draft<SimState>,
+  collection: RootCollection,
+): Record<string, unknown> | undefined {
+  switch (collection) {
+    case 'connections':
+      return state.connections;
+    case 'endpointOwners':
+      return state.endpointOwners;
+    case 'workloads':
+      return state.workloads;
+    case 'apiKeys':
+      return state.apiKeys;
+    case 'deletedProjects':
+      return state.deletedProjects;
+  }
+}
+
 /** Does nothing: the touch of a draft nobody publishes from, or of events past tracking. */
 export const NO_TOUCH: Touch = () => undefined;
 
@@ -117,10 +158,12 @@ export class StateWriter {
     collection: K,
     id: string,
   ): Draft<ProjectEntry<K>> {
-    const found = this.entryIfAny(projectId, collection, id);
+    const record = this.#state.projects[projectId];
+    const found = record === undefined ? undefined : collectionOf(record, collection)?.[id];
     if (found === undefined)
       throw new Error(`no ${NOUNS[collection]} ${id} in project ${projectId}`);
-    return found;
+    this.#touch('projects', projectId, collection, id);
+    return found as Draft<ProjectEntry<K>>;
   }
 
   /** An entry a project holds, to change, or undefined (nothing recorded) when there is none. */
@@ -129,10 +172,10 @@ export class StateWriter {
     collection: K,
     id: string,
   ): Draft<ProjectEntry<K>> | undefined {
-    const record = this.#state.projects[projectId]?.[collection] as Writable | undefined;
-    const found = record?.[id] as Draft<ProjectEntry<K>> | undefined;
+    const project = this.#state.projects[projectId];
+    const found = project === undefined ? undefined : collectionOf(project, collection)?.[id];
     if (found !== undefined) this.#touch('projects', projectId, collection, id);
-    return found;
+    return found as Draft<ProjectEntry<K>> | undefined;
   }
 
   /** Puts `value` under `id` in a project's collection (the project must exist). */
@@ -142,16 +185,18 @@ export class StateWriter {
     id: string,
     value: ProjectEntry<K>,
   ): void {
-    const project = this.#state.projects[projectId] as Writable | undefined;
+    const project = this.#state.projects[projectId];
     if (project === undefined) throw new Error(`no project ${projectId}`);
-    const record = (project[collection] ??= {}) as Writable;
+    let record = collectionOf(project, collection);
+    if (record === undefined) (project as Writable)[collection] = record = {};
     record[id] = value;
     this.#touch('projects', projectId, collection, id);
   }
 
   /** Removes the entry under `id` from a project's collection, if there is one. */
   remove(projectId: string, collection: ProjectCollection, id: string): void {
-    const record = this.#state.projects[projectId]?.[collection] as Writable | undefined;
+    const project = this.#state.projects[projectId];
+    const record = project === undefined ? undefined : collectionOf(project, collection);
     if (record === undefined || !(id in record)) return;
     delete record[id];
     this.#touch('projects', projectId, collection, id);
@@ -159,7 +204,7 @@ export class StateWriter {
 
   /** An entry of the state's own collections, to change, or undefined when there is none. */
   rootEntry<K extends RootCollection>(collection: K, id: string): Draft<RootEntry<K>> | undefined {
-    const record = this.#state[collection] as Readonly<Record<string, unknown>> | undefined;
+    const record = rootCollectionOf(this.#state, collection);
     const found = record === undefined ? undefined : entryOf(record, id);
     if (found !== undefined) this.#touch(collection, id);
     return found as Draft<RootEntry<K>> | undefined;
@@ -167,15 +212,15 @@ export class StateWriter {
 
   /** Puts `value` under `id` in one of the state's collections. */
   putRoot<K extends RootCollection>(collection: K, id: string, value: RootEntry<K>): void {
-    const state = this.#state as Writable;
-    const record = (state[collection] ??= {}) as Record<string, unknown>;
+    let record = rootCollectionOf(this.#state, collection);
+    if (record === undefined) (this.#state as Writable)[collection] = record = {};
     setEntry(record, id, value);
     this.#touch(collection, id);
   }
 
   /** Removes the entry under `id` from one of the state's collections, if there is one. */
   removeRoot(collection: RootCollection, id: string): void {
-    const record = this.#state[collection] as Record<string, unknown> | undefined;
+    const record = rootCollectionOf(this.#state, collection);
     if (record === undefined) return;
     deleteEntry(record, id);
     this.#touch(collection, id);
