@@ -36,10 +36,10 @@ export interface HandshakeContext {
   /** The front's certificate (no TLS without one: an SSLRequest is declined). */
   readonly tls: TlsIdentity | undefined;
   /**
-   * The password of role `user` on compute `endpoint`: `undefined` for an unknown role (its
-   * exchange fails as a wrong password would), or the refusal when the compute does not exist.
+   * The password of role `user` on compute `endpoint`: `undefined` for an unknown role or compute
+   * (its exchange fails as a wrong password would, as the real proxy's does).
    */
-  passwordOf(endpoint: NamedEndpoint, user: string): string | undefined | SqlError;
+  passwordOf(endpoint: NamedEndpoint, user: string): string | undefined;
   /** A CancelRequest arrived. */
   cancel(key: BackendKey): void;
   /**
@@ -194,7 +194,6 @@ class Handshake {
         ? this.#cleartext(parameters, user, database, named)
         : this.#refuse(PG_ERRORS.insecure);
     const password = this.#context.passwordOf(named, user);
-    if (typeof password === 'object') return this.#refuse(password);
     const proven = await this.#scram(password, user);
     if (!proven) return undefined;
     return this.#started(named, user, database, parameters);
@@ -224,8 +223,7 @@ class Handshake {
     const password = split.endpoint === undefined ? sent : split.password;
     if (endpoint === undefined) return this.#refuse(PG_ERRORS.endpointNotSpecified);
     const expected = this.#context.passwordOf(endpoint, user);
-    if (typeof expected === 'object') return this.#refuse(expected);
-    if (expected !== password) return this.#refusePassword(user);
+    if (expected === undefined || expected !== password) return this.#refusePassword(user);
     return this.#started(endpoint, user, database, parameters);
   }
 

@@ -5,6 +5,12 @@
 import { errorText } from '../core/errorText.js';
 import type { SqlError } from '../domain/sqlState.js';
 
+/**
+ * The SQLSTATE of the real proxy's own errors on the wire (it assigns no finer codes); over HTTP
+ * they carry an empty `code`.
+ */
+export const PROXY_ERROR = 'XX000';
+
 /** Errors of the front, by cause. */
 export const PG_ERRORS = {
   /** No endpoint in `options` nor in the password, and no SNI (the front has no TLS). */
@@ -18,11 +24,17 @@ export const PG_ERRORS = {
    * A client that would send its password in clear without TLS (no compute named before it): the
    * real proxy's words for a connection without TLS.
    */
-  insecure: { sqlstate: 'XX000', message: 'connection is insecure (try using `sslmode=require`)' },
-  /** Unknown role, or not its password. */
+  insecure: {
+    sqlstate: PROXY_ERROR,
+    message: 'connection is insecure (try using `sslmode=require`)',
+  },
+  /**
+   * Not the role's password, an unknown role, or an unknown compute: the real proxy's one answer to
+   * all three (its own errors carry XX000, and no SQLSTATE over HTTP).
+   */
   passwordFailed: (user: string): SqlError => ({
-    sqlstate: '28P01',
-    message: `password authentication failed for user "${user}"`,
+    sqlstate: PROXY_ERROR,
+    message: `password authentication failed for user '${user}'`,
   }),
   /** The branch has no database of that name. */
   unknownDatabase: (name: string): SqlError => ({

@@ -250,15 +250,17 @@ export class PostgresFront {
     };
   }
 
-  /** The password of `user` on the compute named, `undefined` for no such role, or a refusal. */
-  #passwordOf(named: NamedEndpoint, user: string): string | undefined | SqlError {
+  /**
+   * The password of `user` on the compute named; `undefined` when there is no such role or no such
+   * compute: the real proxy answers both as a wrong password, so a client cannot probe for them.
+   */
+  #passwordOf(named: NamedEndpoint, user: string): string | undefined {
     const state = this.#host.sim.state;
     const projectId = state.endpointOwners[named.endpointId];
     const project = projectId === undefined ? undefined : state.projects[projectId];
     const endpoint = project?.endpoints[named.endpointId];
     const branch = endpoint === undefined ? undefined : project?.branches[endpoint.branchId];
-    if (branch === undefined) return SQL_STATES.endpointNotFound;
-    return branch.roles.find((role) => role.name === user)?.password;
+    return branch?.roles.find((role) => role.name === user)?.password;
   }
 
   /** A CancelRequest: the session it names cancels its statement, if the secret matches. */
@@ -452,8 +454,7 @@ export class PostgresFront {
     session: SessionState,
   ): Promise<SqlClient | SqlError> {
     const expected = this.#passwordOf(named, user);
-    if (typeof expected === 'object') return expected;
-    if (expected !== password) return PG_ERRORS.passwordFailed(user);
+    if (expected === undefined || expected !== password) return PG_ERRORS.passwordFailed(user);
     const state = this.#host.sim.state;
     const projectId = state.endpointOwners[named.endpointId] as string;
     const endpoint = state.projects[projectId]?.endpoints[named.endpointId];

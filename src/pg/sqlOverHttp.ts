@@ -14,6 +14,7 @@
  * costs neither memory nor main-thread time); a statement can have at most 32,767 parameters.
  */
 import type { SqlError } from '../domain/sqlState.js';
+import { PROXY_ERROR } from './pgErrors.js';
 import type { HeldDatabase } from './branchDatabases.js';
 import { endpointFromHost, endpointFromOptions, type NamedEndpoint } from './endpointRouting.js';
 import { percentDecodedBytes, percentDecodedText } from './percentDecoding.js';
@@ -100,7 +101,10 @@ export async function answerSql(
     target.database,
     session,
   );
-  if ('sqlstate' in client) return refusal(client.sqlstate, client.message);
+  if ('sqlstate' in client)
+    return client.sqlstate === PROXY_ERROR
+      ? proxyError(400, client.message)
+      : refusal(client.sqlstate, client.message);
   const arrayMode = header('neon-array-mode') === 'true';
   const held = client.held;
   // The front's own statements (the batch's transaction): their rows are nobody's.

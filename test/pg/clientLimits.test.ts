@@ -88,7 +88,7 @@ describe('wrong passwords through the front', () => {
       const attempt = async () => {
         const started = performance.now();
         const client = new pg.Client(wrong);
-        await expect(client.connect()).rejects.toMatchObject({ code: '28P01' });
+        await expect(client.connect()).rejects.toMatchObject({ code: 'XX000' });
         return performance.now() - started;
       };
       for (let i = 0; i < 10; i += 1) await attempt(); // the free ones

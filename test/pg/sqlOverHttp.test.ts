@@ -123,10 +123,29 @@ describe('SQL over HTTP with the serverless driver', () => {
     expect(after.coldStarts - before.coldStarts).toBe(1);
   });
 
-  it('refuses a wrong password with 28P01, and a body that is not a statement', async () => {
-    const sql = neon(neonUri.replace(/:[^:@/]+@/, ':not-it@'));
-    await expect(sql`select 1`).rejects.toMatchObject({ code: '28P01' });
+  it('refuses a wrong user, password or project as the real proxy does, and a body that is not a statement', async () => {
+    // The serverless driver's own tests make these three mistakes and expect the proxy's answer.
+    for (const wrongUri of [
+      neonUri.replace('//', '//x'),
+      neonUri.replace('@', 'x@'),
+      neonUri.replace('@', '@x'),
+    ]) {
+      const sql = neon(wrongUri);
+      await expect(sql`select ${1}::int as one`).rejects.toThrowError(
+        'password authentication failed',
+      );
+    }
     const origin = new URL(serve.base).origin;
+    const refused = await fetch(`${origin}/sql`, {
+      method: 'POST',
+      headers: { 'Neon-Connection-String': neonUri.replace(/:[^:@/]+@/, ':not-it@') },
+      body: '{"query": "select 1", "params": []}',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      code: '',
+      message: "password authentication failed for user 'neondb_owner'",
+    });
     const bad = await fetch(`${origin}/sql`, {
       method: 'POST',
       headers: { 'Neon-Connection-String': neonUri },
@@ -155,7 +174,7 @@ describe('SQL over HTTP with the serverless driver', () => {
     expect(rows).toEqual([{ item: 'over ws' }]);
     await pool.end();
     const wrong = new Pool({ connectionString: neonUri.replace(/:[^:@/]+@/, ':not-it@') });
-    await expect(wrong.query('select 1')).rejects.toMatchObject({ code: '28P01' });
+    await expect(wrong.query('select 1')).rejects.toMatchObject({ code: 'XX000' });
     await wrong.end();
   });
 });
@@ -388,13 +407,16 @@ describe("SQL over HTTP at the real proxy's limits", () => {
     const literal = await post(withUser('%zz'), { query: 'select 1' });
     expect(literal.status).toBe(400);
     expect(JSON.parse(literal.text)).toMatchObject({
-      code: '28P01',
-      message: 'password authentication failed for user "%zz"',
+      code: '',
+      message: "password authentication failed for user '%zz'",
     });
     const password = await post(bigUri.replace(`:${url.password}@`, ':%zz%@'), {
       query: 'select 1',
     });
-    expect(JSON.parse(password.text)).toMatchObject({ code: '28P01' });
+    expect(JSON.parse(password.text)).toMatchObject({
+      code: '',
+      message: expect.stringContaining('password authentication failed'),
+    });
   });
 
   it("refuses a body past 10 MiB with the proxy's 413, unread", async () => {

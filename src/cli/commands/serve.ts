@@ -140,20 +140,17 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const stateFilePath = values['state-file'];
   const stateFile = stateFilePath === undefined ? undefined : openState(stateFilePath, io);
   let server: SimServer;
-  let url: string;
   try {
-    ({ server, url } = await startServer({
+    server = await simServer({
       keys,
       clock: clock.value,
-      host,
-      port,
       seed,
       scenario: values.scenario,
       stateFile,
       rateLimit: values['rate-limit'] === true,
       profile: profile as ProfileName | undefined,
       io,
-    }));
+    });
   } catch (error) {
     stateFile?.close(); // whatever failed before serving, the file is free again
     throw error;
@@ -179,6 +176,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     } catch (error) {
       await server.close();
       stateFile?.close();
+      if (temporaryData !== undefined) rmSync(temporaryData, { recursive: true, force: true });
       if (error instanceof MissingPackageError) throw error; // its own line says what to install
       const failure = error as NodeJS.ErrnoException;
       throw new Error(
@@ -188,6 +186,20 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
         { cause: error },
       );
     }
+  }
+  // The API listens last: a client that waits for its port (a script, a CI service) finds every
+  // other port listening too, and the connection URIs it is given point at them.
+  let url: string;
+  try {
+    url = await server.listen(port, host);
+  } catch (error) {
+    await server.close();
+    stateFile?.close();
+    if (temporaryData !== undefined) rmSync(temporaryData, { recursive: true, force: true });
+    throw new Error(
+      `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { cause: error },
+    );
   }
   io.out(
     `computesim serving ${url} · key ${keys.map((k) => k.key).join(', ')} · clock ${clock.value.name} · seed ${server.sim.seed}${postgres}`,
@@ -227,8 +239,6 @@ function openInBrowser(url: string, io: CliIo): void {
 interface ServeSettings {
   readonly keys: readonly ServedKey[];
   readonly clock: ClockMode;
-  readonly host: string;
-  readonly port: number;
   readonly seed: number | undefined;
   readonly scenario: string | undefined;
   readonly stateFile: StateFile | undefined;
@@ -238,11 +248,11 @@ interface ServeSettings {
 }
 
 /**
- * Builds the simulation to serve (the state file's, a scenario's, or a new one) and starts
- * listening; resolves to the server and its base URL.
+ * Builds the simulation to serve (the state file's, a scenario's, or a new one) and the server
+ * that serves it, not listening yet.
  */
-async function startServer(settings: ServeSettings): Promise<{ server: SimServer; url: string }> {
-  const { stateFile, scenario: scenarioFile, seed, io, host, port, profile } = settings;
+async function simServer(settings: ServeSettings): Promise<SimServer> {
+  const { stateFile, scenario: scenarioFile, seed, io, profile } = settings;
   let sim = stateFile?.simulation;
   if (profile !== undefined && (sim !== undefined || scenarioFile !== undefined))
     throw new UsageError(
@@ -270,10 +280,7 @@ async function startServer(settings: ServeSettings): Promise<{ server: SimServer
       ),
     ...(stateFile === undefined ? {} : { stateFile }),
   });
-  const url = await server.listen(port, host).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`);
-  });
-  return { server, url };
+  return server;
 }
 
 /**
