@@ -1,6 +1,7 @@
 /**
  * A Postgres client's start, up to a proven password, as the real service's proxy runs it: an
- * optional TLS upgrade (`SSLRequest`; a `GSSENCRequest` is declined), the startup message, then the
+ * optional TLS upgrade (`SSLRequest`, or TLS from the first byte as Postgres 17 clients do with
+ * `sslnegotiation=direct`, ALPN `postgresql` required; a `GSSENCRequest` is declined), the startup message, then the
  * compute it names: by SNI (the first label of the host the client asked TLS for), by the
  * `options` parameter (`endpoint=<id>`), or else by the password (`endpoint=<id>;<password>`,
  * asked for in clear as the proxy does when it cannot tell, and so only over TLS). A named compute's role proves its
@@ -8,7 +9,7 @@
  * CancelRequest is handed on and its connection closed. Bad bytes cost one line to the log and a
  * FATAL 08P01 to the client, never a stack.
  */
-import type { Duplex } from 'node:stream';
+import { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import type { SqlError } from '../domain/sqlState.js';
 import {
@@ -72,6 +73,10 @@ export interface StartedClient {
 }
 
 const SSL_REQUEST = 80_877_103;
+/** The first byte of a TLS handshake record: a client that starts TLS at once (direct SSL). */
+const TLS_HANDSHAKE = 0x16;
+/** The protocol a direct-SSL client must negotiate by ALPN (as Postgres 17 requires). */
+const POSTGRES_ALPN = 'postgresql';
 /** How long a client may take over its start (Postgres's `authentication_timeout` default). */
 const START_TIMEOUT_MS = 60_000;
 const GSSENC_REQUEST = 80_877_104;
@@ -96,6 +101,10 @@ class Handshake {
   readonly #queue: Uint8Array[] = [];
   #wake: (() => void) | undefined;
   #closed = false;
+  /** Whether any byte has come yet (the first tells a direct-SSL client). */
+  #heardFrom = false;
+  /** The first bytes of a client that began with a TLS handshake, kept for the TLS layer. */
+  #directTls: Buffer | undefined;
   readonly #onData = (chunk: Buffer) => this.#take(chunk);
   readonly #onGone = () => this.#close();
 
@@ -127,6 +136,12 @@ class Handshake {
   async #start(): Promise<StartedClient | undefined> {
     for (;;) {
       const message = await this.#next();
+      const direct = this.#directTls;
+      if (direct !== undefined) {
+        this.#directTls = undefined;
+        if (!(await this.#upgradeDirect(direct))) return undefined;
+        continue;
+      }
       if (message === undefined) return undefined;
       const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
       const code = view.readInt32BE(4);
@@ -283,22 +298,63 @@ class Handshake {
     return typeof host === 'string' ? endpointFromHost(host) : undefined;
   }
 
-  async #upgrade(tls: TlsIdentity): Promise<boolean> {
+  /**
+   * A client that began with a TLS handshake (Postgres 17's `sslnegotiation=direct`): TLS from its
+   * first bytes, no `S` said, and ALPN `postgresql` required as Postgres requires it, so a client
+   * of another protocol is not taken for one.
+   */
+  async #upgradeDirect(first: Buffer): Promise<boolean> {
+    const tls = this.#context.tls;
+    if (tls === undefined) {
+      this.#context.log('a client began with TLS, and this front has none');
+      this.#end();
+      return false;
+    }
     const plain = this.#socket;
-    this.#unlisten(plain);
-    plain.write('S');
-    const secure = new TLSSocket(plain, { isServer: true, key: tls.key, cert: tls.cert });
+    const secure = await this.#secure(withFirstBytes(plain, first), tls, true);
+    if (secure === undefined) return false;
+    if (secure.alpnProtocol !== POSTGRES_ALPN) {
+      this.#socket = secure;
+      this.#listen(secure);
+      this.#violation('direct SSL without ALPN', {
+        code: '08P01',
+        message:
+          'received direct SSL connection request without ALPN protocol negotiation extension',
+      });
+      return false;
+    }
+    this.#socket = secure;
+    this.#listen(secure);
+    return true;
+  }
+
+  /** The TLS layer over `under`; `undefined` (the connection closed) when its handshake fails. */
+  async #secure(under: Duplex, tls: TlsIdentity, direct: boolean): Promise<TLSSocket | undefined> {
+    const secure = new TLSSocket(under, {
+      isServer: true,
+      key: tls.key,
+      cert: tls.cert,
+      ...(direct ? { ALPNProtocols: [POSTGRES_ALPN] } : {}),
+    });
     const ready = await new Promise<boolean>((resolve) => {
       secure.once('secure', () => resolve(true));
       secure.once('error', () => resolve(false));
       secure.once('close', () => resolve(false));
     });
     secure.on('error', () => undefined);
-    if (!ready) {
-      plain.destroy();
-      this.#closed = true;
-      return false;
-    }
+    if (ready) return secure;
+    under.destroy();
+    this.#socket.destroy();
+    this.#closed = true;
+    return undefined;
+  }
+
+  async #upgrade(tls: TlsIdentity): Promise<boolean> {
+    const plain = this.#socket;
+    this.#unlisten(plain);
+    plain.write('S');
+    const secure = await this.#secure(plain, tls, false);
+    if (secure === undefined) return false;
     this.#socket = secure;
     this.#listen(secure);
     return true;
@@ -317,6 +373,17 @@ class Handshake {
   }
 
   #take(chunk: Buffer): void {
+    if (!this.#heardFrom && chunk.byteLength > 0) {
+      this.#heardFrom = true;
+      // A length word never starts with 0x16 (that would be 369 MB): this is TLS from the start.
+      if (chunk[0] === TLS_HANDSHAKE && !(this.#socket instanceof TLSSocket)) {
+        this.#unlisten(this.#socket);
+        this.#socket.pause();
+        this.#directTls = chunk;
+        this.#wake?.();
+        return;
+      }
+    }
     const read = this.#messages.read(chunk);
     this.#queue.push(...read.messages);
     if (read.violation !== undefined) {
@@ -329,12 +396,12 @@ class Handshake {
     this.#wake?.();
   }
 
-  /** The next message, or `undefined` once the connection is closed. */
+  /** The next message, or `undefined` once the connection is closed (or turns to TLS at once). */
   async #next(): Promise<Uint8Array | undefined> {
     for (;;) {
       const message = this.#queue.shift();
       if (message !== undefined) return message;
-      if (this.#closed) return undefined;
+      if (this.#closed || this.#directTls !== undefined) return undefined;
       await new Promise<void>((resolve) => (this.#wake = resolve));
       this.#wake = undefined;
     }
@@ -417,4 +484,35 @@ function cstringAt(message: Uint8Array, offset: number): string {
   const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
   const end = view.indexOf(0, offset);
   return view.toString('utf8', offset, end < 0 ? view.length : end);
+}
+
+/**
+ * `socket` as a stream that gives `first` (bytes already read from it) before the rest: the TLS
+ * layer of a direct-SSL client reads its ClientHello from the start.
+ */
+function withFirstBytes(socket: Duplex, first: Buffer): Duplex {
+  const joined = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk: Buffer, _encoding, done) {
+      socket.write(chunk, done);
+    },
+    final(done) {
+      socket.end();
+      done();
+    },
+    destroy(error, done) {
+      socket.destroy(error ?? undefined);
+      done(error);
+    },
+  });
+  joined.push(first);
+  socket.on('data', (chunk: Buffer) => {
+    if (!joined.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => joined.push(null));
+  socket.on('close', () => joined.destroy());
+  socket.on('error', () => undefined);
+  return joined;
 }

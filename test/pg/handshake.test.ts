@@ -76,6 +76,46 @@ describe('the start of a client', () => {
     await client.end();
   });
 
+  it('takes a Postgres 17 client that starts TLS at once (sslnegotiation=direct), ALPN and all', async () => {
+    const direct = new pg.Client({
+      host: '127.0.0.1',
+      port: serve.postgres.port,
+      user: 'neondb_owner',
+      database: 'neondb',
+      password,
+      ssl: { rejectUnauthorized: false, servername: host },
+      sslnegotiation: 'direct',
+      enableChannelBinding: true,
+    } as pg.ClientConfig);
+    await direct.connect();
+    try {
+      const stream = (direct as unknown as { connection: { stream: { alpnProtocol?: unknown } } })
+        .connection.stream;
+      expect(stream.alpnProtocol).toBe('postgresql');
+      expect((await direct.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await direct.end();
+    }
+  });
+
+  it('refuses a client that starts TLS at once without ALPN postgresql, as Postgres does', async () => {
+    const tls = await import('node:tls');
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port: serve.postgres.port,
+      servername: host,
+      rejectUnauthorized: false,
+    });
+    const reply = await new Promise<Buffer>((resolve) => {
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(Buffer.concat(received)));
+    });
+    expect(errorCode(reply)).toBe('08P01');
+    expect(reply.toString('utf8')).toContain('without ALPN');
+  });
+
   it('refuses a wrong password over SCRAM as the real proxy does (XX000), with TLS or without', async () => {
     const overTls = new pg.Client({
       host: '127.0.0.1',
