@@ -49,6 +49,11 @@ export interface BranchDatabasesOptions {
    * machine). Default: `computesim-pglite-<version>` in the system's temporary folder.
    */
   readonly templateDir?: string;
+  /**
+   * The control plane's name of a database (`neondb`, …): its instance opens under it, so
+   * `current_database()` says it. None: the name its data has.
+   */
+  readonly nameOf?: (ref: DatabaseRef) => string | undefined;
 }
 
 /** A database to copy into `to`: from `from`'s data as it is now, or (none) empty. */
@@ -102,6 +107,7 @@ export interface HeldDatabase {
 
 interface Slot {
   readonly key: string;
+  readonly ref: DatabaseRef;
   readonly dir: string;
   readonly lock: ExclusiveLock;
   db: DatabaseThread | undefined;
@@ -132,6 +138,7 @@ export class BranchDatabases {
   readonly #root: string;
   readonly #maxOpen: number;
   readonly #templateDir: string;
+  readonly #nameOf: ((ref: DatabaseRef) => string | undefined) | undefined;
   readonly #slots = new Map<string, Slot>();
   #template: Promise<string> | undefined;
   #uses = 0;
@@ -143,6 +150,7 @@ export class BranchDatabases {
     this.#maxOpen = Math.max(1, options.maxOpen ?? 4);
     this.#templateDir =
       options.templateDir ?? join(tmpdir(), `computesim-pglite-${pgliteVersion()}`);
+    this.#nameOf = options.nameOf;
   }
 
   /** Live instances now. */
@@ -336,6 +344,7 @@ export class BranchDatabases {
     if (slot === undefined) {
       slot = {
         key,
+        ref,
         dir: dataDir(this.#root, ref),
         lock: new ExclusiveLock(),
         db: undefined,
@@ -363,7 +372,7 @@ export class BranchDatabases {
       await mkdir(join(slot.dir, '..'), { recursive: true });
       await cp(template, slot.dir, { recursive: true });
     }
-    slot.db = await DatabaseThread.open(slot.dir);
+    slot.db = await DatabaseThread.open(slot.dir, this.#nameOf?.(slot.ref));
     // A new backend holds no session yet (the sessions of an earlier one lost their temporary data).
     slot.current = undefined;
     slot.gone = [];

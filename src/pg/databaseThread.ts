@@ -44,10 +44,22 @@ export class DatabaseThread {
     thread.on('exit', (code) => this.#lose(new Error(`the database thread exited (code ${code})`)));
   }
 
-  /** Opens the database in `dir` (made from nothing if empty) in a new thread. */
-  static async open(dir: string, maxUnsent = MAX_UNSENT_BYTES): Promise<DatabaseThread> {
+  /**
+   * Opens the database in `dir` (made from nothing if empty) in a new thread, under `name` (its
+   * database renamed so first if it is named otherwise).
+   */
+  static async open(
+    dir: string,
+    name?: string,
+    maxUnsent = MAX_UNSENT_BYTES,
+  ): Promise<DatabaseThread> {
     const unsent = new SharedArrayBuffer(4);
-    const data: DatabaseThreadData = { dir, unsent, maxUnsent };
+    const data: DatabaseThreadData = {
+      dir,
+      unsent,
+      maxUnsent,
+      ...(name === undefined ? {} : { database: name }),
+    };
     const thread = startThread(await threadProgram('./databaseWorker', import.meta.url), {
       workerData: data,
     });

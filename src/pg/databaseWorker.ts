@@ -6,13 +6,16 @@
  * of bytes is still unsent to the client), and close.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { errorText } from '../core/errorText.js';
+import { openNamed } from './namedDatabase.js';
 
 /** What the thread is started with. */
 export interface DatabaseThreadData {
   /** The data directory. */
   readonly dir: string;
+  /** The name its database is opened under (renamed to it first if need be; none: as it is). */
+  readonly database?: string;
   /** One 32-bit counter: reply bytes sent to the main thread and not yet written to the client. */
   readonly unsent: SharedArrayBuffer;
   /** Above this many unsent bytes the backend waits (a client reading slowly holds it back). */
@@ -56,7 +59,7 @@ async function serve(): Promise<void> {
     port.postMessage(reply, transfer);
   let db: PGlite;
   try {
-    db = await PGlite.create(data.dir);
+    db = await openNamed(data.dir, data.database);
   } catch (error) {
     say({ kind: 'failed', message: errorText(error) });
     return;

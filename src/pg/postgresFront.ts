@@ -101,7 +101,13 @@ export class PostgresFront {
     requireFeature(options.feature ?? POSTGRES_FEATURE);
     this.#host = host;
     this.#options = options;
-    this.databases = new BranchDatabases(options);
+    this.databases = new BranchDatabases({
+      nameOf: (ref) =>
+        host.sim.state.projects[ref.projectId]?.branches[ref.branchId]?.databases.find(
+          (database) => database.id === ref.databaseId,
+        )?.name,
+      ...options,
+    });
     this.#limits = { ...defaultClientLimits(), ...options.limits };
     this.#server = createServer((socket) => this.#accept(socket));
     this.#watch();

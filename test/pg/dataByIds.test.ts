@@ -69,9 +69,12 @@ describe('database names never reach the file system', () => {
     await serve.stop();
   });
 
-  it("keeps a project's data when a database named '..' is made and the project branched", async () => {
+  it("keeps a project's data when a database named '..' is made and the project branched, each database named inside as outside", async () => {
     const project = await serve.project('dotdot');
     const client = await connectWaking(serve, project.uri);
+    expect((await client.query('select current_database() as name')).rows).toEqual([
+      { name: 'neondb' },
+    ]);
     await client.query('create table keep (x int)');
     await client.query('insert into keep values (1)');
     await serve.advance('10s');
@@ -92,8 +95,9 @@ describe('database names never reach the file system', () => {
     // '..' is a database of its own, on both branches.
     const dotdot = await connectWaking(serve, onDatabase(project.uri, '..'));
     await dotdot.query('create table here (y int)');
-    expect((await dotdot.query('select current_database() is not null as ok')).rows).toEqual([
-      { ok: true },
+    // Each database is its own name inside, whatever its folder: '..' too.
+    expect((await dotdot.query('select current_database() as name')).rows).toEqual([
+      { name: '..' },
     ]);
     await dotdot.end();
     const branchEndpoint = branched.body['endpoints'][0].id as string;
@@ -102,6 +106,9 @@ describe('database names never reach the file system', () => {
       clientConfig(project.uri, { database: 'neondb', options: `endpoint=${branchEndpoint}` }),
     );
     expect((await onBranch.query<{ x: number }>('select x from keep')).rows).toEqual([{ x: 1 }]);
+    expect((await onBranch.query('select current_database() as name')).rows).toEqual([
+      { name: 'neondb' },
+    ]);
     await onBranch.end();
     await client.end();
     // Every folder under the project is an id: no name was used as a path.

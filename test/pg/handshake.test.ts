@@ -59,17 +59,20 @@ describe('the start of a client', () => {
     await serve.stop();
   });
 
+  /** The owner's client over TLS, the compute named by SNI, with `extra` settings. */
+  const overTls = (extra: pg.ClientConfig = {}): pg.ClientConfig => ({
+    host: '127.0.0.1',
+    port: serve.postgres.port,
+    user: 'neondb_owner',
+    database: 'neondb',
+    password,
+    ssl: { rejectUnauthorized: false, servername: host },
+    ...extra,
+  });
+
   it('takes the compute from SNI over TLS, and binds SCRAM to the channel', async () => {
     expect(host).toMatch(/^ep-[a-z-]+-\d+\.[a-z0-9-]+\.aws\./);
-    const client = new pg.Client({
-      host: '127.0.0.1',
-      port: serve.postgres.port,
-      user: 'neondb_owner',
-      database: 'neondb',
-      password,
-      ssl: { rejectUnauthorized: false, servername: host },
-      enableChannelBinding: true,
-    } as pg.ClientConfig);
+    const client = new pg.Client(overTls({ enableChannelBinding: true }));
     await client.connect();
     const { rows } = await client.query('select 1 as one');
     expect(rows).toEqual([{ one: 1 }]);
@@ -77,16 +80,9 @@ describe('the start of a client', () => {
   });
 
   it('takes a Postgres 17 client that starts TLS at once (sslnegotiation=direct), ALPN and all', async () => {
-    const direct = new pg.Client({
-      host: '127.0.0.1',
-      port: serve.postgres.port,
-      user: 'neondb_owner',
-      database: 'neondb',
-      password,
-      ssl: { rejectUnauthorized: false, servername: host },
-      sslnegotiation: 'direct',
-      enableChannelBinding: true,
-    } as pg.ClientConfig);
+    const direct = new pg.Client(
+      overTls({ sslnegotiation: 'direct', enableChannelBinding: true } as pg.ClientConfig),
+    );
     await direct.connect();
     try {
       const stream = (direct as unknown as { connection: { stream: { alpnProtocol?: unknown } } })
@@ -117,15 +113,8 @@ describe('the start of a client', () => {
   });
 
   it('refuses a wrong password over SCRAM as the real proxy does (XX000), with TLS or without', async () => {
-    const overTls = new pg.Client({
-      host: '127.0.0.1',
-      port: serve.postgres.port,
-      user: 'neondb_owner',
-      database: 'neondb',
-      password: 'not-it',
-      ssl: { rejectUnauthorized: false, servername: host },
-    });
-    await expect(overTls.connect()).rejects.toMatchObject({ code: 'XX000' });
+    const wrong = new pg.Client(overTls({ password: 'not-it' }));
+    await expect(wrong.connect()).rejects.toMatchObject({ code: 'XX000' });
     const unknownRole = new pg.Client(project.uri.replace('neondb_owner', 'nobody'));
     await expect(unknownRole.connect()).rejects.toMatchObject({
       code: 'XX000',
