@@ -9,7 +9,7 @@
  * CancelRequest is handed on and its connection closed. Bad bytes cost one line to the log and a
  * FATAL 08P01 to the client, never a stack.
  */
-import { Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import type { SqlError } from '../domain/sqlState.js';
 import {
@@ -22,6 +22,7 @@ import {
 import { cancelTarget, type BackendKey } from './cancelKeys.js';
 import { ClientMessages } from './clientMessages.js';
 import { hangUp } from './hangUp.js';
+import { withFirstBytes } from './firstBytes.js';
 import {
   endpointFromHost,
   endpointFromOptions,
@@ -484,35 +485,4 @@ function cstringAt(message: Uint8Array, offset: number): string {
   const view = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
   const end = view.indexOf(0, offset);
   return view.toString('utf8', offset, end < 0 ? view.length : end);
-}
-
-/**
- * `socket` as a stream that gives `first` (bytes already read from it) before the rest: the TLS
- * layer of a direct-SSL client reads its ClientHello from the start.
- */
-function withFirstBytes(socket: Duplex, first: Buffer): Duplex {
-  const joined = new Duplex({
-    read() {
-      socket.resume();
-    },
-    write(chunk: Buffer, _encoding, done) {
-      socket.write(chunk, done);
-    },
-    final(done) {
-      socket.end();
-      done();
-    },
-    destroy(error, done) {
-      socket.destroy(error ?? undefined);
-      done(error);
-    },
-  });
-  joined.push(first);
-  socket.on('data', (chunk: Buffer) => {
-    if (!joined.push(chunk)) socket.pause();
-  });
-  socket.on('end', () => joined.push(null));
-  socket.on('close', () => joined.destroy());
-  socket.on('error', () => undefined);
-  return joined;
 }
