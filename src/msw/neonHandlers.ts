@@ -3,7 +3,9 @@
  * the real service: the API at its real base URL (`https://console.neon.tech/api/v2/…`, so
  * `createApiClient` with its defaults, `@neondatabase/toolkit` and plain `fetch` work unchanged) and
  * the serverless driver's SQL over HTTP at each compute's default endpoint
- * (`https://api.<region>.<domain>/sql`), run on an embedded Postgres per branch database.
+ * (`https://api.<region>.<domain>/sql`) and its `Pool` and `Client` over a WebSocket
+ * (`wss://<compute host>/v2`, where the runtime has a global `WebSocket` for msw to intercept), run
+ * on an embedded Postgres per branch database.
  *
  * Time skips by default, and only for what a request waits for: an API request about a project
  * has the simulation moved on until that project's operations have ended (so a poll sees them
@@ -17,11 +19,13 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { http, HttpResponse, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { RandomSource } from '../core/randomSource.js';
 import { SQL_STATES } from '../domain/sqlState.js';
 import { MSW_SQL_FEATURE } from '../files/optionalFeatures.js';
+import { endpointFromHost } from '../pg/endpointRouting.js';
 import { PostgresFront } from '../pg/postgresFront.js';
+import { webSocketStream } from './webSocketStream.js';
 import { methodRefusal, SQL_ALLOW, SQL_PREFLIGHT_HEADERS } from '../pg/sqlOverHttp.js';
 import type { Simulation } from '../simulation/simulation.js';
 
@@ -48,12 +52,14 @@ export interface NeonHandlersOptions {
 }
 
 /** msw handlers, with `close` to stop the embedded databases once the test is done. */
-export type NeonHandlers = HttpHandler[] & {
+export type NeonHandlers = (HttpHandler | WebSocketHandler)[] & {
   /** Closes the branch databases (and removes a temporary data folder). */
   close(): Promise<void>;
 };
 
 const SQL_HOSTS = /^https:\/\/(?:api|apiauth)\.[^/]+\/sql$/;
+/** Where the serverless driver's `Pool` and `Client` open their WebSocket (its `wsProxy` default). */
+const POSTGRES_WEBSOCKETS = /^wss?:\/\/[^/]+\/v2(?:\?.*)?$/;
 
 /** Handlers for msw's `setupServer` that answer the Neon API and SQL over HTTP from `sim`. */
 export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {}): NeonHandlers {
@@ -113,6 +119,16 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
         status: answer.status,
         headers: { 'content-type': 'application/json' },
       });
+    }),
+    // Postgres over a WebSocket, into the same front: the compute named by the host (or by the
+    // `address` the driver's proxy form gives), or else by the password.
+    ws.link(POSTGRES_WEBSOCKETS).addEventListener('connection', ({ client }) => {
+      const address = client.url.searchParams.get('address') ?? client.url.host;
+      const endpoint = endpointFromHost(address.replace(/:\d+$/, ''));
+      void frontOf().then(
+        (front) => front.acceptStream(webSocketStream(client), endpoint),
+        () => client.close(1011, 'the Postgres front could not start'),
+      );
     }),
     // As the real proxy: a CORS preflight is answered, any other method refused.
     http.all(SQL_HOSTS, ({ request }) => {

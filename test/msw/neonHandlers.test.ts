@@ -5,12 +5,17 @@
  * URI the API gave gets typed rows and Postgres's errors, `/sql` with another method than POST a
  * 405; time skips, so no test moves the clock.
  */
-import { neon, NeonDbError } from '@neondatabase/serverless';
+import { neon, NeonDbError, Pool } from '@neondatabase/serverless';
 import { NeonToolkit } from '@neondatabase/toolkit';
 import { setupServer } from 'msw/node';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { neonHandlers, type NeonHandlers } from '../../src/msw/index.js';
 import { Simulation } from '../../src/simulation/simulation.js';
+
+// Node 20 has no global WebSocket for msw to intercept (Node 22 has): the ws package stands in,
+// as an app's test setup would provide one.
+globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 describe('the Neon API and SQL over HTTP through msw', () => {
   const sim = new Simulation({ seed: 3 });
@@ -60,6 +65,38 @@ describe('the Neon API and SQL over HTTP through msw', () => {
     const failure = await sql`select * from missing`.catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NeonDbError);
     expect(failure).toMatchObject({ code: '42P01' });
+  });
+
+  it("serves the driver's Pool over a WebSocket: a transaction, unchanged app code", async () => {
+    const created = await fetch('https://console.neon.tech/api/v2/projects', {
+      method: 'POST',
+      headers: { authorization: 'Bearer any-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ project: { name: 'pooled' } }),
+    });
+    const body = (await created.json()) as { connection_uris: { connection_uri: string }[] };
+    const pool = new Pool({ connectionString: body.connection_uris[0]?.connection_uri as string });
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query('create table orders (id int primary key, item text)');
+        await client.query("insert into orders values (1, 'over a websocket')");
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+      const { rows } = await pool.query<{ item: string; db: string }>(
+        'select item, current_database() as db from orders where id = $1',
+        [1],
+      );
+      expect(rows).toEqual([{ item: 'over a websocket', db: 'neondb' }]);
+      const failure = await pool.query('select * from missing').catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: '42P01' });
+    } finally {
+      await pool.end();
+    }
+    const types = new Set(Array.from({ length: sim.log.length }, (_, i) => sim.log.get(i)?.type));
+    expect(types).toContain('ConnectionOpened');
   });
 
   it('refuses /sql with another method than POST, and answers a CORS preflight', async () => {
