@@ -40,7 +40,7 @@ export function parseCommand<O extends OptionSpec>(
     });
   } catch (error) {
     if (help) return { values: {}, positionals: [], help: true } as unknown as ParsedCommand<O>;
-    throw new UsageError((error as Error).message, { cause: error });
+    throw new UsageError(usageProblem(error as NodeJS.ErrnoException, options), { cause: error });
   }
   if (help) return { ...parsed, help: true };
   if (positionals === 'some') {
@@ -68,4 +68,36 @@ export function durationOption(flag: string, text: string): Duration {
   const parsed = tryParseDuration(text);
   if (!parsed.ok) throw new UsageError(`${flag}: ${parsed.error}`);
   return text;
+}
+
+/**
+ * What was wrong, in one line: an unknown option named with the nearest known one and where the
+ * options are listed (node's own message suggests quoting it as a positional), else node's message.
+ */
+function usageProblem(error: NodeJS.ErrnoException, options: OptionSpec): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message)?.[1];
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || unknown === undefined) return error.message;
+  const known = Object.keys(options).map((name) => `--${name}`);
+  const nearest = known
+    .map((name) => ({ name, distance: editDistance(unknown, name) }))
+    .filter(({ distance }) => distance <= 2)
+    .sort((a, b) => a.distance - b.distance)[0];
+  const hint = nearest === undefined ? '' : ` (did you mean ${nearest.name}?)`;
+  return `unknown option ${unknown}${hint}; --help lists the options`;
+}
+
+/** How many single-character edits turn `a` into `b` (Levenshtein). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length] as number;
 }

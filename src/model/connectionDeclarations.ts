@@ -10,6 +10,7 @@ import type { Arm } from '../engine/decider.js';
 import { clearField } from './clearField.js';
 import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
 import { refreshIdleSince } from './computeUsage.js';
+import { seconds } from './narrationWords.js';
 import type { Declarations } from './eventDeclaration.js';
 import type { ConnectionsDropped, SessionDemand } from './events.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
@@ -160,7 +161,7 @@ export const CONNECTION_EVENTS: Declarations<
     timers(e, _state, _profile, arm) {
       arm(e.until, { type: 'EndQuery', connectionId: e.connectionId, until: e.until });
     },
-    narrate: (e) => `connection ${e.connectionId} runs a statement for ${e.until - e.at} ms`,
+    narrate: (e) => `connection ${e.connectionId} runs a statement for ${seconds(e.until - e.at)}`,
   },
 
   QueryFinished: {

@@ -3,9 +3,11 @@
  */
 import { formatDuration } from '../core/duration.js';
 
-/** `396 ms` below a second, `3.9 s` above. */
+/** `396 ms` below a second, `3.9 s` below a minute, then whole units: `20m`, `1h30m`. */
 export function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return formatDuration(Math.round(ms / 1000) * 1000);
 }
 
 /** Changed settings as `key value` pairs: `minCu 0.5, maxCu 2`. */

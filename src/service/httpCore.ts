@@ -13,7 +13,7 @@ import type { LoggedEvent } from '../engine/loggedEvent.js';
 import type { ServedSimulation } from './servedSimulation.js';
 import { ClockDriver, type ClockMode } from './clockMode.js';
 import { asServiceError } from '../api/apiResponse.js';
-import { RandomSource } from '../core/randomSource.js';
+import { requestId } from '../core/requestIds.js';
 import { ok } from '../core/result.js';
 import { errorAnswer, type Answer } from './errorTable.js';
 import { RateLimiter, type RateLimits } from '../api/rateLimiter.js';
@@ -101,9 +101,6 @@ export interface HttpCoreOptions {
   /** Told of every request once it is answered (an exception it throws is an internal error). */
   readonly onAnswered?: (request: AnsweredRequest) => void;
 }
-
-/** Request ids the core can hand out at one log position before their keys repeat. */
-const REQUEST_IDS_PER_POSITION = 1 << 20;
 
 /** Timers one request may fire to catch a paced clock up with the wall. */
 const SYNC_TIMERS = 50_000;
@@ -563,12 +560,7 @@ export class HttpCore {
    * real service's does): deterministic, keyed by the log position and a count.
    */
   #newRequestId(): string {
-    const index = this.#sim.log.length * REQUEST_IDS_PER_POSITION;
-    return RandomSource.derive(
-      this.#sim.seed,
-      'http-request-ids',
-      index + (this.#issuedIds++ % REQUEST_IDS_PER_POSITION),
-    ).uuid();
+    return requestId(this.#sim.seed, 'http-request-ids', this.#sim.log.length, this.#issuedIds++);
   }
 
   /**

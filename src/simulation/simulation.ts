@@ -4,7 +4,7 @@
  */
 import type { WorkloadInput } from '../workload/workloadSpec.js';
 import { own } from '../core/own.js';
-import { RandomSource } from '../core/randomSource.js';
+import { requestId } from '../core/requestIds.js';
 import type { Observable } from 'rxjs';
 import { parseDuration, type Duration } from '../core/duration.js';
 import { parseInstant, type Instant } from '../core/instant.js';
@@ -485,8 +485,6 @@ export class Simulation {
 type ControlPlaneEngine = Engine<SimState, Command, DomainEvent, TimerCommand, Rejection>;
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...DOMAIN_EVENT_TYPES, 'ClockAdvanced']);
-/** Request ids a run can hand out at one log position before their keys repeat. */
-const REQUEST_IDS_PER_POSITION = 1 << 20;
 
 /** Key of the private construction path used by `replay`. */
 const REBUILT = Symbol('rebuilt');
@@ -567,12 +565,7 @@ function targetOf(
     keepsHistory: engine.log.keepsEvents,
     answerFor: knownFailure,
     // Keyed by the log position and a count, so the same requests get the same ids on every run.
-    nextRequestId: () =>
-      RandomSource.derive(
-        engine.seed,
-        'request-ids',
-        engine.log.length * REQUEST_IDS_PER_POSITION + (issuedIds++ % REQUEST_IDS_PER_POSITION),
-      ).uuid(),
+    nextRequestId: () => requestId(engine.seed, 'request-ids', engine.log.length, issuedIds++),
   };
 }
 

@@ -102,7 +102,8 @@ describe('computesim CLI', () => {
   it.each([
     [['bogus'], 2, /unknown command "bogus"/],
     [['demo', '--seed', 'x'], 2, /--seed must be a whole number/],
-    [['demo', '--fast'], 2, /Unknown option '--fast'/],
+    [['demo', '--fast'], 2, /^computesim: unknown option --fast; --help lists the options$/],
+    [['demo', '--sed', '3'], 2, /unknown option --sed \(did you mean --seed\?\); --help lists/],
     [['replay'], 2, /expected a log file/],
     [['replay', '/no/such/file.jsonl'], 1, /cannot read \/no\/such\/file.jsonl: ENOENT/],
     [['replay', 'LOG', '--at', '+5x'], 2, /Invalid duration "5x"/],
@@ -336,7 +337,11 @@ describe('computesim CLI', () => {
       /does not export a scenario: it is a study \(defineStudy\): run it with computesim compare/,
     ],
     [['run', 'scenarios/quickstart.ts', '--seed', 'x'], 2, /--seed must be a whole number/],
-    [['run', 'scenarios/quickstart.ts', '--colour'], 2, /Unknown option '--colour'/],
+    [
+      ['run', 'scenarios/quickstart.ts', '--colour'],
+      2,
+      /unknown option --colour; --help lists the options/,
+    ],
     [['compare'], 2, /expected a study file/],
     [
       ['compare', 'test/fixtures/badSettingsStudy.ts'],
