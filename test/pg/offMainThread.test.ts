@@ -5,7 +5,7 @@
  * holds back its own backend rather than filling the server's memory; a client that goes away
  * mid-result has its statement stopped.
  */
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientConfig, startPgServe, type PgServe } from '../support/pgServe.js';
@@ -22,6 +22,17 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
 /** The socket under a node-postgres client (to pause it, or cut it). */
 function socketOf(client: pg.Client): Socket {
   return (client as unknown as { connection: { stream: Socket } }).connection.stream;
+}
+
+/** Sends a CancelRequest for the session `processId`/`secret` on a connection of its own. */
+function sendCancel(port: number, processId: number, secret: number): void {
+  const request = Buffer.alloc(16);
+  request.writeInt32BE(16, 0);
+  request.writeInt32BE(80_877_102, 4);
+  request.writeInt32BE(processId, 8);
+  request.writeInt32BE(secret, 12);
+  const socket = connect(port, '127.0.0.1', () => socket.end(request));
+  socket.on('error', () => undefined);
 }
 
 describe('statements off the main thread', () => {
@@ -62,16 +73,14 @@ describe('statements off the main thread', () => {
       () => undefined,
       (error: Error & { code?: string }) => error,
     );
-    // node-postgres's own cancel: a new connection that sends the key the session was given. A
-    // cancel that comes before the statement runs finds nothing to cancel: it is sent again.
+    // A cancel as libpq and node-postgres send it: a new connection with the CancelRequest that
+    // names the key the session was given (node-postgres's own `cancel` reads a getter it
+    // deprecates). One that comes before the statement runs finds nothing to cancel: sent again.
+    const { processID, secretKey } = client as unknown as { processID: number; secretKey: number };
     let settled = false;
     void failed.then(() => (settled = true));
     for (let i = 0; i < 100 && !settled; i++) {
-      const canceller = new pg.Client(first.uri);
-      (canceller as unknown as { cancel(client: pg.Client, query: unknown): void }).cancel(
-        client,
-        (client as unknown as { activeQuery: unknown }).activeQuery,
-      );
+      sendCancel(Number(new URL(first.uri).port), processID, secretKey);
       await within(failed, 200);
     }
     expect(await within(failed, 20_000)).toMatchObject({
