@@ -68,6 +68,14 @@ describe('compareReport', () => {
     expect(labels[0]).toMatch(/^ep-/);
   });
 
+  it("says why the CU chart spikes at the availability checks' hours, only when there were checks", () => {
+    expect(html).not.toContain('Spikes');
+    const day = compareReportOf(tiny, [11], '13h');
+    expect(day).toMatch(
+      /Spikes at the same hours under every configuration are availability checks of the control plane \([1-9]\d* under /,
+    );
+  });
+
   it('says when one seed gives differences without intervals', () => {
     const one = compareReportOf(tiny, [11], '2h');
     expect(one).toContain('One seed (11)');

@@ -98,7 +98,7 @@ export function compareReport(input: CompareReportInput): string {
     ),
     figureSection(
       'Compute units',
-      `Seed ${drawn}: total size of the active computes (CU), the mean of each ${per}, under each configuration.`,
+      `Seed ${drawn}: total size of the active computes (CU), the mean of each ${per}, under each configuration.${checksNote(arms)}`,
       lineChart(
         'Total CU over time, every configuration',
         'CU',
@@ -139,4 +139,21 @@ function figuresCaption(seeds: readonly number[], baseline: string): string {
 
 function armClass(prefix: string, index: number): string {
   return `${prefix}-${index % ARM_COLOURS}`;
+}
+
+/**
+ * Why the CU chart may spike at the same hours in every configuration: the control plane's periodic
+ * availability checks start each checked branch's idle compute for a moment. Said when the drawn
+ * runs had any.
+ */
+function checksNote(arms: readonly CompareArm[]): string {
+  const checks = arms[0]?.lanes
+    .flatMap((lane) => lane.operations)
+    .filter((operation) => operation.action === 'check_availability').length;
+  if (checks === undefined || checks === 0) return '';
+  return (
+    ` Spikes at the same hours under every configuration are availability checks of the control ` +
+    `plane (${checks} under ${arms[0]?.name ?? 'the first configuration'}): each starts the idle ` +
+    `compute of its branch for a moment (profile setting availabilityChecks, every 6 hours by default).`
+  );
 }
