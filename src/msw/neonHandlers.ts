@@ -58,8 +58,15 @@ export type NeonHandlers = (HttpHandler | WebSocketHandler)[] & {
 };
 
 const SQL_HOSTS = /^https:\/\/(?:api|apiauth)\.[^/]+\/sql$/;
-/** Where the serverless driver's `Pool` and `Client` open their WebSocket (its `wsProxy` default). */
-const POSTGRES_WEBSOCKETS = /^wss?:\/\/[^/]+\/v2(?:\?.*)?$/;
+/**
+ * Where the serverless driver's `Pool` and `Client` open their WebSocket (its `wsProxy` default:
+ * the compute's host, `/v2`): hosts under `hostDomain` only, so another service's `/v2` socket is
+ * left to reach it.
+ */
+function postgresWebSockets(hostDomain: string): RegExp {
+  const domain = hostDomain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^wss?://[^/?#]+\\.${domain}(?::\\d+)?/v2(?:\\?.*)?$`);
+}
 
 /** Handlers for msw's `setupServer` that answer the Neon API and SQL over HTTP from `sim`. */
 export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {}): NeonHandlers {
@@ -122,14 +129,21 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
     }),
     // Postgres over a WebSocket, into the same front: the compute named by the host (or by the
     // `address` the driver's proxy form gives), or else by the password.
-    ws.link(POSTGRES_WEBSOCKETS).addEventListener('connection', ({ client }) => {
-      const address = client.url.searchParams.get('address') ?? client.url.host;
-      const endpoint = endpointFromHost(address.replace(/:\d+$/, ''));
-      void frontOf().then(
-        (front) => front.acceptStream(webSocketStream(client), endpoint),
-        () => client.close(1011, 'the Postgres front could not start'),
-      );
-    }),
+    ws
+      .link(postgresWebSockets(sim.profile.hostDomain))
+      .addEventListener('connection', ({ client }) => {
+        const address = client.url.searchParams.get('address') ?? client.url.host;
+        const host = address.replace(/:\d+$/, '');
+        // The stream listens at once: what the client sends while the front is still being made waits in it.
+        const stream = webSocketStream(client);
+        void frontOf().then(
+          (front) => front.acceptStream(stream, endpointFromHost(host)),
+          () => {
+            stream.destroy();
+            client.close(1011, 'the Postgres front could not start');
+          },
+        );
+      }),
     // As the real proxy: a CORS preflight is answered, any other method refused.
     http.all(SQL_HOSTS, ({ request }) => {
       if (request.method === 'OPTIONS')

@@ -43,16 +43,24 @@ export function webSocketStream(client: InterceptedClient): Duplex {
   });
   // Messages are taken in order even when one is a Blob, read asynchronously.
   let arrived = Promise.resolve();
+  // A message that cannot be read (a Blob that fails) ends the stream: the chain never rejects.
+  const failed = (error: unknown): void => {
+    stream.destroy(error instanceof Error ? error : undefined);
+  };
   client.addEventListener('message', (event) => {
-    arrived = arrived.then(async () => {
-      stream.push(await bytesOf(event.data));
-    });
+    arrived = arrived
+      .then(async () => {
+        stream.push(await bytesOf(event.data));
+      })
+      .catch(failed);
   });
   client.addEventListener('close', () => {
     open = false;
-    arrived = arrived.then(() => {
-      stream.push(null);
-    });
+    arrived = arrived
+      .then(() => {
+        stream.push(null);
+      })
+      .catch(failed);
   });
   return stream;
 }

@@ -106,6 +106,8 @@ class Handshake {
   #heardFrom = false;
   /** The first bytes of a client that began with a TLS handshake, kept for the TLS layer. */
   #directTls: Buffer | undefined;
+  /** A TLS handshake is under way (the socket is not yet the TLS layer). */
+  #securing = false;
   readonly #onData = (chunk: Buffer) => this.#take(chunk);
   readonly #onGone = () => this.#close();
 
@@ -118,6 +120,12 @@ class Handshake {
     this.#listen(this.#socket);
     // As Postgres's authentication_timeout: a client that does not finish its start is let go.
     const timer = setTimeout(() => {
+      // Mid-TLS-handshake a plaintext error would be noise in the client's TLS stream: just close.
+      if (this.#securing) {
+        this.#context.log('a client broke the protocol: no TLS handshake within a minute');
+        this.#end();
+        return;
+      }
       this.#violation('no start within a minute', {
         code: '08P01',
         message: 'canceling authentication due to timeout',
@@ -337,11 +345,12 @@ class Handshake {
       cert: tls.cert,
       ...(direct ? { ALPNProtocols: [POSTGRES_ALPN] } : {}),
     });
+    this.#securing = true;
     const ready = await new Promise<boolean>((resolve) => {
       secure.once('secure', () => resolve(true));
       secure.once('error', () => resolve(false));
       secure.once('close', () => resolve(false));
-    });
+    }).finally(() => (this.#securing = false));
     secure.on('error', () => undefined);
     if (ready) return secure;
     under.destroy();

@@ -20,8 +20,7 @@ const TEMPLATES: ReadonlySet<string> = new Set(['template0', 'template1']);
 export async function openNamed(dir: string, name: string | undefined): Promise<PGlite> {
   const noted = notedName(dir);
   if (name === undefined || name === noted || TEMPLATES.has(name)) return openOrRecover(dir, noted);
-  await rename(dir, name);
-  return PGlite.create(dir, { database: name });
+  return PGlite.create(dir, { database: await rename(dir, name) });
 }
 
 /** The name the note gives, or initdb's. */
@@ -45,14 +44,22 @@ async function openOrRecover(dir: string, name: string): Promise<PGlite> {
   }
 }
 
-/** Renames the directory's database to `name` (from a connection to `template1`), and notes it. */
-async function rename(dir: string, name: string): Promise<void> {
-  await withTemplate(dir, async (admin) => {
+/**
+ * Renames the directory's database to `name` (from a connection to `template1`), and notes it;
+ * resolves to the name it has after. A client may have made a database of that name inside the
+ * instance (`CREATE DATABASE`): then it keeps the name it has.
+ */
+async function rename(dir: string, name: string): Promise<string> {
+  const kept = await withTemplate(dir, async (admin) => {
     const held = (await heldName(admin)) ?? INITIAL_NAME;
-    if (held !== name)
-      await admin.exec(`alter database ${identifier(held)} rename to ${identifier(name)}`);
+    if (held === name) return name;
+    const { rows } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (rows.length > 0) return held;
+    await admin.exec(`alter database ${identifier(held)} rename to ${identifier(name)}`);
+    return name;
   });
-  writeFileSync(join(dir, NAME_FILE), name);
+  writeFileSync(join(dir, NAME_FILE), kept);
+  return kept;
 }
 
 async function withTemplate<T>(dir: string, work: (admin: PGlite) => Promise<T>): Promise<T> {

@@ -111,6 +111,30 @@ describe('the Neon API and SQL over HTTP through msw', () => {
   });
 });
 
+describe('a Pool as the first thing the handlers serve', () => {
+  it('keeps what the driver sends while the front is still being made', async () => {
+    // The driver sends its startup and password the moment the socket opens, before the handlers'
+    // Postgres front exists: nothing of it may be lost.
+    const sim = new Simulation({ seed: 5 });
+    const handlers = neonHandlers(sim);
+    const server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const created = sim.request('POST', '/projects', { project: { name: 'first' } });
+      const pool = new Pool({ connectionString: created.body.connection_uris[0].connection_uri });
+      try {
+        const { rows } = await pool.query<{ one: number }>('select 1 as one');
+        expect(rows).toEqual([{ one: 1 }]);
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      server.close();
+      await handlers.close();
+    }
+  }, 60_000);
+});
+
 describe('time through msw', () => {
   it('moves the clock only for what a request waits for: reading the API never suspends a compute', async () => {
     const sim = new Simulation({ seed: 4 });

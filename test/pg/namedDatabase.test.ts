@@ -39,6 +39,13 @@ describe('openNamed', () => {
     expect(await currentName(await openNamed(dir, 'template1'))).toBe('my "app"');
   }, 60_000);
 
+  it('keeps its name when a database of the name asked for was made inside it', async () => {
+    const inside = await openNamed(dir, undefined);
+    await inside.exec('create database taken');
+    await inside.close();
+    expect(await currentName(await openNamed(dir, 'taken'))).toBe('my "app"');
+  }, 60_000);
+
   it('finds its name in the catalog when the note beside the data is wrong', async () => {
     writeFileSync(join(dir, 'computesim-database-name'), 'neondb');
     expect(await currentName(await openNamed(dir, undefined))).toBe('my "app"');

@@ -157,6 +157,12 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   }
   let postgres = '';
   let temporaryData: string | undefined;
+  /** Undoes what was started when serving fails: each step whatever became of the one before. */
+  const cleanUp = async () => {
+    await server.close().catch(() => undefined);
+    stateFile?.close();
+    if (temporaryData !== undefined) rmSync(temporaryData, { recursive: true, force: true });
+  };
   if (pgPort !== undefined) {
     const root =
       values['pg-data'] ??
@@ -174,9 +180,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       });
       postgres = ` · postgres ${address.host}:${address.port} (data in ${root})`;
     } catch (error) {
-      await server.close();
-      stateFile?.close();
-      if (temporaryData !== undefined) rmSync(temporaryData, { recursive: true, force: true });
+      await cleanUp();
       if (error instanceof MissingPackageError) throw error; // its own line says what to install
       const failure = error as NodeJS.ErrnoException;
       throw new Error(
@@ -193,9 +197,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   try {
     url = await server.listen(port, host);
   } catch (error) {
-    await server.close();
-    stateFile?.close();
-    if (temporaryData !== undefined) rmSync(temporaryData, { recursive: true, force: true });
+    await cleanUp();
     throw new Error(
       `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
       { cause: error },
