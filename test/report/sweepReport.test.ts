@@ -61,9 +61,18 @@ describe('sweepReport', () => {
     expect(chart).toContain('>suspendTimeout</text>');
     const ticks = [...chart!.matchAll(/class="tick">([^<]+)<\/text>/g)].map((m) => m[1]);
     expect(ticks.slice(-3)).toEqual(['300', '60', '-1']);
+    // Not one scale: the means are marked, not joined by a line as if they were.
+    expect(count(chart!, /class="series /g)).toBe(0);
+    expect(count(chart!, /class="marker s-arm-0"/g)).toBe(3);
     // One seed: no interval to shade, and the captions say so.
     expect(count(chart!, /class="band /g)).toBe(0);
     expect(one).toContain('one seed (11): each point is one run, with no interval');
+  });
+
+  it('shades each named point’s interval on its own, not one band across them', () => {
+    const listed = sweep(short, { grid: { suspendTimeout: [300, 60, -1] }, seeds: [11, 12] });
+    const [chart] = charts(sweepReport(listed, ['cuHours']));
+    expect(count(chart!, /class="band /g)).toBe(3);
   });
 
   it('names the configurations, escaped, when it sweeps them', () => {

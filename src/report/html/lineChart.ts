@@ -18,9 +18,10 @@ export interface Series {
   readonly points: readonly (readonly [x: number, value: number])[];
   /**
    * How its points are drawn: `steps` (each value holds until the next point; the default),
-   * `line` (straight segments, each point marked) or `dots` (the points alone).
+   * `line` (straight segments, each point marked), `markers` (each point marked, unjoined: points
+   * that are not on one scale) or `dots` (the points alone, small).
    */
-  readonly join?: 'steps' | 'line' | 'dots';
+  readonly join?: 'steps' | 'line' | 'markers' | 'dots';
   /** Steps: where its last step ends (default: the right end of the axis). */
   readonly until?: number;
   /** Tooltips of its points, in order (`line` and `dots`). */
@@ -36,6 +37,8 @@ export interface Band {
   /** CSS class that colours it (the page's `.band` makes it translucent). */
   readonly className: string;
   readonly points: readonly (readonly [x: number, low: number | null, high: number | null])[];
+  /** Each point's interval on its own (points that are not on one scale), not one shape across. */
+  readonly apart?: boolean;
 }
 
 /** How a line chart is drawn. */
@@ -110,6 +113,7 @@ function seriesSvg(s: Series, axis: XAxis, scale: ValueScale): string {
     })
     .join('');
   if (join === 'dots') return `<g class="dots ${s.className}">${dots}</g>`;
+  if (join === 'markers') return `<g class="markers ${s.className}">${name}${dots}</g>`;
   const d = at.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${px},${py}`).join('');
   return `<path d="${d}" class="series ${s.className}">${name}</path>${dots}`;
 }
@@ -120,7 +124,10 @@ function bandSvg(band: Band, axis: XAxis, scale: ValueScale): string {
   const stretches: (readonly [number, number, number])[][] = [[]];
   for (const [x, low, high] of [...band.points].sort(([a], [b]) => a - b)) {
     if (low === null || high === null) stretches.push([]);
-    else stretches.at(-1)?.push([axis.x(x), scale.y(low), scale.y(high)]);
+    else {
+      stretches.at(-1)?.push([axis.x(x), scale.y(low), scale.y(high)]);
+      if (band.apart === true) stretches.push([]);
+    }
   }
   return stretches
     .filter((stretch) => stretch.length > 0)

@@ -16,6 +16,8 @@ export interface SweepX {
   readonly axis: XAxisOf;
   readonly xs: readonly number[];
   readonly title: string;
+  /** Whether the points lie on one scale (one number swept upward), so a line may join them. */
+  readonly scaled: boolean;
 }
 
 /**
@@ -35,14 +37,19 @@ export function sweepX(result: SweepResult): SweepX {
   ) {
     const xs = numbers as number[];
     const title = result.parameters[0] as string;
-    return { axis: numberAxis(xs, title), xs, title };
+    return { axis: numberAxis(xs, title), xs, title, scaled: true };
   }
   const named = result.parameters.length > 0;
   const title = named ? result.parameters.join(' · ') : 'configuration';
   const labels = result.points.map((point, i) =>
     named ? (values[i] ?? []).map(String).join(' · ') : point.name,
   );
-  return { axis: categoryAxis(labels, title), xs: labels.map((_, i) => i), title };
+  return {
+    axis: categoryAxis(labels, title),
+    xs: labels.map((_, i) => i),
+    title,
+    scaled: false,
+  };
 }
 
 /** The chart of `figure` over the sweep's points. */
@@ -59,7 +66,8 @@ export function sweepFigureChart(result: SweepResult, figure: Figure, x: SweepX)
   const mean: Series = {
     name: `mean of ${seeds} seed${seeds === 1 ? '' : 's'}`,
     className: 's-arm-0',
-    join: 'line',
+    // Points named, not on one scale (-1 for "never" after 1800): marked, not joined.
+    join: x.scaled ? 'line' : 'markers',
     points: measured.map(({ at, value }) => [at, value?.mean ?? 0] as const),
     tips: measured.map(
       ({ point, value }) =>
@@ -90,6 +98,7 @@ export function sweepFigureChart(result: SweepResult, figure: Figure, x: SweepX)
   const band: Band = {
     name: '95% interval',
     className: 's-arm-0',
+    apart: !x.scaled,
     points: summaries.map(
       ({ at, value }) => [at, value?.low ?? null, value?.high ?? null] as const,
     ),
