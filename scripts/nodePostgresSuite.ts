@@ -21,15 +21,14 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServeChild, type ServeChild } from '../benchmarks/support/serveChild.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the files a route passed are listed. */
 const passingList = (route: Route) =>
   fileURLToPath(new URL(`nodePostgresSuite.${route}.txt`, import.meta.url));
 
 /** How a test file's clients name their compute (see the header). */
 type Route = 'options' | 'password';
-const KEY = 'suite-key';
 /** How long one test file may run before it counts as failed. */
 const FILE_TIMEOUT_MS = 120_000;
 
@@ -51,39 +50,6 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
-/** `computesim serve` with its Postgres front, started as a user starts it. */
-async function startServe(): Promise<{ base: string; pgPort: number; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', '0', '--pg-port', '0'],
-      ...['--clock', '60x', '--api-key', KEY],
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  const base = /serving (http:\/\/\S+)/.exec(line)?.[1];
-  const pgPort = Number(/postgres [^:]+:(\d+)/.exec(line)?.[1]);
-  if (base === undefined || !Number.isInteger(pgPort)) throw new Error(`serve said: ${line}`);
-  return { base, pgPort, stop: () => child.kill('SIGTERM') };
-}
-
-async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json();
-}
-
 /** What a created project's answer gives the runner. */
 interface CreatedProject {
   readonly connection_uris: readonly { readonly connection_uri: string }[];
@@ -92,20 +58,20 @@ interface CreatedProject {
 
 /** The environment that points node-postgres at a fresh project's compute. */
 async function freshProject(
-  base: string,
-  pgPort: number,
+  serve: ServeChild,
   name: string,
   route: Route,
 ): Promise<NodeJS.ProcessEnv> {
-  const created = (await call(base, 'POST', '/projects', {
+  const answer = await serve.call('POST', '/projects', {
     project: { name, default_endpoint_settings: { suspend_timeout_seconds: -1 } },
-  })) as CreatedProject;
+  });
+  const created = JSON.parse(answer.text) as CreatedProject;
   const uri = new URL(created.connection_uris[0]?.connection_uri ?? '');
   const endpointId = created.endpoints[0]?.id;
   if (endpointId === undefined) throw new Error('the project was created without a compute');
   const place = {
     PGHOST: '127.0.0.1',
-    PGPORT: String(pgPort),
+    PGPORT: String(serve.pgPort),
     PGUSER: decodeURIComponent(uri.username),
     PGDATABASE: 'neondb',
   };
@@ -167,11 +133,11 @@ async function main(): Promise<number> {
   const files = testFiles(join(pgDir, 'test', 'integration')).filter(
     (file) => only === undefined || file.endsWith(only),
   );
-  const serve = await startServe();
+  const serve = await startServeChild();
   const outcomes: Outcome[] = [];
   try {
     for (const [index, file] of files.entries()) {
-      const env = await freshProject(serve.base, serve.pgPort, `suite-${index}`, route);
+      const env = await freshProject(serve, `suite-${index}`, route);
       const outcome = await runFile(file, pgDir, env);
       outcomes.push(outcome);
       console.log(
@@ -180,7 +146,7 @@ async function main(): Promise<number> {
       if (!outcome.passed) console.log(outcome.tail.replace(/^/gm, '      '));
     }
   } finally {
-    serve.stop();
+    await serve.stop();
   }
   const passed = outcomes.filter((o) => o.passed).map((o) => o.file);
   console.log(`\n${passed.length} of ${outcomes.length} files passed`);

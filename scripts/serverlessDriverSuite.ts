@@ -19,10 +19,9 @@ import { lookup } from 'node:dns/promises';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServeChild, type ServeChild } from '../benchmarks/support/serveChild.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSING_LIST = fileURLToPath(new URL('serverlessDriverSuite.passing.txt', import.meta.url));
-const KEY = 'driver-suite-key';
 
 /** Tests that need the real service's surroundings, not a local server (the reason beside each). */
 const NOT_LOCAL: Readonly<Record<string, string>> = {
@@ -50,30 +49,6 @@ export default defineConfig({
 });
 `;
 
-/** `computesim serve` with its Postgres front, started as a user starts it. */
-async function startServe(): Promise<{ api: string; pgPort: number; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', '0', '--pg-port', '0'],
-      ...['--clock', '60x', '--api-key', KEY],
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  const api = /serving http:\/\/([^/\s]+)/.exec(line)?.[1];
-  const pgPort = Number(/postgres [^:]+:(\d+)/.exec(line)?.[1]);
-  if (api === undefined || !Number.isInteger(pgPort)) throw new Error(`serve said: ${line}`);
-  return { api, pgPort, stop: () => child.kill('SIGTERM') };
-}
-
 /** What a created project's answer gives the runner. */
 interface CreatedProject {
   readonly connection_uris: readonly { readonly connection_uri: string }[];
@@ -81,24 +56,17 @@ interface CreatedProject {
 }
 
 /** The direct and pooled URLs of a fresh project whose compute never suspends. */
-async function freshProject(
-  api: string,
-  pgPort: number,
-): Promise<{ direct: string; pooled: string }> {
-  const response = await fetch(`http://${api}/api/v2/projects`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      project: { name: 'driver-suite', default_endpoint_settings: { suspend_timeout_seconds: -1 } },
-    }),
+async function freshProject(serve: ServeChild): Promise<{ direct: string; pooled: string }> {
+  const answer = await serve.call('POST', '/projects', {
+    project: { name: 'driver-suite', default_endpoint_settings: { suspend_timeout_seconds: -1 } },
   });
-  const created = (await response.json()) as CreatedProject;
+  const created = JSON.parse(answer.text) as CreatedProject;
   const uri = new URL(created.connection_uris[0]?.connection_uri ?? '');
   const host = created.endpoints[0]?.host ?? '';
   const [first, ...rest] = host.split('.');
   const pooledHost = [`${first}-pooler`, ...rest].join('.');
   const url = (at: string) =>
-    `postgresql://${uri.username}:${uri.password}@${at}:${pgPort}/neondb?sslmode=no-verify`;
+    `postgresql://${uri.username}:${uri.password}@${at}:${serve.pgPort}/neondb?sslmode=no-verify`;
   return { direct: url(host), pooled: url(pooledHost) };
 }
 
@@ -140,12 +108,12 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const serve = await startServe();
+  const serve = await startServeChild();
   const setup = join(checkout, 'tests', 'computesim.setup.ts');
   const config = join(checkout, 'tests', 'computesim.config.mts');
   const report = join(checkout, 'computesim-report.json');
   try {
-    const urls = await freshProject(serve.api, serve.pgPort);
+    const urls = await freshProject(serve);
     const hosts = [new URL(urls.direct).hostname, new URL(urls.pooled).hostname];
     if (!(await ensureResolves(hosts, args.includes('--hosts')))) return 2;
     writeFileSync(setup, SETUP);
@@ -168,7 +136,7 @@ async function main(): Promise<number> {
           stdio: 'inherit',
           env: {
             ...process.env,
-            COMPUTESIM_API: serve.api,
+            COMPUTESIM_API: new URL(serve.origin).host,
             VITE_NEON_DB_URL: urls.direct,
             VITE_NEON_DB_POOLER_URL: urls.pooled,
           },
@@ -202,7 +170,7 @@ async function main(): Promise<number> {
       );
     return lost.length > 0 || local.length > 0 ? 1 : 0;
   } finally {
-    serve.stop();
+    await serve.stop();
     for (const file of [setup, config, report]) rmSync(file, { force: true });
   }
 }
