@@ -77,6 +77,7 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
     throw new RangeError(`faults.sqlDropRate must be between 0 and 1, got ${String(dropRate)}`);
   const root = options.dataDir ?? mkdtempSync(join(tmpdir(), 'computesim-msw-'));
   let sqlRequests = 0;
+  let closed = false;
   let ready: Promise<PostgresFront> | undefined;
   const frontOf = () =>
     (ready ??= (async () => {
@@ -132,6 +133,9 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
     ws
       .link(postgresWebSockets(sim.profile.hostDomain))
       .addEventListener('connection', ({ client }) => {
+        // msw hands a socket to every link that matches it, closed handlers' too (a test that
+        // makes handlers per run): a closed one leaves it to the live ones.
+        if (closed) return;
         const address = client.url.searchParams.get('address') ?? client.url.host;
         const host = address.replace(/:\d+$/, '');
         // The stream listens at once: what the client sends while the front is still being made waits in it.
@@ -156,6 +160,7 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
     }),
   ] as NeonHandlers;
   handlers.close = async () => {
+    closed = true;
     // A front that never started (PGlite not installed, say) has nothing to close.
     await (await ready?.catch(() => undefined))?.close();
     if (options.dataDir === undefined) await rm(root, { recursive: true, force: true });

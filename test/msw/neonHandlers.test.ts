@@ -135,6 +135,32 @@ describe('a Pool as the first thing the handlers serve', () => {
   }, 60_000);
 });
 
+describe('handlers made again and again (a test per run)', () => {
+  it('leaves a Pool to the live handlers: closed ones answer none of its sockets', async () => {
+    const stale = neonHandlers(new Simulation({ seed: 9 }));
+    await stale.close();
+    const sim = new Simulation({ seed: 9 });
+    const live = neonHandlers(sim);
+    const server = setupServer(...stale, ...live);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const created = sim.request('POST', '/projects', { project: { name: 'live' } });
+      const pool = new Pool({ connectionString: created.body.connection_uris[0].connection_uri });
+      try {
+        for (let i = 0; i < 3; i++)
+          expect((await pool.query<{ n: number }>('select $1::int as n', [i])).rows).toEqual([
+            { n: i },
+          ]);
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      server.close();
+      await live.close();
+    }
+  }, 60_000);
+});
+
 describe('time through msw', () => {
   it('moves the clock only for what a request waits for: reading the API never suspends a compute', async () => {
     const sim = new Simulation({ seed: 4 });
