@@ -14,8 +14,11 @@
  * The suite is not part of this repository: give the path of a node-postgres checkout whose
  * dependencies are installed and built (`npm install && npx tsc --build` at its root).
  *
+ * `--engine postgres` runs serve with `--pg-engine postgres` (a backend per client; lists
+ * `nodePostgresSuite.postgres-<route>.txt`); the default is PGlite.
+ *
  * Run: npx tsx scripts/nodePostgresSuite.ts <node-postgres checkout> [--route options|password]
- *        [--only <file>] [--write]
+ *        [--engine pglite|postgres] [--only <file>] [--write]
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,9 +26,17 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServeChild, type ServeChild } from '../benchmarks/support/serveChild.js';
 
-/** Where the files a route passed are listed. */
-const passingList = (route: Route) =>
-  fileURLToPath(new URL(`nodePostgresSuite.${route}.txt`, import.meta.url));
+/** Where the files a route passed on an engine are listed. */
+const passingList = (engine: Engine, route: Route) =>
+  fileURLToPath(
+    new URL(
+      `nodePostgresSuite.${engine === 'pglite' ? '' : `${engine}-`}${route}.txt`,
+      import.meta.url,
+    ),
+  );
+
+/** What runs the databases (serve's `--pg-engine`). */
+type Engine = 'pglite' | 'postgres';
 
 /** How a test file's clients name their compute (see the header). */
 type Route = 'options' | 'password';
@@ -115,11 +126,12 @@ function runFile(file: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Out
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const checkout = args.find(
-    (arg, i) => !arg.startsWith('--') && !['--only', '--route'].includes(args[i - 1] ?? ''),
+    (arg, i) =>
+      !arg.startsWith('--') && !['--only', '--route', '--engine'].includes(args[i - 1] ?? ''),
   );
   if (checkout === undefined) {
     console.error(
-      'usage: npx tsx scripts/nodePostgresSuite.ts <node-postgres checkout> [--route options|password] [--only <file>] [--write]',
+      'usage: npx tsx scripts/nodePostgresSuite.ts <node-postgres checkout> [--route options|password] [--engine pglite|postgres] [--only <file>] [--write]',
     );
     return 2;
   }
@@ -129,11 +141,18 @@ async function main(): Promise<number> {
     console.error(`--route must be options or password, got ${String(route)}`);
     return 2;
   }
+  const engine = (
+    args.includes('--engine') ? args[args.indexOf('--engine') + 1] : 'pglite'
+  ) as Engine;
+  if (engine !== 'pglite' && engine !== 'postgres') {
+    console.error(`--engine must be pglite or postgres, got ${String(engine)}`);
+    return 2;
+  }
   const pgDir = join(checkout, 'packages', 'pg');
   const files = testFiles(join(pgDir, 'test', 'integration')).filter(
     (file) => only === undefined || file.endsWith(only),
   );
-  const serve = await startServeChild();
+  const serve = await startServeChild({ args: ['--pg-engine', engine] });
   const outcomes: Outcome[] = [];
   try {
     for (const [index, file] of files.entries()) {
@@ -151,7 +170,7 @@ async function main(): Promise<number> {
   const passed = outcomes.filter((o) => o.passed).map((o) => o.file);
   console.log(`\n${passed.length} of ${outcomes.length} files passed`);
   const before = new Set(
-    readFileSync(passingList(route), 'utf8')
+    readFileSync(passingList(engine, route), { encoding: 'utf8', flag: 'a+' })
       .split('\n')
       .filter((line) => line !== '' && !line.startsWith('#')),
   );
@@ -161,7 +180,7 @@ async function main(): Promise<number> {
   if (gained.length > 0) console.log(`passed now, not before: ${gained.join(', ')}`);
   if (args.includes('--write') && only === undefined)
     writeFileSync(
-      passingList(route),
+      passingList(engine, route),
       `# node-postgres integration files that pass against computesim (scripts/nodePostgresSuite.ts)\n${passed.join('\n')}\n`,
     );
   return lost.length > 0 ? 1 : 0;

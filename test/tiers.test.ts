@@ -10,8 +10,13 @@ import unitConfig from '../vitest.config.js';
 import systemConfig from '../vitest.system.config.js';
 import { installHint, missingPrograms, programPath } from './support/systemPrograms.js';
 import { SYSTEM_TEST_GLOBS, systemTestFiles } from './tiers/systemTests.js';
+import { findPostgresBinaries } from '../src/pg/postgresBinaries.js';
 
-const saved = { PATH: process.env['PATH'], CHROMIUM_PATH: process.env['CHROMIUM_PATH'] };
+const saved = {
+  PATH: process.env['PATH'],
+  CHROMIUM_PATH: process.env['CHROMIUM_PATH'],
+  COMPUTESIM_POSTGRES_BIN: process.env['COMPUTESIM_POSTGRES_BIN'],
+};
 afterEach(() => {
   for (const [name, value] of Object.entries(saved))
     if (value === undefined) delete process.env[name];
@@ -31,16 +36,31 @@ describe('system programs', () => {
   it('are found as executables on PATH, and missing otherwise', () => {
     const dir = binFolder(['psql'], ['redis-server']);
     process.env['PATH'] = dir;
+    process.env['COMPUTESIM_POSTGRES_BIN'] = dir;
     delete process.env['CHROMIUM_PATH'];
     expect(programPath('psql')).toBe(join(dir, 'psql'));
-    expect(missingPrograms()).toEqual(['redis-server', 'chromium']);
+    expect(missingPrograms()).toEqual(['redis-server', 'chromium', 'postgres']);
   });
 
   it('find the browser through CHROMIUM_PATH first', () => {
     const dir = binFolder(['my-chromium']);
     process.env['PATH'] = '';
     process.env['CHROMIUM_PATH'] = join(dir, 'my-chromium');
-    expect(missingPrograms()).toEqual(['redis-server', 'psql']);
+    process.env['COMPUTESIM_POSTGRES_BIN'] = dir;
+    expect(missingPrograms()).toEqual(['redis-server', 'psql', 'postgres']);
+  });
+
+  it("find a Postgres server's programs where COMPUTESIM_POSTGRES_BIN says, if they run", () => {
+    const dir = binFolder(['initdb', 'pg_basebackup']);
+    process.env['COMPUTESIM_POSTGRES_BIN'] = dir;
+    expect(programPath('postgres')).toBeUndefined();
+    writeFileSync(join(dir, 'postgres'), '#!/bin/sh\necho "postgres (PostgreSQL) 16.4"\n');
+    chmodSync(join(dir, 'postgres'), 0o755);
+    expect(programPath('postgres')).toBe(join(dir, 'postgres'));
+    expect(findPostgresBinaries()).toEqual({ dir, version: '16.4', major: 16 });
+    expect(installHint('postgres')).toBe(
+      'no postgres on this machine (apt-get install postgresql)',
+    );
   });
 
   it('name the Debian package to install when missing', () => {

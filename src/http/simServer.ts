@@ -33,6 +33,8 @@ import type { RateLimits } from '../api/rateLimiter.js';
 import type { SliceStop } from '../service/slicedRun.js';
 import type { StateFile } from './stateFile.js';
 
+export { PG_ENGINES, type PostgresEngine } from '../pg/postgresFront.js';
+
 /** An API key the server accepts. */
 export interface ServedKey {
   readonly key: string;

@@ -21,6 +21,7 @@ import { Listeners, type ListenChange } from './notifications.js';
 import type { SessionState } from './sessionState.js';
 import { switchSession } from './sessionSwitch.js';
 import { ExclusiveLock, type Release } from './exclusiveLock.js';
+import type { BranchDataStore, DatabaseCopy, NamedDatabase } from './branchDataStore.js';
 import {
   databaseFolder,
   dataDir,
@@ -54,18 +55,6 @@ export interface BranchDatabasesOptions {
    * `current_database()` says it. None: the name its data has.
    */
   readonly nameOf?: (ref: DatabaseRef) => string | undefined;
-}
-
-/** A database to copy into `to`: from `from`'s data as it is now, or (none) empty. */
-export interface DatabaseCopy {
-  readonly from?: DatabaseRef;
-  readonly to: DatabaseRef;
-}
-
-/** A database of the control plane's state, by its id and its name (for `adoptLegacyLayout`). */
-export interface NamedDatabase {
-  readonly ref: DatabaseRef;
-  readonly name: string;
 }
 
 /** A database held by one client until it releases it: nobody else runs statements meanwhile. */
@@ -134,7 +123,7 @@ const MOVING = '.moving';
 const CHECKPOINT = queryMessage('CHECKPOINT');
 
 /** The branch databases of a served simulation. */
-export class BranchDatabases {
+export class BranchDatabases implements BranchDataStore {
   readonly #root: string;
   readonly #maxOpen: number;
   readonly #templateDir: string;

@@ -38,6 +38,8 @@ import {
 import { isLoggedInMessageType, MESSAGE_LIMITS, type ClientMessages } from './clientMessages.js';
 import { awaitsReady } from './clientBatch.js';
 import { hangUp } from './hangUp.js';
+import type { BackendLink } from './backendLink.js';
+import { ProxiedTraffic } from './proxiedTraffic.js';
 import { handshake, type HandshakeContext, type StartedClient } from './handshake.js';
 import { listenChanges, routeNotifications } from './notifications.js';
 import { maySetTimeout, statementTimeoutOf } from './statementTimeout.js';
@@ -62,12 +64,32 @@ export interface SessionContext {
   changed(): Promise<void>;
   /** The session ended. */
   ended(session: ClientSession): void;
+  /**
+   * On a real Postgres (`--pg-engine postgres`): a backend of the client's own, logged in as
+   * `role` with the startup `settings`, in place of a turn on a shared one (`hold`); or the
+   * server's refusal.
+   */
+  link?(
+    database: DatabaseRef & { readonly name: string },
+    role: string,
+    settings: Readonly<Record<string, string>>,
+  ): Promise<BackendLink | SqlError>;
+  /** The session goes by its backend's key from now on (cancel requests name that one). */
+  rekey?(key: BackendKey): void;
 }
 
 /** Where an authenticated client is. */
 interface Target extends DatabaseRef {
   readonly readOnly: boolean;
+  /** The database's name, as the client gave it. */
+  readonly name: string;
 }
+
+/**
+ * The id of a database the control plane does not list, which a real Postgres has all the same
+ * (`postgres`, `template1`, one made by `CREATE DATABASE`): a client of the real engine may name it.
+ */
+const UNLISTED_DATABASE = -1;
 
 /** Parse, Bind, Describe, Execute, Close: messages whose replies may wait for a Sync or Flush. */
 const DEFERRED: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
@@ -116,7 +138,8 @@ function invalidType(type: number): SqlError {
 
 /** A client let in, with what to announce to it; or why it is not. */
 type Admission =
-  { readonly parameters: Readonly<Record<string, string>> } | { readonly refusal: SqlError };
+  | { readonly parameters: Readonly<Record<string, string>>; readonly key?: BackendKey }
+  | { readonly refusal: SqlError };
 
 /** A client of the front. */
 export class ClientSession {
@@ -146,6 +169,11 @@ export class ClientSession {
   #pendingBytes = 0;
   /** The backend answered FATAL or PANIC: it is stopped, and this client ends with that answer. */
   #backendFailed = false;
+  /** The role the client logged in as. */
+  #role = '';
+  /** On a real Postgres: the client's own backend, and the traffic passed to and from it. */
+  #link: BackendLink | undefined;
+  #traffic: ProxiedTraffic | undefined;
 
   constructor(socket: Duplex, context: SessionContext) {
     this.#socket = socket;
@@ -192,8 +220,13 @@ export class ClientSession {
       this.terminate(admission.refusal);
       return;
     }
-    this.#announce({ ...admission.parameters, ...reported(session.settings) });
-    this.#read(started.messages, started.early);
+    if (this.#link !== undefined) {
+      this.#announce(admission.parameters, admission.key);
+      this.#proxy(this.#link, started.messages, started.early);
+    } else {
+      this.#announce({ ...admission.parameters, ...reported(session.settings) });
+      this.#read(started.messages, started.early);
+    }
   }
 
   /** Reads the client's messages one at a time, the socket paused while one is served. */
@@ -239,6 +272,8 @@ export class ClientSession {
     this.#pending = [];
     this.#copy = undefined;
     this.#drops?.unsubscribe();
+    this.#traffic?.close();
+    this.#link?.close();
     const connection = this.#connection;
     if (connection !== undefined && isLive(connection.state)) {
       try {
@@ -264,6 +299,7 @@ export class ClientSession {
    * cannot be interrupted otherwise), so the client reads 57014 and its transaction is gone.
    */
   cancel(why: SqlError = PG_ERRORS.cancelled): void {
+    if (this.#link !== undefined) return this.#link.cancel();
     if (!this.#executing || this.#ended) return;
     this.#cancelled = why;
     void this.#held?.stop();
@@ -288,12 +324,15 @@ export class ClientSession {
     if (endpoint === undefined || branch === undefined)
       return { refusal: SQL_STATES.endpointNotFound };
     const database = branch.databases.find((d) => d.name === started.database);
-    if (database === undefined) return { refusal: PG_ERRORS.unknownDatabase(started.database) };
+    if (database === undefined && this.#context.link === undefined)
+      return { refusal: PG_ERRORS.unknownDatabase(started.database) };
+    this.#role = started.user;
     this.#target = {
       projectId: branch.projectId,
       branchId: branch.id,
-      databaseId: database.id,
+      databaseId: database?.id ?? UNLISTED_DATABASE,
       readOnly: endpoint.type === 'read_only',
+      name: started.database,
     };
     return this.#connect(named);
   }
@@ -336,6 +375,7 @@ export class ClientSession {
     }
     if (!began.ok) return { refusal: began.error };
     try {
+      if (this.#context.link !== undefined) return await this.#linkBackend(target, session);
       // The session goes on the backend now: a startup setting it refuses ends the connect.
       const held = await this.#context.hold(target);
       try {
@@ -356,6 +396,53 @@ export class ClientSession {
     }
   }
 
+  /**
+   * On a real Postgres: logs the client in on a backend of its own, with its startup settings (a
+   * read replica's transactions read-only), and announces that backend's parameters and key.
+   */
+  async #linkBackend(target: Target, session: SessionState): Promise<Admission> {
+    if (this.#context.link === undefined) return { parameters: {} };
+    const settings: Record<string, string> = Object.fromEntries(session.settings);
+    if (target.readOnly) settings['default_transaction_read_only'] = 'on';
+    const linked = await this.#context.link(target, this.#role, settings);
+    if (!('socket' in linked)) return { refusal: linked };
+    if (this.#ended) {
+      linked.close();
+      return { parameters: {} };
+    }
+    this.#link = linked;
+    this.#context.rekey?.(linked.key);
+    return { parameters: linked.parameters, key: linked.key };
+  }
+
+  /** Passes the client's traffic to and from its own backend, the compute active while it works. */
+  #proxy(link: BackendLink, messages: ClientMessages, early: readonly Uint8Array[]): void {
+    const connection = this.#connection;
+    if (connection === undefined) return;
+    this.#traffic = new ProxiedTraffic(this.#socket, link, messages, early, {
+      busy: () => {
+        try {
+          const began = this.#context.host.act(() => connection.begin());
+          if (began.ok) {
+            this.#working = true;
+            return true;
+          }
+          this.terminate(began.error);
+        } catch (error) {
+          this.terminate(PG_ERRORS.unavailable(error));
+        }
+        return false;
+      },
+      rest: () => this.#rest(connection),
+      violated: (error) => {
+        this.#context.handshake.log(`a client broke the protocol: ${error.message}`);
+        this.terminate(error);
+      },
+      ended: () => void this.end(),
+    });
+    this.#socket.resume();
+  }
+
   #watchDrops(sim: FrontedSimulation, connectionId: string): void {
     this.#drops = sim.events$.subscribe((event) => {
       if (event.type === 'ConnectionsDropped' && event.connectionIds.includes(connectionId))
@@ -367,11 +454,11 @@ export class ClientSession {
    * What a server says once a client is in: authentication done, the parameters its engine
    * reports, the cancel key, ready.
    */
-  #announce(parameters: Readonly<Record<string, string>>): void {
+  #announce(parameters: Readonly<Record<string, string>>, key = this.#context.key): void {
     const said = [
       authenticationOk(),
       ...Object.entries(parameters).map(([name, value]) => parameterStatus(name, value)),
-      backendKeyData(this.#context.key),
+      backendKeyData(key),
       readyForQuery('I'),
     ];
     this.#socket.write(Buffer.concat(said));

@@ -17,9 +17,13 @@ import {
   BranchDatabases,
   type BranchDatabasesOptions,
   type BranchRef,
-  type DatabaseCopy,
-  type NamedDatabase,
+  type DatabaseRef,
+  type HeldDatabase,
 } from './branchDatabases.js';
+import type { BranchDataStore, DatabaseCopy, NamedDatabase } from './branchDataStore.js';
+import type { BackendLink } from './backendLink.js';
+import { findPostgresBinaries } from './postgresBinaries.js';
+import { PostgresClusters } from './postgresClusters.js';
 import { CancelKeys, type BackendKey } from './cancelKeys.js';
 import { ClientSession } from './clientSession.js';
 import type { NamedEndpoint } from './endpointRouting.js';
@@ -67,11 +71,29 @@ export interface PostgresFrontOptions extends BranchDatabasesOptions {
   readonly feature?: OptionalFeature;
   /** How many clients it takes, in all and while logging in (default: `defaultClientLimits()`). */
   readonly limits?: Partial<ClientLimits>;
+  /**
+   * What runs the databases: `pglite` (the default, no install: an embedded Postgres per
+   * database, its clients taking turns on one backend) or `postgres` (a Postgres server per
+   * branch, each client on a backend of its own; see docs/postgres-engines.md).
+   */
+  readonly engine?: PostgresEngine;
+  /** With `engine: 'postgres'`: the folder of the server's programs (default: looked for). */
+  readonly postgresBin?: string;
 }
+
+/** What may run the branch databases behind the front (see `PostgresFrontOptions.engine`). */
+export const PG_ENGINES = ['pglite', 'postgres'] as const;
+
+/** What runs the branch databases behind the front. */
+export type PostgresEngine = (typeof PG_ENGINES)[number];
 
 /** The Postgres front of a served simulation. */
 export class PostgresFront {
-  readonly databases: BranchDatabases;
+  /** The branches' data, as the control plane changes it. */
+  readonly databases: BranchDataStore;
+  /** The embedded databases (`pglite`), or the servers (`postgres`): one of them. */
+  readonly #embedded: BranchDatabases | undefined;
+  readonly #clusters: PostgresClusters | undefined;
   readonly #host: FrontHost;
   readonly #options: PostgresFrontOptions;
   readonly #server: Server;
@@ -98,16 +120,25 @@ export class PostgresFront {
 
   /** Throws a `MissingPackageError` when a package of `options.feature` is not installed. */
   constructor(host: FrontHost, options: PostgresFrontOptions) {
-    requireFeature(options.feature ?? POSTGRES_FEATURE);
     this.#host = host;
     this.#options = options;
-    this.databases = new BranchDatabases({
-      nameOf: (ref) =>
-        host.sim.state.projects[ref.projectId]?.branches[ref.branchId]?.databases.find(
-          (database) => database.id === ref.databaseId,
-        )?.name,
-      ...options,
-    });
+    const databaseOf = (ref: DatabaseRef) =>
+      host.sim.state.projects[ref.projectId]?.branches[ref.branchId]?.databases.find(
+        (database) => database.id === ref.databaseId,
+      );
+    if (options.engine === 'postgres') {
+      this.#clusters = new PostgresClusters({
+        root: options.root,
+        binaries: findPostgresBinaries(options.postgresBin),
+        nameOf: (ref) => databaseOf(ref)?.name,
+        ownerOf: (ref) => databaseOf(ref)?.ownerName,
+      });
+      this.databases = this.#clusters;
+    } else {
+      requireFeature(options.feature ?? POSTGRES_FEATURE);
+      this.#embedded = new BranchDatabases({ nameOf: (ref) => databaseOf(ref)?.name, ...options });
+      this.databases = this.#embedded;
+    }
     this.#limits = { ...defaultClientLimits(), ...options.limits };
     this.#server = createServer((socket) => this.#accept(socket));
     this.#watch();
@@ -219,10 +250,20 @@ export class PostgresFront {
   #serve(socket: Duplex, carried: HandshakeContext['carried'], address: string): void {
     const loginEnded = this.#startLogin(address);
     const key = this.#keys.issue();
-    const session = new ClientSession(socket, {
+    const clusters = this.#clusters;
+    const session: ClientSession = new ClientSession(socket, {
       host: this.#host,
-      hold: (ref) => this.databases.hold(ref),
-      leave: (ref, left) => this.databases.leave(ref, left),
+      hold: (ref) => this.#hold(ref),
+      leave: (ref, left) => this.#embedded?.leave(ref, left),
+      ...(clusters === undefined
+        ? {}
+        : {
+            link: (ref, role, settings) => clusters.link(ref, role, settings),
+            rekey: (backend) => {
+              this.#byProcess.delete(key.processId);
+              this.#byProcess.set(backend.processId, { key: backend, session });
+            },
+          }),
       notify: (processId, message) => this.#byProcess.get(processId)?.session.notify(message),
       key,
       handshake: this.#handshakeContext(carried, address),
@@ -233,6 +274,12 @@ export class PostgresFront {
     this.#sessions.add(session);
     this.#byProcess.set(key.processId, { key, session });
     this.#pace();
+  }
+
+  /** Holds an embedded database (there are none on a real Postgres: its clients have backends). */
+  #hold(ref: DatabaseRef): Promise<HeldDatabase> {
+    if (this.#embedded === undefined) return Promise.reject(new Error('no embedded databases'));
+    return this.#embedded.hold(ref);
   }
 
   /** A session ended (its database stays open while its branch's computes are active). */
@@ -497,21 +544,29 @@ export class PostgresFront {
     const place = { projectId, branchId: branch.id, databaseId };
     try {
       this.#host.act(() => connection.begin());
-      const held = await this.databases.hold(place);
+      const readOnly = endpoint.type === 'read_only';
+      const held =
+        this.#clusters === undefined
+          ? await this.#hold(place)
+          : await this.#linkedDatabase(place, database, user, session, readOnly);
+      if (!('exec' in held)) {
+        finish();
+        return held;
+      }
       const refused = await held.enter(session);
       if (refused !== undefined) {
         await held.release();
-        this.databases.leave(place, session);
+        this.#embedded?.leave(place, session);
         finish();
         return refused;
       }
-      await held.setReadOnly(endpoint.type === 'read_only');
+      await held.setReadOnly(readOnly);
       return {
         held,
         session,
         done: async () => {
           await held.release({ rollback: true }).catch(() => undefined);
-          this.databases.leave(place, session);
+          this.#embedded?.leave(place, session);
           try {
             if (connection.state === 'open') this.#host.act(() => connection.commit());
           } catch {
@@ -526,6 +581,24 @@ export class PostgresFront {
     }
   }
 
+  /** On a real Postgres, a `/sql` client's own backend, used as a held database is. */
+  async #linkedDatabase(
+    place: DatabaseRef,
+    database: string,
+    user: string,
+    session: SessionState,
+    readOnly: boolean,
+  ): Promise<HeldDatabase | SqlError> {
+    const settings: Record<string, string> = Object.fromEntries(session.settings);
+    if (readOnly) settings['default_transaction_read_only'] = 'on';
+    const link = await (this.#clusters as PostgresClusters).link(
+      { ...place, name: database },
+      user,
+      settings,
+    );
+    return 'socket' in link ? linkedDatabase(link) : link;
+  }
+
   #stopPacing(): void {
     if (this.#pacer !== undefined) clearInterval(this.#pacer);
     this.#pacer = undefined;
@@ -538,4 +611,28 @@ function refuseTooMany(socket: Duplex): void {
   socket.on('error', () => undefined);
   socket.write(errorResponse({ severity: 'FATAL', code: sqlstate, message }));
   hangUp(socket);
+}
+
+/** A backend of a `/sql` client's own, in the shape the SQL-over-HTTP runner uses. */
+function linkedDatabase(link: BackendLink): HeldDatabase {
+  const closed = () => {
+    link.close();
+    return Promise.resolve();
+  };
+  return {
+    parameters: link.parameters,
+    enter: () => Promise.resolve(undefined),
+    exec: (message, write) => link.exec(message, write),
+    reply: async (message) => {
+      const chunks: Uint8Array[] = [];
+      await link.exec(message, (chunk) => chunks.push(chunk));
+      return Buffer.concat(chunks);
+    },
+    listenersOf: () => new Set(),
+    listen: () => [],
+    listenAgain: () => Promise.resolve(),
+    setReadOnly: () => Promise.resolve(),
+    release: closed,
+    stop: closed,
+  };
 }

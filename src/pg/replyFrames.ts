@@ -20,6 +20,7 @@ const NOTHING = new Uint8Array(0);
 /** Cuts one reply into whole messages, chunk by chunk. */
 export class ReplyFrames {
   #status: TransactionStatus | undefined;
+  #readies = 0;
   #fatal: SqlError | undefined;
   /** The start of a message not yet whole, as it came. */
   #parts: Uint8Array[] = [];
@@ -30,6 +31,11 @@ export class ReplyFrames {
   /** The status of the last ReadyForQuery passed on so far, or `undefined`. */
   get status(): TransactionStatus | undefined {
     return this.#status;
+  }
+
+  /** ReadyForQuery messages passed on so far. */
+  get readies(): number {
+    return this.#readies;
   }
 
   /** The FATAL or PANIC error the backend answered, if it did (nothing after it is passed on). */
@@ -56,8 +62,10 @@ export class ReplyFrames {
       // Not the protocol: pass it all on as it is.
       if (length < 4) return data;
       if (offset + 1 + length > data.length) break;
-      if (data[offset] === READY_FOR_QUERY && length === 5)
+      if (data[offset] === READY_FOR_QUERY && length === 5) {
         this.#status = String.fromCharCode(data[offset + 5] as number) as TransactionStatus;
+        this.#readies += 1;
+      }
       if (data[offset] === ERROR_RESPONSE) {
         this.#fatal = fatalError(data.subarray(offset + HEADER_BYTES, offset + 1 + length));
         if (this.#fatal !== undefined) {

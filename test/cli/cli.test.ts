@@ -116,7 +116,17 @@ describe('computesim CLI', () => {
     [
       ['serve', '--pg-data', '/tmp/x'],
       2,
-      /--pg-data, --pg-max-open and --pg-tls-cert\/--pg-tls-key go with --pg-port/,
+      /--pg-data, --pg-engine, --pg-max-open and --pg-tls-cert\/--pg-tls-key go with --pg-port/,
+    ],
+    [
+      ['serve', '--pg-port', '0', '--pg-engine', 'mysql'],
+      2,
+      /--pg-engine must be one of pglite, postgres, got "mysql"/,
+    ],
+    [
+      ['serve', '--pg-port', '0', '--pg-engine', 'postgres', '--pg-max-open', '2'],
+      2,
+      /--pg-max-open goes with --pg-engine pglite/,
     ],
     [
       ['serve', '--pg-port', '0', '--pg-tls-cert', '/tmp/c.pem'],

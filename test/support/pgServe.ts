@@ -10,7 +10,7 @@ import { SimServer } from '../../src/http/simServer.js';
 import { parseClockMode } from '../../src/service/clockMode.js';
 import { Simulation } from '../../src/simulation/simulation.js';
 import type { PostgresAddress } from '../../src/domain/connectionUri.js';
-import type { PostgresFrontOptions } from '../../src/pg/postgresFront.js';
+import type { PostgresEngine, PostgresFrontOptions } from '../../src/pg/postgresFront.js';
 import type pg from 'pg';
 import { callJson } from './callJson.js';
 import type { JsonBody } from './serveProcess.js';
@@ -81,6 +81,8 @@ export async function startPgServe(
     readonly onLog?: (line: string) => void;
     /** How many clients the front takes (default: the front's own). */
     readonly limits?: PostgresFrontOptions['limits'];
+    /** What runs the databases (default PGlite). */
+    readonly engine?: PostgresEngine;
   } = {},
 ): Promise<PgServe> {
   const clock = parseClockMode(options.clock ?? 'manual');
@@ -97,6 +99,7 @@ export async function startPgServe(
     ...(options.templateDir === undefined ? {} : { templateDir: options.templateDir }),
     ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.engine === undefined ? {} : { engine: options.engine }),
   });
   const call = async (method: string, path: string, body?: unknown) => {
     const answer = await callJson(fetch, base, KEY, method, path, body);

@@ -6,12 +6,15 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { describe } from 'vitest';
+import { findPostgresBinaries } from '../../src/pg/postgresBinaries.js';
 
 /** A program some tests run, and the Debian package that installs it. */
 export const SYSTEM_PROGRAMS = {
   'redis-server': 'redis-server',
   psql: 'postgresql-client',
   chromium: 'chromium',
+  /** A Postgres server's programs, for `--pg-engine postgres` (found as the engine finds them). */
+  postgres: 'postgresql',
 } as const;
 
 /** The name of a program some tests need. */
@@ -24,6 +27,13 @@ function override(program: SystemProgram): string | undefined {
 
 /** The program's path: its override, else the first executable of that name on PATH. */
 export function programPath(program: SystemProgram): string | undefined {
+  if (program === 'postgres') {
+    try {
+      return join(findPostgresBinaries().dir, 'postgres');
+    } catch {
+      return undefined;
+    }
+  }
   const candidates = [override(program)].filter((path) => path !== undefined);
   if (candidates.length === 0)
     for (const dir of (process.env['PATH'] ?? '').split(delimiter))

@@ -14,7 +14,12 @@ import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
 import { apiKeyProblem } from '../../api/apiKey.js';
 import { API_RATE_LIMITS } from '../../api/rateLimiter.js';
 import { API_PREFIX } from '../../service/httpCore.js';
-import { SimServer, type ServedKey } from '../../http/simServer.js';
+import {
+  PG_ENGINES,
+  SimServer,
+  type PostgresEngine,
+  type ServedKey,
+} from '../../http/simServer.js';
 import { StateFile } from '../../http/stateFile.js';
 import { StateFileInUseError } from '../../http/stateFileLock.js';
 import { LogFormatError } from '../../engine/errors.js';
@@ -54,6 +59,12 @@ Options:
                        URIs do: PGHOSTADDR=127.0.0.1 PGPORT=N psql "$(neonctl connection-string)")
   --pg-data DIR        where the branch databases live (default: FILE.pgdata beside
                        --state-file, kept across restarts; else a temporary folder removed at exit)
+  --pg-engine NAME     what runs the branch databases: pglite (default: an embedded Postgres per
+                       database, nothing to install; its clients take turns on one backend) or
+                       postgres (a Postgres server per branch, each client on a backend of its
+                       own: pools, cancels and other sessions as on a real compute; needs a
+                       Postgres server's programs: apt-get install postgresql, or their folder
+                       in COMPUTESIM_POSTGRES_BIN). See docs/postgres-engines.md
   --pg-max-open N      embedded Postgres instances open at once, at most (default 4; each takes
                        a few hundred MB; least recently used idle ones close first, never one a
                        client is connected to: see docs/security.md)
@@ -90,6 +101,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       'pg-port': { type: 'string' },
       'pg-data': { type: 'string' },
       'pg-max-open': { type: 'string' },
+      'pg-engine': { type: 'string' },
       'pg-tls-cert': { type: 'string' },
       'pg-tls-key': { type: 'string' },
     },
@@ -123,14 +135,19 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     values['pg-max-open'] === undefined
       ? undefined
       : wholeNumber('--pg-max-open', values['pg-max-open'], 1);
+  const pgEngine = values['pg-engine'];
+  if (pgEngine !== undefined && !(PG_ENGINES as readonly string[]).includes(pgEngine))
+    throw new UsageError(`--pg-engine must be one of ${PG_ENGINES.join(', ')}, got "${pgEngine}"`);
+  if (pgEngine === 'postgres' && pgMaxOpen !== undefined)
+    throw new UsageError('--pg-max-open goes with --pg-engine pglite (each server is a branch)');
   const certFile = values['pg-tls-cert'];
   const keyFile = values['pg-tls-key'];
   if (
     pgPort === undefined &&
-    [values['pg-data'], pgMaxOpen, certFile, keyFile].some((value) => value !== undefined)
+    [values['pg-data'], pgMaxOpen, pgEngine, certFile, keyFile].some((value) => value !== undefined)
   )
     throw new UsageError(
-      '--pg-data, --pg-max-open and --pg-tls-cert/--pg-tls-key go with --pg-port',
+      '--pg-data, --pg-engine, --pg-max-open and --pg-tls-cert/--pg-tls-key go with --pg-port',
     );
   if ((certFile === undefined) !== (keyFile === undefined))
     throw new UsageError('--pg-tls-cert and --pg-tls-key go together');
@@ -173,6 +190,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       const address = await server.listenPostgres(pgPort, host, {
         root,
         ...(pgMaxOpen === undefined ? {} : { maxOpen: pgMaxOpen }),
+        ...(pgEngine === undefined ? {} : { engine: pgEngine as PostgresEngine }),
         ...(certFile === undefined || keyFile === undefined ? {} : { tls: { certFile, keyFile } }),
         onError: (error) =>
           io.err(`postgres front: ${error instanceof Error ? error.message : String(error)}`),
