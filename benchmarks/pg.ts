@@ -1,11 +1,12 @@
 /**
  * Postgres front benchmark: statements/s of one `pg` client through `serve --pg-port` beside the same
  * statement run on an embedded Postgres (PGlite) directly, in the same run (target: the front at
- * ≥ 0.5 of direct), ten clients of the same database interleaving (against one client), and through the serverless driver over HTTP (`neon()`, `POST /sql`) and over a
+ * ≥ 0.5 of direct), and through the serverless driver over HTTP (`neon()`, `POST /sql`) and over a
  * WebSocket (its `Pool`, `/v2`); connecting to an active compute, p50 and p99 (target: ≤ 50 ms); a cold start
  * as a client feels it at 60x (the simulated start, then the real open of the database); the API's
  * p99 while one client streams a 10,000,000-row result (target: ≤ 100 ms); and the process's peak
- * RSS after 20 branches each had a client (at most 4 databases open at once).
+ * RSS after 20 branches each had a client (at most 4 databases open at once). Then both engines side
+ * by side (`pgEngines.ts`): ten clients interleaving, and a cancel as the other sessions see it.
  *
  * Run: npm run bench -- pg
  */
@@ -19,6 +20,7 @@ import ws from 'ws';
 import { to as copyTo } from 'pg-copy-streams';
 import { SimServer } from '../src/http/simServer.js';
 import { Simulation } from '../src/simulation/simulation.js';
+import { runEngineComparison } from './pgEngines.js';
 
 const SECONDS = Number(process.env['PG_BENCH_SECONDS'] ?? 3);
 const TARGET_RATIO = 0.5;
@@ -49,34 +51,6 @@ async function percentiles(
   const at = (q: number) =>
     values[Math.min(values.length - 1, Math.floor(q * values.length))] as number;
   return { p50: at(0.5), p99: at(0.99) };
-}
-
-/** Clients of one database that interleave their statements (a pool's worth). */
-const POOLED_CLIENTS = 10;
-/** Issue 51's target for them on an engine with a backend per client, against one client. */
-const POOLED_TARGET = 0.8;
-
-/**
- * Statements/s of POOLED_CLIENTS clients of `uri`, each running statements back to back at once
- * for SECONDS (each client's turn on the database ends with its statement).
- */
-async function interleavedRate(uri: string): Promise<number> {
-  const clients = Array.from({ length: POOLED_CLIENTS }, () => new pg.Client(uri));
-  await Promise.all(clients.map((one) => one.connect()));
-  try {
-    for (const one of clients) await one.query(STATEMENT, [0]); // each session on the backend once
-    let count = 0;
-    const started = process.hrtime.bigint();
-    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
-    await Promise.all(
-      clients.map(async (one) => {
-        while (elapsed() < SECONDS) await one.query(STATEMENT, [count++]);
-      }),
-    );
-    return count / elapsed();
-  } finally {
-    await Promise.all(clients.map((one) => one.end()));
-  }
 }
 
 /** Milliseconds `work` takes. */
@@ -121,7 +95,6 @@ export async function runPgBenchmark(): Promise<boolean> {
     });
     await client.end();
     const ratio = frontRate / directRate;
-    const interleaved = await interleavedRate(uri);
 
     // The serverless driver, pointed at this server: over HTTP, and its Pool over a WebSocket.
     const endpoint = await call(
@@ -201,9 +174,6 @@ export async function runPgBenchmark(): Promise<boolean> {
       `  through the front       ${frontRate.toFixed(0).padStart(8)} statements/s  ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`,
     );
     console.log(
-      `  ${POOLED_CLIENTS} clients interleaving ${interleaved.toFixed(0).padStart(6)} statements/s in all: ${(interleaved / frontRate).toFixed(2)} of one client's (issue 51's target on a real engine: ≥ ${POOLED_TARGET}; one shared backend here)`,
-    );
-    console.log(
       `  serverless driver, HTTP  ${httpRate.toFixed(0).padStart(8)} statements/s (POST /sql: a request each is a session)`,
     );
     console.log(
@@ -223,7 +193,8 @@ export async function runPgBenchmark(): Promise<boolean> {
     console.log(
       `  ${BRANCHES} branches, each with a client: peak RSS ${peakMb.toFixed(0)} MB (before them ${(rssBefore / 2 ** 20).toFixed(0)} MB; open instances now ${server.postgres?.databases.openCount})`,
     );
-    return ratio >= TARGET_RATIO && warmMet && apiMet;
+    const enginesMet = await runEngineComparison();
+    return ratio >= TARGET_RATIO && warmMet && apiMet && enginesMet;
   } finally {
     await server.close();
     rmSync(root, { recursive: true, force: true });
