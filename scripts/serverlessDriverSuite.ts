@@ -12,7 +12,11 @@
  * The suite is not part of this repository: give the path of a checkout of the driver with its
  * dependencies installed (`npm install --ignore-scripts`); its bundled `index.js` is committed there.
  *
- * Run: npx tsx scripts/serverlessDriverSuite.ts <driver checkout> [--hosts] [--write]
+ * `--engine postgres` serves the databases on a Postgres server (serve's `--pg-engine`); the
+ * passing list is the same for both engines.
+ *
+ * Run: npx tsx scripts/serverlessDriverSuite.ts <driver checkout> [--engine pglite|postgres]
+ *        [--hosts] [--write]
  */
 import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
@@ -101,14 +105,15 @@ interface VitestReport {
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  const checkout = args.find((arg) => !arg.startsWith('--'));
-  if (checkout === undefined) {
+  const checkout = args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--engine');
+  const engine = args.includes('--engine') ? args[args.indexOf('--engine') + 1] : 'pglite';
+  if (checkout === undefined || (engine !== 'pglite' && engine !== 'postgres')) {
     console.error(
-      'usage: npx tsx scripts/serverlessDriverSuite.ts <driver checkout> [--hosts] [--write]',
+      'usage: npx tsx scripts/serverlessDriverSuite.ts <driver checkout> [--engine pglite|postgres] [--hosts] [--write]',
     );
     return 2;
   }
-  const serve = await startServeChild();
+  const serve = await startServeChild({ args: ['--pg-engine', engine] });
   const setup = join(checkout, 'tests', 'computesim.setup.ts');
   const config = join(checkout, 'tests', 'computesim.config.mts');
   const report = join(checkout, 'computesim-report.json');

@@ -50,6 +50,12 @@ const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
 /**
+ * A watchdog's program: it waits for its input to end, which happens when the front's process
+ * ends in any way (SIGKILL included, which no exit hook sees), then stops the server at once.
+ */
+const WATCHDOG = 'read -r _; kill -QUIT "$1" 2>/dev/null';
+
+/**
  * The user servers run as: none when the front is not root (they run as the front's user), else
  * `postgres` from `/etc/passwd`, or `nobody`.
  */
@@ -96,6 +102,7 @@ function asUser(user: ServerUser | undefined): { uid?: number; gid?: number; cwd
 /** A running server. */
 export class PostgresServer {
   readonly #process: ChildProcess;
+  readonly #watchdog: ChildProcess | undefined;
   readonly #socketDir: string;
   #exited: Promise<void>;
   #log = '';
@@ -110,6 +117,7 @@ export class PostgresServer {
     live.add(child);
     child.once('exit', () => live.delete(child));
     installExitHook();
+    this.#watchdog = watch(child);
   }
 
   /** Starts a server on the cluster in `dataDir`; resolves once it accepts clients. */
@@ -163,6 +171,7 @@ export class PostgresServer {
 
   /** Stops the server (a fast shutdown: clients are ended, the data checkpointed). */
   async stop(): Promise<void> {
+    this.#watchdog?.kill('SIGKILL');
     if (!this.ended) {
       this.#process.kill('SIGINT');
       const killed = setTimeout(() => this.#process.kill('SIGKILL'), STOP_TIMEOUT_MS);
@@ -171,6 +180,20 @@ export class PostgresServer {
     }
     await rm(this.#socketDir, { recursive: true, force: true });
   }
+}
+
+/** A watchdog for `child`, which the front's process does not wait for. */
+function watch(child: ChildProcess): ChildProcess | undefined {
+  if (child.pid === undefined) return undefined;
+  const watchdog = spawn('sh', ['-c', WATCHDOG, 'watchdog', String(child.pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  watchdog.on('error', () => undefined);
+  watchdog.stdin?.on('error', () => undefined);
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  child.once('exit', () => watchdog.kill('SIGKILL'));
+  return watchdog;
 }
 
 /** Servers do not outlive the front: an exit that skipped `stop` ends them at once. */
