@@ -9,41 +9,31 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Subscription } from 'rxjs';
 import type { PostgresAddress } from '../domain/connectionUri.js';
-import { SQL_STATES, type SqlError } from '../domain/sqlState.js';
-import type { SimEvent } from '../model/events.js';
+import { SQL_STATES } from '../domain/sqlState.js';
 import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
 import { requireFeature, type OptionalFeature } from '../files/optionalPackage.js';
 import {
   BranchDatabases,
   type BranchDatabasesOptions,
-  type BranchRef,
   type DatabaseRef,
   type HeldDatabase,
 } from './branchDatabases.js';
-import type { BranchDataStore, DatabaseCopy, NamedDatabase } from './branchDataStore.js';
-import type { BackendLink } from './backendLink.js';
+import type { BranchDataStore, NamedDatabase } from './branchDataStore.js';
 import { findPostgresBinaries } from './postgresBinaries.js';
+import { BranchDataFollower } from './branchDataFollower.js';
 import { PostgresClusters } from './postgresClusters.js';
 import { CancelKeys, type BackendKey } from './cancelKeys.js';
 import { ClientSession } from './clientSession.js';
 import type { NamedEndpoint } from './endpointRouting.js';
 import type { HandshakeContext } from './handshake.js';
 import { tlsIdentity, type TlsFiles, type TlsIdentity } from './tlsIdentity.js';
-import { answerSql, type SqlAnswer, type SqlClient } from './sqlOverHttp.js';
-import { PG_ERRORS } from './pgErrors.js';
-import type { SessionState } from './sessionState.js';
-import type { ServedConnection } from '../service/servedSimulation.js';
+import { answerSql, type SqlAnswer } from './sqlOverHttp.js';
+import { admitSqlClient, linkedDatabase, type SqlAdmissionContext } from './sqlAdmission.js';
 import type { FrontHost } from './frontHost.js';
 import { defaultClientLimits, type ClientLimits } from './clientLimits.js';
 import { errorResponse } from './backendMessages.js';
 import { hangUp } from './hangUp.js';
 import { LoginThrottle } from './loginThrottle.js';
-
-/** A database as an event or the state names it: its id and name. */
-interface NewDatabaseLike {
-  readonly id: number;
-  readonly name: string;
-}
 
 /** How to run the front. */
 export interface PostgresFrontOptions extends BranchDatabasesOptions {
@@ -110,8 +100,7 @@ export class PostgresFront {
   #events: Subscription | undefined;
   #wake: Array<() => void> = [];
   #pacer: ReturnType<typeof setInterval> | undefined;
-  /** Data jobs (copies and deletions) under way, so `close` can wait for them. */
-  readonly #jobs = new Set<Promise<void>>();
+  readonly #follower: BranchDataFollower;
   readonly #limits: ClientLimits;
   /** Clients logging in, by address. */
   readonly #starting = new Map<string, number>();
@@ -139,6 +128,9 @@ export class PostgresFront {
       this.#embedded = new BranchDatabases({ nameOf: (ref) => databaseOf(ref)?.name, ...options });
       this.databases = this.#embedded;
     }
+    this.#follower = new BranchDataFollower(host, this.databases, (error) =>
+      this.#options.onError?.(error),
+    );
     this.#limits = { ...defaultClientLimits(), ...options.limits };
     this.#server = createServer((socket) => this.#accept(socket));
     this.#watch();
@@ -191,7 +183,7 @@ export class PostgresFront {
     // A client that does not hang up after its FATAL is cut off: closing never waits on a client.
     for (const socket of this.#sockets) socket.destroy();
     for (const stream of this.#streams) stream.destroy();
-    await Promise.all([...this.#jobs]);
+    await this.#follower.settled();
     await this.databases.close();
     await closed;
   }
@@ -322,123 +314,12 @@ export class PostgresFront {
     if (entry !== undefined && entry.key.secret === target.secret) entry.session.cancel();
   }
 
-  /**
-   * Closes the branch's database instances once none of its computes is active or on its way
-   * (suspended, deleted): the next client's connect opens them again, as a cold start.
-   */
-  #closeWhenAsleep(branch: BranchRef, asleepId?: string): void {
-    const project = this.#host.sim.state.projects[branch.projectId];
-    const awake = Object.values(project?.endpoints ?? {}).some(
-      (endpoint) =>
-        endpoint.branchId === branch.branchId &&
-        endpoint.id !== asleepId &&
-        (endpoint.currentState !== 'idle' || endpoint.pendingState !== undefined),
-    );
-    if (!awake) this.#job(this.databases.closeBranch(branch));
-  }
-
   /** Follows the served simulation's events: wakes waiting sessions, keeps branch data in step. */
   #watch(): void {
     this.#events?.unsubscribe();
     this.#events = this.#host.sim.events$.subscribe((event) => {
-      this.#followData(event);
+      this.#follower.follow(event);
       this.#notify();
-    });
-  }
-
-  #followData(event: SimEvent): void {
-    if (!('projectId' in event) || typeof event.projectId !== 'string') return;
-    const projectId = event.projectId;
-    const at = (branchId: string) => ({ projectId, branchId });
-    const copy = (from: string, to: string, databases: readonly NewDatabaseLike[] = []) =>
-      this.#job(this.databases.copyDatabases(this.#copies(projectId, from, to, databases)));
-    switch (event.type) {
-      case 'ComputeStateChanged': {
-        const endpoint = this.#host.sim.state.projects[projectId]?.endpoints[event.endpointId];
-        if (event.currentState === 'idle' && event.pendingState === null && endpoint !== undefined)
-          this.#closeWhenAsleep(at(endpoint.branchId), endpoint.id);
-        break;
-      }
-      case 'EndpointDeleted':
-        // The event names no branch; the state read during the command may still show the compute
-        // (as awake): look at every branch, the deleted compute left out.
-        for (const branchId of Object.keys(
-          this.#host.sim.state.projects[projectId]?.branches ?? {},
-        ))
-          this.#closeWhenAsleep(at(branchId), event.endpointId);
-        break;
-      case 'BranchCreated':
-        if (event.parentId !== undefined) copy(event.parentId, event.branchId, event.databases);
-        break;
-      case 'BranchPreserved':
-        copy(event.fromBranchId, event.branchId, event.databases);
-        break;
-      case 'BranchRestored': {
-        const source = event.sourceBranchId ?? event.parentId;
-        const branch = this.#host.sim.state.projects[event.projectId]?.branches[event.branchId];
-        if (source !== undefined && source !== event.branchId)
-          copy(source, event.branchId, branch?.databases);
-        break;
-      }
-      case 'BranchDeleted':
-        // A branch kept for recovery keeps its data until it is purged, but not its instances.
-        this.#job(
-          event.recoverableUntil === undefined
-            ? this.databases.drop(at(event.branchId))
-            : this.databases.closeBranch(at(event.branchId)),
-        );
-        break;
-      case 'BranchPurged':
-        this.#job(this.databases.drop(at(event.branchId)));
-        break;
-      case 'DatabaseDeleted': {
-        // The event names the database, not its id. The state read during a command is the one
-        // before it, which still has the database; one read after it no longer does, and then
-        // every other database of the branch is kept instead.
-        const branch = this.#host.sim.state.projects[projectId]?.branches[event.branchId];
-        const id = branch?.databases.find((database) => database.name === event.name)?.id;
-        if (id !== undefined)
-          this.#job(this.databases.drop({ ...at(event.branchId), databaseId: id }));
-        else if (branch !== undefined)
-          this.#job(
-            this.databases.dropOthers(
-              at(event.branchId),
-              branch.databases.map((database) => database.id),
-            ),
-          );
-        break;
-      }
-      case 'ProjectDeleted':
-        // Likewise a project: its data goes when it is purged, or at once when not kept.
-        if (event.recoverableUntil === undefined) this.#job(this.databases.drop({ projectId }));
-        break;
-      case 'ProjectPurged':
-        this.#job(this.databases.drop({ projectId }));
-        break;
-      default:
-        break;
-    }
-  }
-
-  /**
-   * The copies that make `to`'s databases those of `from` (by name: a branch's databases have ids
-   * of their own); a database `from` lacks starts empty.
-   */
-  #copies(
-    projectId: string,
-    from: string,
-    to: string,
-    databases: readonly NewDatabaseLike[],
-  ): DatabaseCopy[] {
-    const sources = this.#host.sim.state.projects[projectId]?.branches[from]?.databases ?? [];
-    return databases.map((database) => {
-      const source = sources.find((candidate) => candidate.name === database.name);
-      return {
-        ...(source === undefined
-          ? {}
-          : { from: { projectId, branchId: from, databaseId: source.id } }),
-        to: { projectId, branchId: to, databaseId: database.id },
-      };
     });
   }
 
@@ -453,12 +334,6 @@ export class PostgresFront {
             name: database.name,
           });
     return named;
-  }
-
-  #job(work: Promise<void>): void {
-    const job = work.catch((error: unknown) => this.#options.onError?.(error));
-    this.#jobs.add(job);
-    void job.finally(() => this.#jobs.delete(job));
   }
 
   #notify(): void {
@@ -492,111 +367,37 @@ export class PostgresFront {
       {
         processId: () => this.#keys.issue().processId,
         admit: (endpoint, user, password, database, session) =>
-          this.#admit(endpoint, user, password, database, session),
+          admitSqlClient(this.#sqlAdmission(), endpoint, user, password, database, session),
       },
       header,
       body,
     );
   }
 
-  async #admit(
-    named: NamedEndpoint,
-    user: string,
-    password: string,
-    database: string,
-    session: SessionState,
-  ): Promise<SqlClient | SqlError> {
-    const expected = this.#passwordOf(named, user);
-    if (expected === undefined || expected !== password) return PG_ERRORS.passwordFailed(user);
-    const state = this.#host.sim.state;
-    const projectId = state.endpointOwners[named.endpointId] as string;
-    const endpoint = state.projects[projectId]?.endpoints[named.endpointId];
-    const branch =
-      endpoint === undefined ? undefined : state.projects[projectId]?.branches[endpoint.branchId];
-    if (endpoint === undefined || branch === undefined) return SQL_STATES.endpointNotFound;
-    const databaseId = branch.databases.find((d) => d.name === database)?.id;
-    if (databaseId === undefined) return PG_ERRORS.unknownDatabase(database);
-    let connection: ServedConnection;
-    try {
-      connection = this.#host.act((sim) => sim.connect(named.endpointId, { pooled: named.pooled }));
-    } catch (error) {
-      return PG_ERRORS.unavailable(error);
-    }
-    this.#httpClients += 1;
-    this.#pace();
-    const finish = () => {
-      try {
-        if (connection.state === 'open' || connection.state === 'connecting')
-          this.#host.act(() => connection.close());
-      } catch {
-        // The store refused the close: the connection ends with the process anyway.
-      }
-      this.#httpClients -= 1;
-      this.#pace();
+  /** What admitting a `/sql` client needs of the front. */
+  #sqlAdmission(): SqlAdmissionContext {
+    const clusters = this.#clusters;
+    return {
+      host: this.#host,
+      passwordOf: (named, user) => this.#passwordOf(named, user),
+      arrived: () => {
+        this.#httpClients += 1;
+        this.#pace();
+        return () => {
+          this.#httpClients -= 1;
+          this.#pace();
+        };
+      },
+      changed: () => new Promise((resolve) => this.#wake.push(resolve)),
+      database: async (place, user, session, readOnly) => {
+        if (clusters === undefined) return this.#hold(place);
+        const settings: Record<string, string> = Object.fromEntries(session.settings);
+        if (readOnly) settings['default_transaction_read_only'] = 'on';
+        const link = await clusters.link(place, user, settings);
+        return 'socket' in link ? linkedDatabase(link) : link;
+      },
+      leave: (place, session) => this.#embedded?.leave(place, session),
     };
-    while (connection.state === 'connecting')
-      if (this.#host.skipAhead?.() !== true)
-        await new Promise<void>((resolve) => this.#wake.push(resolve));
-    if (connection.state !== 'open') {
-      finish();
-      return connection.error ?? PG_ERRORS.unavailable('the connection was not opened');
-    }
-    const place = { projectId, branchId: branch.id, databaseId };
-    try {
-      this.#host.act(() => connection.begin());
-      const readOnly = endpoint.type === 'read_only';
-      const held =
-        this.#clusters === undefined
-          ? await this.#hold(place)
-          : await this.#linkedDatabase(place, database, user, session, readOnly);
-      if (!('exec' in held)) {
-        finish();
-        return held;
-      }
-      const refused = await held.enter(session);
-      if (refused !== undefined) {
-        await held.release();
-        this.#embedded?.leave(place, session);
-        finish();
-        return refused;
-      }
-      await held.setReadOnly(readOnly);
-      return {
-        held,
-        session,
-        done: async () => {
-          await held.release({ rollback: true }).catch(() => undefined);
-          this.#embedded?.leave(place, session);
-          try {
-            if (connection.state === 'open') this.#host.act(() => connection.commit());
-          } catch {
-            // The store refuses writes: the close below ends the connection's activity anyway.
-          }
-          finish();
-        },
-      };
-    } catch (error) {
-      finish();
-      return PG_ERRORS.unavailable(error);
-    }
-  }
-
-  /** On a real Postgres, a `/sql` client's own backend, used as a held database is. */
-  async #linkedDatabase(
-    place: DatabaseRef,
-    database: string,
-    user: string,
-    session: SessionState,
-    readOnly: boolean,
-  ): Promise<HeldDatabase | SqlError> {
-    const settings: Record<string, string> = Object.fromEntries(session.settings);
-    if (readOnly) settings['default_transaction_read_only'] = 'on';
-    const link = await (this.#clusters as PostgresClusters).link(
-      { ...place, name: database },
-      user,
-      settings,
-    );
-    return 'socket' in link ? linkedDatabase(link) : link;
   }
 
   #stopPacing(): void {
@@ -611,28 +412,4 @@ function refuseTooMany(socket: Duplex): void {
   socket.on('error', () => undefined);
   socket.write(errorResponse({ severity: 'FATAL', code: sqlstate, message }));
   hangUp(socket);
-}
-
-/** A backend of a `/sql` client's own, in the shape the SQL-over-HTTP runner uses. */
-function linkedDatabase(link: BackendLink): HeldDatabase {
-  const closed = () => {
-    link.close();
-    return Promise.resolve();
-  };
-  return {
-    parameters: link.parameters,
-    enter: () => Promise.resolve(undefined),
-    exec: (message, write) => link.exec(message, write),
-    reply: async (message) => {
-      const chunks: Uint8Array[] = [];
-      await link.exec(message, (chunk) => chunks.push(chunk));
-      return Buffer.concat(chunks);
-    },
-    listenersOf: () => new Set(),
-    listen: () => [],
-    listenAgain: () => Promise.resolve(),
-    setReadOnly: () => Promise.resolve(),
-    release: closed,
-    stop: closed,
-  };
 }
