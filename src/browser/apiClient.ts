@@ -3,9 +3,6 @@
  * could not send), and a key the server refuses sends the page back to ask for another.
  */
 
-/** Where the API is, on the page's own origin. */
-const API = '/api/v2';
-
 /** The call was refused for its key; the page now asks for another (nothing more to tell). */
 export class Unauthorized extends Error {
   constructor() {
@@ -21,7 +18,11 @@ export class ApiClient {
   /** The key calls send (`undefined` until the page has one). */
   key: string | undefined;
 
+  /**
+   * @param api - where the API is on the page's own origin (`/api/v2`, as the page says it)
+   */
   constructor(
+    readonly api: string,
     readonly refused: Refused,
     readonly fetcher: (url: string, init: RequestInit) => Promise<Response> = (url, init) =>
       fetch(url, init),
@@ -49,7 +50,7 @@ export class ApiClient {
     path: string,
     init: RequestInit & { readonly headers: Record<string, string> },
   ): Promise<Response | undefined> {
-    const response = await this.fetcher(API + path, {
+    const response = await this.fetcher(this.api + path, {
       ...init,
       headers: { authorization: `Bearer ${this.key}`, ...init.headers },
     });

@@ -19,7 +19,8 @@ import type { ViewAnswer } from './wire.js';
 
 const page = pageElements(document);
 const prompt = new KeyPrompt(page);
-const api = new ApiClient((message) => prompt.ask(message));
+// The page says where the API is (the server writes its one definition into the page).
+const api = new ApiClient(document.body.dataset['api'] ?? '', (message) => prompt.ask(message));
 const status = new StatusView(page);
 const clock = new ClockView(page);
 const feed = new FeedView(page.feed, () => clock.start);

@@ -8,8 +8,11 @@ import { DASHBOARD_CSS } from './dashboardStyle.js';
 /** The speeds the page offers (any `Nx` works through the API). */
 const SPEEDS = ['manual', 'realtime', '10x', '60x', '600x', '3600x'];
 
-/** The dashboard page: HTML, CSS and `script` (the bundled page script) in one text. */
-export function dashboardPage(script: string): string {
+/**
+ * The dashboard page: HTML, CSS and `script` (the bundled page script) in one text; `api` is where
+ * the API is on the same origin (`/api/v2`), which the script reads from the page's body.
+ */
+export function dashboardPage(script: string, api: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -20,7 +23,7 @@ export function dashboardPage(script: string): string {
 <title>computesim: live</title>
 <style>${DASHBOARD_CSS}</style>
 </head>
-<body>
+<body data-api="${api}">
 <form id="key-form" class="key" hidden>
 <h1>computesim</h1>
 <label for="key-input">The API key <code>computesim serve</code> printed (or open the URL it printed, with <code>#key=…</code>):</label>

@@ -102,7 +102,7 @@ export class DashboardRoutes {
   #pageReply(): Reply {
     if (this.#page !== undefined) return text(200, HTML_TYPE, this.#page);
     return later(HTML_TYPE, async () => {
-      this.#page ??= dashboardPage(await pageScript('browser/dashboard'));
+      this.#page ??= dashboardPage(await pageScript('browser/dashboard'), API_PREFIX);
       return this.#page;
     });
   }

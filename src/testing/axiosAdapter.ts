@@ -3,6 +3,7 @@
  * `@neondatabase/api-client` (`createApiClient({ apiKey, baseURL, adapter })`). No axios import:
  * it speaks the adapter contract (config in, response out, rejection past `validateStatus`).
  */
+import { API_PREFIX, apiPath } from '../api/apiPrefix.js';
 import type { ClientEdge } from './clientEdge.js';
 import { SIM_ORIGIN } from './simFetch.js';
 
@@ -57,11 +58,11 @@ export function createAxiosAdapter(
       }
     }
     if (body === '') body = undefined;
-    answer ??= url.pathname.startsWith('/api/v2')
+    answer ??= apiPath(url.pathname).prefixed
       ? edge.send(method, url.pathname + url.search, body, bearer)
       : {
           status: 404,
-          body: { code: 'not_found', message: `${url.pathname} is not under /api/v2` },
+          body: { code: 'not_found', message: `${url.pathname} is not under ${API_PREFIX}` },
           headers: {},
         };
     const response: AxiosLikeResponse = {

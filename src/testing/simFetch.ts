@@ -2,6 +2,7 @@
  * A `fetch` over the in-process simulation: no sockets, answers in the API's JSON. Any origin is
  * accepted; the path must start with `/api/v2`. The `Authorization: Bearer …` header carries the key.
  */
+import { API_PREFIX, apiPath } from '../api/apiPrefix.js';
 import type { ClientEdge, EdgeResponse } from './clientEdge.js';
 
 /** The `fetch` signature the harness hands to client code. */
@@ -27,8 +28,8 @@ export function createSimFetch(edge: ClientEdge, onRequest: () => void = () => {
           ? await request.text()
           : '';
     const answer = (): EdgeResponse => {
-      if (!url.pathname.startsWith('/api/v2'))
-        return notFound(`${url.pathname} is not under /api/v2`);
+      if (!apiPath(url.pathname).prefixed)
+        return notFound(`${url.pathname} is not under ${API_PREFIX}`);
       let body: unknown;
       if (text !== '') {
         try {

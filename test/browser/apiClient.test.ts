@@ -7,6 +7,7 @@ function client(answer: () => Response) {
   const asked: { url: string; init: RequestInit }[] = [];
   const refusals: string[] = [];
   const api = new ApiClient(
+    '/api/v2',
     (message) => refusals.push(message),
     (url, init) => {
       asked.push({ url, init });

@@ -33,6 +33,7 @@ async function run(answers: Response[], take: (text: string) => void = () => und
   const waits: number[] = [];
   const refusals: string[] = [];
   const api = new ApiClient(
+    '/api/v2',
     (message) => refusals.push(message),
     (url, init) => {
       const headers = init.headers as Record<string, string>;

@@ -5,7 +5,7 @@ import { dashboardPage } from '../../src/dashboard/dashboardPage.js';
 
 describe('the dashboard page', () => {
   it("has each element of the script's table once, of its tag", () => {
-    const page = dashboardPage('');
+    const page = dashboardPage('', '/api/v2');
     const tags = new Map(
       [...page.matchAll(/<([a-z0-9]+)\b[^>]*\bid="([^"]+)"/g)].map((m) => [m[2], m[1]]),
     );

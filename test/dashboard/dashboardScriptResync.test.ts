@@ -57,6 +57,7 @@ describe('the dashboard script', () => {
       getElementById: (id: string) => elements.get(id) ?? elements.set(id, anything()).get(id),
       createElement: () => anything(),
       createElementNS: () => anything(),
+      body: { dataset: { api: '/api/v2' } },
     };
     runInNewContext(await pageScript('browser/dashboard'), {
       document,
