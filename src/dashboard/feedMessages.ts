@@ -7,7 +7,7 @@
  * joined and encoded its own copy of the same text, which held the event loop for most of a soak's
  * minute. Memory is bounded: two generations of at most `CACHE_BYTES` each.
  */
-import type { FeedLine, FeedLines } from './feedLines.js';
+import type { FeedLine, FeedLineRing } from './feedLineRing.js';
 import type { PlacedRequest } from './runReportBuilder.js';
 import { sseMessageOfJson } from './sseMessage.js';
 import { formatCursor } from './streamCursor.js';
@@ -43,7 +43,7 @@ export interface FeedMessage {
 
 /** The messages of one log (one epoch of a served simulation). */
 export class FeedMessages {
-  readonly #lines: FeedLines;
+  readonly #lines: FeedLineRing;
   readonly #epoch: string;
   readonly #encoder = new TextEncoder();
   #current = new Map<string, FeedMessage>();
@@ -51,7 +51,7 @@ export class FeedMessages {
   #currentBytes = 0;
 
   /** Messages of the lines `lines` makes, with ids of the epoch `epoch`. */
-  constructor(lines: FeedLines, epoch: string) {
+  constructor(lines: FeedLineRing, epoch: string) {
     this.#lines = lines;
     this.#epoch = epoch;
   }

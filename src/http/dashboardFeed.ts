@@ -6,11 +6,11 @@
  * Each stream holds at most `STREAM_BUFFER_BYTES` unread (plus one message): past that the feed
  * waits for its reader, reading on from the log when it takes more. A reader that takes nothing
  * for a whole tick is sent `resync` and closed, and dropped if it does not take even that. The
- * lines are made once for every stream (`FeedLines`); a narrator far behind the first line asked
+ * lines are made once for every stream (`FeedLineRing`); a narrator far behind the first line asked
  * for reads on in slices, between other requests.
  */
 import type { Subscription } from 'rxjs';
-import { FeedLines } from '../dashboard/feedLines.js';
+import { FeedLineRing } from '../dashboard/feedLineRing.js';
 import { CHUNK_EVENTS, FeedMessages } from '../dashboard/feedMessages.js';
 import { FeedNarrator } from '../dashboard/feedNarrator.js';
 import type { PlacedRequest } from '../dashboard/runReportBuilder.js';
@@ -88,13 +88,13 @@ export class DashboardFeed {
   #requestsDropped = 0;
   #subscription: Subscription | undefined;
   /** The lines of the latest events, made once for every stream. */
-  #lines: FeedLines;
+  #lines: FeedLineRing;
   /** The messages of those lines, made once for every stream. */
   #messages: FeedMessages;
   /** The last clock message, encoded once for every stream. */
   #clock = { shown: '', bytes: new Uint8Array() };
   /** The lines whose narrator is reading on in slices, if any. */
-  #readingOn: FeedLines | undefined;
+  #readingOn: FeedLineRing | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #ticks = 0;
@@ -424,13 +424,13 @@ export class DashboardFeed {
     this.#send(stream, sseMessage('skipped', skipped, id));
   }
 
-  #newLines(): FeedLines {
+  #newLines(): FeedLineRing {
     const sim = this.#sim();
     const read = (from: number, to: number) => sim.log.range(from, to);
     // A stream is sent nothing older than BACKLOG events (to a chunk's start) before the log's
     // end, and the ring has room for every stream's last ones, with the log moving on meanwhile.
     const narrator = new FeedNarrator(read, BACKLOG + CHUNK_EVENTS);
-    return new FeedLines(narrator, read, 4 * BACKLOG);
+    return new FeedLineRing(narrator, read, 4 * BACKLOG);
   }
 
   /** Queues `text` for `stream` (the callers keep to its bound). */

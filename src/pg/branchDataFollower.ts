@@ -112,6 +112,15 @@ export class BranchDataFollower {
           );
         break;
       }
+      case 'DatabaseUpdated': {
+        const updated = this.#databases.updateDatabase?.(
+          at(event.branchId),
+          event.name,
+          event.changes,
+        );
+        if (updated !== undefined) this.#job(updated);
+        break;
+      }
       case 'ProjectDeleted':
         // Likewise a project: its data goes when it is purged, or at once when not kept.
         if (event.recoverableUntil === undefined) this.#job(this.#databases.drop({ projectId }));

@@ -33,6 +33,15 @@ export interface BranchDataStore {
   drop(place: DataPlace): Promise<void>;
   /** Deletes the databases of `branch` other than those with ids `keep`. */
   dropOthers(branch: BranchRef, keep: readonly number[]): Promise<void>;
+  /**
+   * A database renamed or given another owner by the control plane (named `name` before), where
+   * the data keeps database names (the embedded engine keeps them by id, and needs nothing).
+   */
+  updateDatabase?(
+    branch: BranchRef,
+    name: string,
+    changes: { readonly name?: string; readonly ownerName?: string },
+  ): Promise<void>;
   /** Closes what serves `branch` (its computes have suspended); its data stays. */
   closeBranch(branch: BranchRef): Promise<void>;
   /** Closes everything; nothing opens afterwards. */

@@ -61,6 +61,16 @@ interface Cluster {
 const CLUSTER_FOLDER = 'postgres';
 /** The roles the clients' roles are made members of, as the service's roles are. */
 const CLIENT_ROLE_GRANTS = 'pg_monitor, pg_signal_backend';
+/**
+ * The first major version whose `CREATEROLE` cannot grant roles it was not given with ADMIN
+ * OPTION: before it, a role that may create roles may also grant itself
+ * `pg_execute_server_program`, and run programs as the server's user.
+ */
+const SAFE_CREATEROLE_MAJOR = 16;
+/** How many times a rename is tried while the ended clients' backends go (20 ms apart). */
+const RENAME_TRIES = 250;
+/** The comment the front puts on the databases it makes for the control plane's. */
+const LISTED_COMMENT = 'computesim: a database of the control plane';
 
 /** The clusters of a served simulation. */
 export class PostgresClusters implements BranchDataStore {
@@ -169,6 +179,60 @@ export class PostgresClusters implements BranchDataStore {
     await this.#dropDatabases(branch, (database) => !kept.has(database));
   }
 
+  /**
+   * A database the control plane renamed or gave another owner: the same on the server (its
+   * clients are ended first, as Postgres renames only a database nobody is connected to).
+   */
+  async updateDatabase(
+    branch: BranchRef,
+    name: string,
+    changes: { readonly name?: string; readonly ownerName?: string },
+  ): Promise<void> {
+    const cluster = this.#cluster(branch);
+    const release = await cluster.lock.acquire();
+    try {
+      if (!(await exists(join(cluster.dir, 'PG_VERSION')))) return;
+      const wasRunning = cluster.server !== undefined && !cluster.server.ended;
+      const server = await this.#start(cluster);
+      const owner = changes.ownerName;
+      if (owner !== undefined) await this.#make(cluster, server, [owner], undefined, owner);
+      await this.#asAdmin(server, async (link) => {
+        const found = await adminQuery(
+          link,
+          `SELECT 1 FROM pg_database WHERE datname = ${quotedText(name)}`,
+        );
+        if (found.length === 0) return;
+        if (owner !== undefined)
+          await adminQuery(
+            link,
+            `ALTER DATABASE ${quotedName(name)} OWNER TO ${quotedName(owner)}`,
+          );
+        const renamed = changes.name;
+        if (renamed === undefined || renamed === name) return;
+        await adminQuery(
+          link,
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${quotedText(name)} AND pid <> pg_backend_pid()`,
+        );
+        // The ended clients' backends take a moment to go: until then Postgres refuses (55006).
+        for (let tries = 1; ; tries += 1)
+          try {
+            await adminQuery(
+              link,
+              `ALTER DATABASE ${quotedName(name)} RENAME TO ${quotedName(renamed)}`,
+            );
+            break;
+          } catch (error) {
+            if (tries >= RENAME_TRIES || !String(error).includes('(55006)')) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        cluster.made.delete(`db:${name}`);
+      });
+      if (!wasRunning) await this.#stop(cluster);
+    } finally {
+      release();
+    }
+  }
+
   async closeBranch(branch: BranchRef): Promise<void> {
     const cluster = this.#clusters.get(this.#keyOf(branch));
     if (cluster?.server === undefined) return;
@@ -218,6 +282,7 @@ export class PostgresClusters implements BranchDataStore {
   /** The cluster's running server, started (its data made from the template first) if need be. */
   async #start(cluster: Cluster): Promise<PostgresServer> {
     if (cluster.server !== undefined && !cluster.server.ended) return cluster.server;
+    await this.#stop(cluster); // a server that ended on its own leaves its socket folder
     if (this.#closed) throw new Error('the databases are closed');
     if (!(await exists(join(cluster.dir, 'PG_VERSION')))) {
       const template = await this.#ensureTemplate();
@@ -269,7 +334,9 @@ export class PostgresClusters implements BranchDataStore {
           `SELECT 1 FROM pg_roles WHERE rolname = ${quotedText(role)}`,
         );
         if (found.length === 0) {
-          await adminQuery(link, `CREATE ROLE ${quotedName(role)} LOGIN CREATEDB CREATEROLE`);
+          const createRole =
+            this.#options.binaries.major >= SAFE_CREATEROLE_MAJOR ? ' CREATEROLE' : '';
+          await adminQuery(link, `CREATE ROLE ${quotedName(role)} LOGIN CREATEDB${createRole}`);
           await adminQuery(link, `GRANT ${CLIENT_ROLE_GRANTS} TO ${quotedName(role)}`);
         }
         cluster.made.add(`role:${role}`);
@@ -279,11 +346,17 @@ export class PostgresClusters implements BranchDataStore {
         link,
         `SELECT 1 FROM pg_database WHERE datname = ${quotedText(database)}`,
       );
-      if (found.length === 0)
+      if (found.length === 0) {
         await adminQuery(
           link,
           `CREATE DATABASE ${quotedName(database)} OWNER ${quotedName(owner)}`,
         );
+        // Marked as the control plane's: only such a database is dropped when it drops one.
+        await adminQuery(
+          link,
+          `COMMENT ON DATABASE ${quotedName(database)} IS ${quotedText(LISTED_COMMENT)}`,
+        );
+      }
       cluster.made.add(`db:${database}`);
     });
   }
@@ -314,9 +387,10 @@ export class PostgresClusters implements BranchDataStore {
       const wasRunning = cluster.server !== undefined && !cluster.server.ended;
       const server = await this.#start(cluster);
       await this.#asAdmin(server, async (link) => {
+        // Only the control plane's databases: not one a client made with CREATE DATABASE.
         const rows = await adminQuery(
           link,
-          "SELECT datname FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'",
+          `SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = ${quotedText(LISTED_COMMENT)}`,
         );
         for (const [database] of rows)
           if (database !== null && database !== undefined && chosen(database)) {
@@ -349,13 +423,19 @@ export class PostgresClusters implements BranchDataStore {
       await this.#makeBranchFolder(target);
       const running =
         source.server !== undefined && !source.server.ended ? source.server : undefined;
-      if (running === undefined)
-        await cp(source.dir, target.dir, {
-          recursive: true,
-          filter: (path) => basename(path) !== 'postmaster.pid',
-        });
-      else await this.#baseBackup(running, target.dir);
-      await giveTo(target.dir, this.#user);
+      try {
+        if (running === undefined)
+          await cp(source.dir, target.dir, {
+            recursive: true,
+            filter: (path) => basename(path) !== 'postmaster.pid',
+          });
+        else await this.#baseBackup(running, target.dir);
+        await giveTo(target.dir, this.#user);
+      } catch (error) {
+        // Half a copy is no cluster: the branch starts anew rather than failing every start.
+        await rm(target.dir, { recursive: true, force: true });
+        throw error;
+      }
     } finally {
       releaseSource?.();
       releaseTarget();

@@ -71,6 +71,9 @@ export interface PostgresFrontOptions extends BranchDatabasesOptions {
   readonly postgresBin?: string;
 }
 
+/** Above the largest process id Linux gives (`pid_max` is at most 2^22). */
+const ABOVE_ANY_PID = 2 ** 22 + 1;
+
 /** What may run the branch databases behind the front (see `PostgresFrontOptions.engine`). */
 export const PG_ENGINES = ['pglite', 'postgres'] as const;
 
@@ -90,7 +93,7 @@ export class PostgresFront {
   readonly #sessions = new Set<ClientSession>();
   /** Sessions by the process id of their cancel key, with the key. */
   readonly #byProcess = new Map<number, { key: BackendKey; session: ClientSession }>();
-  readonly #keys = new CancelKeys();
+  readonly #keys: CancelKeys;
   #tls: TlsIdentity | undefined;
   /** SQL-over-HTTP requests under way (they keep a paced clock moving, as connected clients do). */
   #httpClients = 0;
@@ -128,6 +131,9 @@ export class PostgresFront {
       this.#embedded = new BranchDatabases({ nameOf: (ref) => databaseOf(ref)?.name, ...options });
       this.databases = this.#embedded;
     }
+    // On a real Postgres, sessions go by their backends' pids once logged in: the front's own
+    // keys (for clients still logging in) are drawn where no pid can be.
+    this.#keys = new CancelKeys(options.engine === 'postgres' ? ABOVE_ANY_PID : undefined);
     this.#follower = new BranchDataFollower(host, this.databases, (error) =>
       this.#options.onError?.(error),
     );

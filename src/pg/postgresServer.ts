@@ -51,9 +51,10 @@ let exitHookInstalled = false;
 
 /**
  * A watchdog's program: it waits for its input to end, which happens when the front's process
- * ends in any way (SIGKILL included, which no exit hook sees), then stops the server at once.
+ * ends in any way (SIGKILL included, which no exit hook sees), then stops the server at once and
+ * removes its socket folder.
  */
-const WATCHDOG = 'read -r _; kill -QUIT "$1" 2>/dev/null';
+const WATCHDOG = 'read -r _; kill -QUIT "$1" 2>/dev/null; rm -rf "$2"';
 
 /**
  * The user servers run as: none when the front is not root (they run as the front's user), else
@@ -105,19 +106,27 @@ export class PostgresServer {
   readonly #watchdog: ChildProcess | undefined;
   readonly #socketDir: string;
   #exited: Promise<void>;
+  /** Why the process could not be run (spawn's own error: no permission, no memory). */
+  #spawnError: Error | undefined;
   #log = '';
 
   private constructor(child: ChildProcess, socketDir: string) {
     this.#process = child;
     this.#socketDir = socketDir;
-    this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.#exited = new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', (error) => {
+        this.#spawnError = error;
+        resolve();
+      });
+    });
     child.stderr?.on('data', (chunk: Buffer) => {
       this.#log = (this.#log + chunk.toString('utf8')).slice(-LOG_TAIL_BYTES);
     });
     live.add(child);
     child.once('exit', () => live.delete(child));
     installExitHook();
-    this.#watchdog = watch(child);
+    this.#watchdog = watch(child, socketDir);
   }
 
   /** Starts a server on the cluster in `dataDir`; resolves once it accepts clients. */
@@ -152,7 +161,11 @@ export class PostgresServer {
 
   /** Whether the server process has ended. */
   get ended(): boolean {
-    return this.#process.exitCode !== null || this.#process.signalCode !== null;
+    return (
+      this.#spawnError !== undefined ||
+      this.#process.exitCode !== null ||
+      this.#process.signalCode !== null
+    );
   }
 
   /** Waits until the server says it is ready (`postmaster.pid`'s status line), or fails. */
@@ -160,7 +173,9 @@ export class PostgresServer {
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
       if (this.ended)
-        throw new Error(`the Postgres server did not start: ${this.#log.trim() || 'no output'}`);
+        throw new Error(
+          `the Postgres server did not start: ${this.#spawnError?.message ?? (this.#log.trim() || 'no output')}`,
+        );
       const pid = await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '');
       if (pid.split('\n')[7]?.trim() === 'ready') return;
       if (Date.now() > deadline)
@@ -183,9 +198,9 @@ export class PostgresServer {
 }
 
 /** A watchdog for `child`, which the front's process does not wait for. */
-function watch(child: ChildProcess): ChildProcess | undefined {
+function watch(child: ChildProcess, socketDir: string): ChildProcess | undefined {
   if (child.pid === undefined) return undefined;
-  const watchdog = spawn('sh', ['-c', WATCHDOG, 'watchdog', String(child.pid)], {
+  const watchdog = spawn('sh', ['-c', WATCHDOG, 'watchdog', String(child.pid), socketDir], {
     stdio: ['pipe', 'ignore', 'ignore'],
   });
   watchdog.on('error', () => undefined);

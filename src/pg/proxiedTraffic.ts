@@ -29,6 +29,12 @@ const QUERY = 0x51; // 'Q'
 const SYNC = 0x53; // 'S'
 const FUNCTION_CALL = 0x46; // 'F'
 const TERMINATE = 0x58; // 'X'
+const EXECUTE = 0x45; // 'E'
+/** CopyData, CopyDone, CopyFail: a client's COPY FROM STDIN. */
+const COPY_MESSAGES: ReadonlySet<number> = new Set([0x64, 0x63, 0x66]);
+const COPY_IN_RESPONSE = 0x47; // 'G'
+const COMMAND_COMPLETE = 0x43; // 'C'
+const ERROR_RESPONSE = 0x45; // 'E'
 /** Parse, Bind, Describe, Execute, Close, Flush: a batch that a Sync will end. */
 const BATCH: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
 
@@ -42,6 +48,13 @@ export class ProxiedTraffic {
   #owed = 0;
   /** Batch messages sent since the last Sync. */
   #unsynced = false;
+  /**
+   * Syncs sent since the last Query or Execute: if COPY data follows them, that statement was a
+   * COPY FROM STDIN, and the backend ignored them (it ignores Sync during copy-in).
+   */
+  #syncsSinceStart = 0;
+  /** Whether the backend is taking COPY data (from its CopyInResponse to the COPY's end). */
+  #copyIn = false;
   #working = false;
   #ended = false;
 
@@ -99,15 +112,13 @@ export class ProxiedTraffic {
           });
           return;
         }
-        if (!this.#working) {
+        // COPY data after its COPY has failed is ignored by the backend: it is no work.
+        const ignored = COPY_MESSAGES.has(type) && !this.#working && !this.#copyIn;
+        if (!this.#working && !ignored) {
           if (!this.#hooks.busy()) return;
           this.#working = true;
         }
-        if (type === QUERY || type === FUNCTION_CALL) this.#owed += 1;
-        else if (type === SYNC) {
-          this.#owed += 1;
-          this.#unsynced = false;
-        } else if (BATCH.has(type)) this.#unsynced = true;
+        this.#count(type);
         if (!backend.write(message)) this.#client.pause();
       }
     } finally {
@@ -115,15 +126,52 @@ export class ProxiedTraffic {
     }
   }
 
+  /** What a client message owes: the ReadyForQuery it will be answered with, if any. */
+  #count(type: number): void {
+    if (type === QUERY || type === FUNCTION_CALL) {
+      this.#owed += 1;
+      this.#syncsSinceStart = 0;
+    } else if (type === SYNC) {
+      this.#owed += 1;
+      this.#syncsSinceStart += 1;
+      this.#unsynced = false;
+    } else if (BATCH.has(type)) {
+      this.#unsynced = true;
+      if (type === EXECUTE) this.#syncsSinceStart = 0;
+    } else if (COPY_MESSAGES.has(type) && this.#syncsSinceStart > 0) {
+      // The Syncs sent behind a COPY's Execute came during copy-in: no answer will come for
+      // them, and the batch waits for a Sync after the COPY's end.
+      this.#owed = Math.max(0, this.#owed - this.#syncsSinceStart);
+      this.#syncsSinceStart = 0;
+      this.#unsynced = true;
+    }
+  }
+
   #fromBackend(chunk: Buffer): void {
     const readiesBefore = this.#frames.readies;
     const whole = this.#frames.take(chunk);
+    this.#followCopy(whole);
     this.#owed = Math.max(0, this.#owed - (this.#frames.readies - readiesBefore));
     if (whole.length > 0 && !this.#client.destroyed && !this.#client.writableEnded)
       if (!this.#client.write(whole)) this.#link.socket.pause();
     if (this.#working && this.#owed === 0 && !this.#unsynced && this.#frames.status === 'I') {
       this.#working = false;
       this.#hooks.rest();
+    }
+  }
+
+  /** Follows the backend into and out of copy-in (CopyInResponse; the COPY's end or error). */
+  #followCopy(messages: Uint8Array): void {
+    for (let offset = 0; offset + 5 <= messages.length;) {
+      const type = messages[offset] as number;
+      if (type === COPY_IN_RESPONSE) this.#copyIn = true;
+      else if (type === COMMAND_COMPLETE || type === ERROR_RESPONSE) this.#copyIn = false;
+      offset +=
+        1 +
+        (((messages[offset + 1] as number) << 24) |
+          ((messages[offset + 2] as number) << 16) |
+          ((messages[offset + 3] as number) << 8) |
+          (messages[offset + 4] as number));
     }
   }
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
-import { FeedLines } from '../../src/dashboard/feedLines.js';
+import { FeedLineRing } from '../../src/dashboard/feedLineRing.js';
 import { FeedNarrator } from '../../src/dashboard/feedNarrator.js';
 import { eventItem, requestItem } from '../../src/dashboard/feedItem.js';
 import { formatCursor, parseCursor } from '../../src/dashboard/streamCursor.js';
@@ -94,7 +94,7 @@ describe('the shared feed lines', () => {
         fc.integer({ min: 1, max: 64 }),
         fc.array(fc.nat(events.length - 1), { maxLength: 40 }),
         (capacity, asks) => {
-          const lines = new FeedLines(new FeedNarrator(read, events.length), read, capacity);
+          const lines = new FeedLineRing(new FeedNarrator(read, events.length), read, capacity);
           for (const seq of asks) expect(lines.event(seq, events.length)).toEqual(expected[seq]);
         },
       ),

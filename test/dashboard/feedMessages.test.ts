@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
-import { FeedLines } from '../../src/dashboard/feedLines.js';
+import { FeedLineRing } from '../../src/dashboard/feedLineRing.js';
 import { FeedMessages, type FeedPosition } from '../../src/dashboard/feedMessages.js';
 import { FeedNarrator } from '../../src/dashboard/feedNarrator.js';
 import { requestItem } from '../../src/dashboard/feedItem.js';
@@ -49,7 +49,7 @@ function world(paths: readonly number[]) {
   };
   const read = (from: number, to: number) => sim.log.range(from, to);
   const messages = () =>
-    new FeedMessages(new FeedLines(new FeedNarrator(read, Infinity), read, 64), 'e');
+    new FeedMessages(new FeedLineRing(new FeedNarrator(read, Infinity), read, 64), 'e');
   return { end: events.length, requests, expected, messages };
 }
 

@@ -85,7 +85,7 @@ const restart = clientProperty({
 
 it('restarts the primary in any world, and the simulation keeps its invariants', async () => {
   await restart.assert({ numRuns: 100 });
-});
+}, 60_000); // 100 runs: under a second here, more than vitest's default 5 s on a busy machine
 
 // The second property: under harsh faults (operations that end in error or stay stuck for days)
 // the job may fail, but the client reports it and ends: it never waits forever.
@@ -99,7 +99,7 @@ const restartUnderHarshFaults = clientProperty({
 
 it('ends under harsh faults: it reports a failure rather than waiting forever', async () => {
   await restartUnderHarshFaults.assert({ numRuns: 100 });
-});
+}, 60_000);
 
 // A planted bug: the same client polling every second. The property finds it and shrinks it.
 const restartPollingEverySecond = clientProperty({
@@ -114,7 +114,7 @@ it('finds a planted bug, shrinks it, and prints a test that replays it', async (
   expect(failure.verdict.labels).toContain('pollsNoFasterThan');
   expect(failure.world.steps).toHaveLength(0); // no world needed: the client alone polls too fast
   expect(failure.message).toContain('await restartPollingEverySecond.replay({');
-});
+}, 60_000);
 
 // The test that failure printed, pasted here: it fails the same way until the client is fixed
 // (wrapped in `rejects` only because this bug is planted on purpose).

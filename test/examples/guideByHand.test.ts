@@ -70,7 +70,7 @@ it('creates a branch in any world, and the simulation keeps its invariants', asy
     }),
     { numRuns: 100 },
   );
-});
+}, 60_000);
 
 // A world fast-check printed (the literal after "as a literal, to replay it"), pasted to run again.
 it('replays a printed world', async () => {

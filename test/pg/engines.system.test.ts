@@ -204,6 +204,54 @@ describeWith('postgres', 'a Postgres server (--pg-engine postgres)', () => {
       await Promise.all([sleeper, keeper, bystander].map((client) => client?.end()));
     });
 
+    it("keeps clients from the server's programs, as the service's roles are kept", async () => {
+      const [client] = await connected(1);
+      // A role that could grant itself pg_execute_server_program could run programs as the
+      // server's user, which owns every project's data.
+      await expect(
+        client?.query('grant pg_execute_server_program to current_user'),
+      ).rejects.toMatchObject({ code: '42501' });
+      await expect(client?.query("copy (select 1) to program 'id'")).rejects.toMatchObject({
+        code: '42501',
+      });
+      await client?.end();
+    });
+
+    it("follows a database's rename with its data, and drops only the control plane's", async () => {
+      const project = await serve.project('renames');
+      const databases = `/projects/${project.id}/branches/${project.branchId}/databases`;
+      const owner = new pg.Client(project.uri);
+      await serve.connect(owner);
+      await owner.query("create table kept (v text); insert into kept values ('here')");
+      await owner.query('create database mine');
+      await owner.end();
+      const renamed = await serve.call('PATCH', `${databases}/neondb`, {
+        database: { name: 'renamed' },
+      });
+      expect(renamed.status).toBe(200);
+      await serve.advance('10s'); // its operation ends
+      const after = new pg.Client(project.uri.replace('/neondb?', '/renamed?'));
+      await serve.connect(after);
+      expect((await after.query('select v from kept')).rows).toEqual([{ v: 'here' }]);
+      await after.end();
+      // Deleting a database of the control plane leaves one a client made with SQL.
+      const made = await serve.call('POST', databases, {
+        database: { name: 'extra', owner_name: 'neondb_owner' },
+      });
+      expect(made.status).toBe(201);
+      await serve.advance('10s');
+      const extra = new pg.Client(project.uri.replace('/neondb?', '/extra?'));
+      await serve.connect(extra);
+      await extra.end();
+      expect((await serve.call('DELETE', `${databases}/extra`)).status).toBe(200);
+      const mine = new pg.Client(project.uri.replace('/neondb?', '/mine?'));
+      await serve.connect(mine);
+      expect((await mine.query('select current_database() as db')).rows).toEqual([{ db: 'mine' }]);
+      await mine.end();
+      const gone = new pg.Client(project.uri.replace('/neondb?', '/extra?'));
+      await expect(serve.connect(gone)).rejects.toMatchObject({ code: '3D000' });
+    });
+
     it('ends a session another terminates, and only that one', async () => {
       const [victim, killer] = await connected(2);
       const pid = (victim as unknown as { processID: number }).processID;

@@ -19,7 +19,7 @@ export interface FeedLine {
 const READ_AHEAD = 512;
 
 /** The lines of the latest events of one log, and of answered requests. */
-export class FeedLines {
+export class FeedLineRing {
   readonly #read: (from: number, to: number) => Iterable<SimEvent>;
   /** Which event each slot of the ring holds (-1: none). */
   readonly #seqs: Float64Array;
