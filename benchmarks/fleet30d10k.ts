@@ -24,7 +24,7 @@ const TARGET_RSS_BYTES = 2 * 1024 ** 3;
 /** Issue 48's target: the month in 8 minutes. */
 const TARGET_SECONDS = 480;
 /**
- * Ended operations stay in state a day (the README's advice for large fleets; the default is the
+ * Ended operations stay in state a day (docs/capacity.md's advice for large fleets; the default is the
  * real service's 6 months): the streamed log and the online metrics have every one of them.
  */
 const RETENTION_MS = 86_400_000;

@@ -51,6 +51,20 @@ describe('docs/testing.md', () => {
   });
 });
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks). */
+function headingAnchors(file: URL): string[] {
+  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+  return [...text.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchor(match[1]!));
+}
+
 describe('docs/README.md', () => {
   const docs = new URL('../docs/', import.meta.url);
   const index = readFileSync(new URL('README.md', docs), 'utf8');
@@ -62,21 +76,32 @@ describe('docs/README.md', () => {
     for (const page of pages) expect(links, page).toContain(page);
   });
 
-  it('links only files that exist, and headings of the README that exist', () => {
-    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
-    const anchor = (heading: string) =>
-      heading
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}\s-]/gu, '')
-        .replace(/\s/g, '-');
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const anchors = [...readme.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchor(match[1]!));
+  it('links only files that exist, and headings that exist in them', () => {
     for (const link of links) {
       const [file, fragment] = link.split('#') as [string, string | undefined];
-      expect(existsSync(new URL(file, docs)), link).toBe(true);
-      if (fragment !== undefined) {
-        expect(file, link).toBe('../README.md');
-        expect(anchors, link).toContain(fragment);
+      const target = new URL(file, docs);
+      expect(existsSync(target), link).toBe(true);
+      if (fragment !== undefined) expect(headingAnchors(target), link).toContain(fragment);
+    }
+  });
+
+  it("leaves no link of the README's or a moved page's pointing at a heading that is not there", () => {
+    const root = new URL('../', import.meta.url);
+    const pages = [
+      new URL('README.md', root),
+      ...readdirSync(docs)
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => new URL(file, docs)),
+    ];
+    for (const page of pages) {
+      const text = readFileSync(page, 'utf8');
+      for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(link!)) continue; // http:, mailto:
+        const [file, fragment] = link!.split('#') as [string, string | undefined];
+        const target = file === '' ? page : new URL(file, page);
+        expect(existsSync(target), `${page.pathname}: ${link}`).toBe(true);
+        if (fragment !== undefined && target.pathname.endsWith('.md'))
+          expect(headingAnchors(target), `${page.pathname}: ${link}`).toContain(fragment);
       }
     }
   });

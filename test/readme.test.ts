@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,10 @@ import resizeRestart from '../scenarios/resize-restart.js';
 import busyDayFork from '../scenarios/busy-day-fork.js';
 import { compareFork, fetchHandler, forkTable } from '../src/index.js';
 import { runCli } from './support/runCli.js';
+import { documentation } from './support/documentation.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+// The README and the pages its reference moved to (docs/simulation.md, capacity.md, …).
+const readme = documentation();
 const example = /<!-- example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const workloadExample =
   /<!-- workload-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';

@@ -1,18 +1,19 @@
 /**
- * The README's Postgres examples run as written, each in a process of its own against `serve`'s
+ * docs/serving.md's Postgres examples run as written, each in a process of its own against `serve`'s
  * Postgres front at 60x: a real `pg` pool through a connection URI the API gave (the compute woken
  * from zero), and the serverless driver over HTTP and a WebSocket through the compute's host.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { startPgServe } from '../support/pgServe.js';
+import { documentation } from '../support/documentation.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const readme = documentation(); // the examples live in docs/serving.md
 const example = /<!-- pg-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const serverless =
   /<!-- serverless-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
@@ -31,7 +32,7 @@ async function runExample(name: string, code: string, env: Record<string, string
   return stdout.trim();
 }
 
-it('runs the README pg example against a served compute, cold start included', async () => {
+it('runs the pg example of docs/serving.md against a served compute, cold start included', async () => {
   expect(example).toContain("from 'pg'");
   const serve = await startPgServe({ clock: '60x' });
   try {
@@ -48,7 +49,7 @@ it('runs the README pg example against a served compute, cold start included', a
   }
 });
 
-it('runs the README serverless-driver example over HTTP and a WebSocket', async () => {
+it('runs the serverless-driver example of docs/serving.md over HTTP and a WebSocket', async () => {
   expect(serverless).toContain("from '@neondatabase/serverless'");
   const serve = await startPgServe({ clock: '60x' });
   try {
