@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { SqlError } from '../domain/sqlState.js';
-import { adminQuery, quotedName, quotedText } from './adminQuery.js';
+import { dropListedDatabases, makeDatabase, makeRole, updateDatabase } from './clusterCatalog.js';
 import { openBackendLink, type BackendLink } from './backendLink.js';
 import type { BranchDataStore, DatabaseCopy } from './branchDataStore.js';
 import {
@@ -59,18 +59,6 @@ interface Cluster {
 
 /** The folder of a branch's cluster under its branch folder. */
 const CLUSTER_FOLDER = 'postgres';
-/** The roles the clients' roles are made members of, as the service's roles are. */
-const CLIENT_ROLE_GRANTS = 'pg_monitor, pg_signal_backend';
-/**
- * The first major version whose `CREATEROLE` cannot grant roles it was not given with ADMIN
- * OPTION: before it, a role that may create roles may also grant itself
- * `pg_execute_server_program`, and run programs as the server's user.
- */
-const SAFE_CREATEROLE_MAJOR = 16;
-/** How many times a rename is tried while the ended clients' backends go (20 ms apart). */
-const RENAME_TRIES = 250;
-/** The comment the front puts on the databases it makes for the control plane's. */
-const LISTED_COMMENT = 'computesim: a database of the control plane';
 
 /** The clusters of a served simulation. */
 export class PostgresClusters implements BranchDataStore {
@@ -188,49 +176,13 @@ export class PostgresClusters implements BranchDataStore {
     name: string,
     changes: { readonly name?: string; readonly ownerName?: string },
   ): Promise<void> {
-    const cluster = this.#cluster(branch);
-    const release = await cluster.lock.acquire();
-    try {
-      if (!(await exists(join(cluster.dir, 'PG_VERSION')))) return;
-      const wasRunning = cluster.server !== undefined && !cluster.server.ended;
-      const server = await this.#start(cluster);
+    await this.#onServer(branch, async (cluster, server) => {
       const owner = changes.ownerName;
       if (owner !== undefined) await this.#make(cluster, server, [owner], undefined, owner);
       await this.#asAdmin(server, async (link) => {
-        const found = await adminQuery(
-          link,
-          `SELECT 1 FROM pg_database WHERE datname = ${quotedText(name)}`,
-        );
-        if (found.length === 0) return;
-        if (owner !== undefined)
-          await adminQuery(
-            link,
-            `ALTER DATABASE ${quotedName(name)} OWNER TO ${quotedName(owner)}`,
-          );
-        const renamed = changes.name;
-        if (renamed === undefined || renamed === name) return;
-        await adminQuery(
-          link,
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${quotedText(name)} AND pid <> pg_backend_pid()`,
-        );
-        // The ended clients' backends take a moment to go: until then Postgres refuses (55006).
-        for (let tries = 1; ; tries += 1)
-          try {
-            await adminQuery(
-              link,
-              `ALTER DATABASE ${quotedName(name)} RENAME TO ${quotedName(renamed)}`,
-            );
-            break;
-          } catch (error) {
-            if (tries >= RENAME_TRIES || !String(error).includes('(55006)')) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-        cluster.made.delete(`db:${name}`);
+        if (await updateDatabase(link, name, changes)) cluster.made.delete(`db:${name}`);
       });
-      if (!wasRunning) await this.#stop(cluster);
-    } finally {
-      release();
-    }
+    });
   }
 
   async closeBranch(branch: BranchRef): Promise<void> {
@@ -327,36 +279,14 @@ export class PostgresClusters implements BranchDataStore {
     const newRoles = [...new Set(roles)].filter((role) => !cluster.made.has(`role:${role}`));
     if (newRoles.length === 0 && (database === undefined || cluster.made.has(`db:${database}`)))
       return;
+    const major = this.#options.binaries.major;
     await this.#asAdmin(server, async (link) => {
       for (const role of newRoles) {
-        const found = await adminQuery(
-          link,
-          `SELECT 1 FROM pg_roles WHERE rolname = ${quotedText(role)}`,
-        );
-        if (found.length === 0) {
-          const createRole =
-            this.#options.binaries.major >= SAFE_CREATEROLE_MAJOR ? ' CREATEROLE' : '';
-          await adminQuery(link, `CREATE ROLE ${quotedName(role)} LOGIN CREATEDB${createRole}`);
-          await adminQuery(link, `GRANT ${CLIENT_ROLE_GRANTS} TO ${quotedName(role)}`);
-        }
+        await makeRole(link, role, major);
         cluster.made.add(`role:${role}`);
       }
       if (database === undefined || cluster.made.has(`db:${database}`)) return;
-      const found = await adminQuery(
-        link,
-        `SELECT 1 FROM pg_database WHERE datname = ${quotedText(database)}`,
-      );
-      if (found.length === 0) {
-        await adminQuery(
-          link,
-          `CREATE DATABASE ${quotedName(database)} OWNER ${quotedName(owner)}`,
-        );
-        // Marked as the control plane's: only such a database is dropped when it drops one.
-        await adminQuery(
-          link,
-          `COMMENT ON DATABASE ${quotedName(database)} IS ${quotedText(LISTED_COMMENT)}`,
-        );
-      }
+      await makeDatabase(link, database, owner);
       cluster.made.add(`db:${database}`);
     });
   }
@@ -378,26 +308,30 @@ export class PostgresClusters implements BranchDataStore {
     }
   }
 
-  /** Drops the databases of `branch`'s cluster that `chosen` picks (its server left as it was). */
+  /** Drops the databases of `branch`'s cluster that `chosen` picks. */
   async #dropDatabases(branch: BranchRef, chosen: (database: string) => boolean): Promise<void> {
+    await this.#onServer(branch, (cluster, server) =>
+      this.#asAdmin(server, async (link) => {
+        for (const database of await dropListedDatabases(link, chosen))
+          cluster.made.delete(`db:${database}`);
+      }),
+    );
+  }
+
+  /**
+   * Runs `work` with `branch`'s server, under its lock: started for it (and stopped again after)
+   * if it was not running; nothing when the branch has no data yet.
+   */
+  async #onServer(
+    branch: BranchRef,
+    work: (cluster: Cluster, server: PostgresServer) => Promise<void>,
+  ): Promise<void> {
     const cluster = this.#cluster(branch);
     const release = await cluster.lock.acquire();
     try {
       if (!(await exists(join(cluster.dir, 'PG_VERSION')))) return;
       const wasRunning = cluster.server !== undefined && !cluster.server.ended;
-      const server = await this.#start(cluster);
-      await this.#asAdmin(server, async (link) => {
-        // Only the control plane's databases: not one a client made with CREATE DATABASE.
-        const rows = await adminQuery(
-          link,
-          `SELECT datname FROM pg_database WHERE shobj_description(oid, 'pg_database') = ${quotedText(LISTED_COMMENT)}`,
-        );
-        for (const [database] of rows)
-          if (database !== null && database !== undefined && chosen(database)) {
-            await adminQuery(link, `DROP DATABASE IF EXISTS ${quotedName(database)} WITH (FORCE)`);
-            cluster.made.delete(`db:${database}`);
-          }
-      });
+      await work(cluster, await this.#start(cluster));
       if (!wasRunning) await this.#stop(cluster);
     } finally {
       release();

@@ -24,7 +24,8 @@ async function createBranch(ctx: ClientContext, projectId: string) {
     for (let attempt = 0; ; attempt++) {
       const response = await ctx.fetch(`${url}${path}`, init);
       const busy = [422, 423, 429].includes(response.status) || response.status >= 500;
-      if (!busy || attempt === 6) return response;
+      // 8 retries from 1 s, doubling: about 4 minutes, the budget the honest profile asks for.
+      if (!busy || attempt === 8) return response;
       const retryAfter = Number(response.headers.get('retry-after') ?? 0) * 1_000;
       await ctx.sleep(Math.max(1_000 * 2 ** attempt, retryAfter));
     }
