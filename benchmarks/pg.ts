@@ -21,6 +21,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { SimServer } from '../src/http/simServer.js';
 import { Simulation } from '../src/simulation/simulation.js';
 import { runEngineComparison } from './pgEngines.js';
+import { apiCaller } from './support/apiCaller.js';
 
 const SECONDS = Number(process.env['PG_BENCH_SECONDS'] ?? 3);
 const TARGET_RATIO = 0.5;
@@ -70,14 +71,7 @@ export async function runPgBenchmark(): Promise<boolean> {
   try {
     const base = await server.listen(0);
     await server.listenPostgres(0, '127.0.0.1', { root });
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return (await response.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    };
+    const call = apiCaller(base, KEY);
     const advance = (by: string) => call('POST', '/_sim/advance', { by });
     const created = await call('POST', '/projects', { project: { name: 'bench' } });
     await advance('10s');
@@ -210,14 +204,7 @@ async function coldStartFelt(root: string): Promise<number> {
   try {
     const base = await server.listen(0);
     await server.listenPostgres(0, '127.0.0.1', { root: join(root, 'cold') });
-    const call = async (method: string, path: string, body?: unknown) =>
-      (await (
-        await fetch(`${base}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        })
-      ).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const call = apiCaller(base, KEY);
     const created = await call('POST', '/projects', { project: { name: 'cold' } });
     const uri = created['connection_uris'][0].connection_uri as string;
     await call('POST', '/_sim/advance', { by: '10m' }); // started, then scaled to zero

@@ -14,7 +14,9 @@ import pg from 'pg';
 import { SimServer } from '../src/http/simServer.js';
 import type { PostgresEngine } from '../src/pg/postgresFront.js';
 import { findPostgresBinaries } from '../src/pg/postgresBinaries.js';
+import { cancelRequest } from '../src/pg/cancelKeys.js';
 import { Simulation } from '../src/simulation/simulation.js';
+import { apiCaller } from './support/apiCaller.js';
 
 const SECONDS = Number(process.env['PG_BENCH_SECONDS'] ?? 3);
 const KEY = 'bench-key';
@@ -46,13 +48,10 @@ async function interleavedRate(clients: readonly pg.Client[]): Promise<number> {
   return count / elapsed();
 }
 
-function cancelRequest(port: number, client: pg.Client): Promise<void> {
+/** Sends the front a CancelRequest for `client`'s statement, as drivers do. */
+function cancelThroughFront(port: number, client: pg.Client): Promise<void> {
   const key = client as unknown as { processID: number; secretKey: number };
-  const request = Buffer.alloc(16);
-  request.writeInt32BE(16, 0);
-  request.writeInt32BE(80_877_102, 4);
-  request.writeInt32BE(key.processID, 8);
-  request.writeInt32BE(key.secretKey, 12);
+  const request = cancelRequest({ processId: key.processID, secret: key.secretKey });
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
     socket.on('error', () => resolve());
@@ -70,14 +69,7 @@ async function measure(engine: PostgresEngine): Promise<EngineFigures> {
   try {
     const base = await server.listen(0);
     const address = await server.listenPostgres(0, '127.0.0.1', { root, engine });
-    const call = async (method: string, path: string, body?: unknown) =>
-      (await (
-        await fetch(`${base}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        })
-      ).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const call = apiCaller(base, KEY);
     const created = await call('POST', '/projects', { project: { name: 'engines' } });
     await call('POST', '/_sim/advance', { by: '10s' });
     const uri = created['connection_uris'][0].connection_uri as string;
@@ -110,7 +102,7 @@ async function measure(engine: PostgresEngine): Promise<EngineFigures> {
       const sleeping = sleeper.query('select pg_sleep(30)').catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const cancelAt = process.hrtime.bigint();
-      await cancelRequest(address.port, sleeper);
+      await cancelThroughFront(address.port, sleeper);
       await sleeping;
       const cancelMs = Number(process.hrtime.bigint() - cancelAt) / 1e6;
       await new Promise((resolve) => setTimeout(resolve, 200));

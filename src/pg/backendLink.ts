@@ -7,7 +7,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import type { SqlError } from '../domain/sqlState.js';
-import type { BackendKey } from './cancelKeys.js';
+import { cancelRequest, type BackendKey } from './cancelKeys.js';
 import { ReplyFrames } from './replyFrames.js';
 
 /** A backend logged in for one client. */
@@ -31,7 +31,6 @@ export interface BackendLink {
 }
 
 const PROTOCOL_3_0 = 196_608;
-const CANCEL_REQUEST_CODE = 80_877_102;
 const HEADER_BYTES = 5;
 const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4]);
 
@@ -109,12 +108,7 @@ function linkOver(
     key,
     exec: (message, write) => exchange(socket, message, write),
     cancel: () => {
-      const request = Buffer.alloc(16);
-      request.writeInt32BE(16, 0);
-      request.writeInt32BE(CANCEL_REQUEST_CODE, 4);
-      request.writeInt32BE(key.processId, 8);
-      request.writeInt32BE(key.secret, 12);
-      const canceller = connect(socketPath, () => canceller.end(request));
+      const canceller = connect(socketPath, () => canceller.end(cancelRequest(key)));
       canceller.on('error', () => undefined);
     },
     close: () => {

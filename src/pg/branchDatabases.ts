@@ -181,12 +181,7 @@ export class BranchDatabases implements BranchDataStore {
   /** Opens a database if it is not open, and lets it go again; resolves to what its engine reports. */
   async open(ref: DatabaseRef): Promise<Readonly<Record<string, string>>> {
     const slot = this.#slot(ref);
-    const release = await slot.lock.acquire();
-    try {
-      return (await this.#open(slot)).parameters;
-    } finally {
-      release();
-    }
+    return slot.lock.holding(async () => (await this.#open(slot)).parameters);
   }
 
   /**
@@ -300,30 +295,14 @@ export class BranchDatabases implements BranchDataStore {
     const open = [...this.#slots.values()].filter(
       (slot) => slot.db !== undefined && slot.key.startsWith(prefix),
     );
-    await Promise.all(
-      open.map(async (slot) => {
-        const release = await slot.lock.acquire();
-        try {
-          await this.#closeSlot(slot);
-        } finally {
-          release();
-        }
-      }),
-    );
+    await Promise.all(open.map((slot) => slot.lock.holding(() => this.#closeSlot(slot))));
   }
 
   /** Closes every instance (waiting for holders to release); nothing opens afterwards. */
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(
-      [...this.#slots.values()].map(async (slot) => {
-        const release = await slot.lock.acquire();
-        try {
-          await this.#closeSlot(slot);
-        } finally {
-          release();
-        }
-      }),
+      [...this.#slots.values()].map((slot) => slot.lock.holding(() => this.#closeSlot(slot))),
     );
   }
 
@@ -383,12 +362,7 @@ export class BranchDatabases implements BranchDataStore {
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
       // All in use: go past the cap rather than wait on a holder or end a client's session.
       if (idle === undefined) return;
-      const release = await idle.lock.acquire();
-      try {
-        await this.#closeSlot(idle);
-      } finally {
-        release();
-      }
+      await idle.lock.holding(() => this.#closeSlot(idle));
     }
   }
 

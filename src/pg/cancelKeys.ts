@@ -38,6 +38,16 @@ export function backendKeyData(key: BackendKey): Uint8Array {
   return message;
 }
 
+/** A CancelRequest for the session with `key` (sent on a connection of its own). */
+export function cancelRequest(key: BackendKey): Buffer {
+  const request = Buffer.alloc(16);
+  request.writeInt32BE(16, 0);
+  request.writeInt32BE(CANCEL_REQUEST_CODE, 4);
+  request.writeInt32BE(key.processId, 8);
+  request.writeInt32BE(key.secret, 12);
+  return request;
+}
+
 /**
  * The key a CancelRequest names (length 16, the code 80877102, process id, secret), or `undefined`
  * when `data` is not one.

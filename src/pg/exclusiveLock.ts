@@ -27,6 +27,16 @@ export class ExclusiveLock {
     });
   }
 
+  /** Runs `work` holding the lock (once it is this caller's turn), and lets it go after. */
+  async holding<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
   #releaser(): Release {
     let released = false;
     return () => {

@@ -188,25 +188,15 @@ export class PostgresClusters implements BranchDataStore {
   async closeBranch(branch: BranchRef): Promise<void> {
     const cluster = this.#clusters.get(this.#keyOf(branch));
     if (cluster?.server === undefined) return;
-    const release = await cluster.lock.acquire();
-    try {
-      await this.#stop(cluster);
-    } finally {
-      release();
-    }
+    await cluster.lock.holding(() => this.#stop(cluster));
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(
-      [...this.#clusters.values()].map(async (cluster) => {
-        const release = await cluster.lock.acquire();
-        try {
-          await this.#stop(cluster);
-        } finally {
-          release();
-        }
-      }),
+      [...this.#clusters.values()].map((cluster) =>
+        cluster.lock.holding(() => this.#stop(cluster)),
+      ),
     );
   }
 
@@ -327,15 +317,12 @@ export class PostgresClusters implements BranchDataStore {
     work: (cluster: Cluster, server: PostgresServer) => Promise<void>,
   ): Promise<void> {
     const cluster = this.#cluster(branch);
-    const release = await cluster.lock.acquire();
-    try {
+    await cluster.lock.holding(async () => {
       if (!(await exists(join(cluster.dir, 'PG_VERSION')))) return;
       const wasRunning = cluster.server !== undefined && !cluster.server.ended;
       await work(cluster, await this.#start(cluster));
       if (!wasRunning) await this.#stop(cluster);
-    } finally {
-      release();
-    }
+    });
   }
 
   /**

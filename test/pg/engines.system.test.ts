@@ -11,15 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientConfig, droppedWith, startPgServe, type PgServe } from '../support/pgServe.js';
 import { describeWith } from '../support/systemPrograms.js';
 import type { PostgresEngine } from '../../src/pg/postgresFront.js';
+import { cancelRequest } from '../../src/pg/cancelKeys.js';
 
 /** Sends a CancelRequest for `client`'s running statement to the front, as drivers do. */
 function cancelThroughFront(serve: PgServe, client: pg.Client): Promise<void> {
   const key = client as unknown as { processID: number; secretKey: number };
-  const request = Buffer.alloc(16);
-  request.writeInt32BE(16, 0);
-  request.writeInt32BE(80_877_102, 4);
-  request.writeInt32BE(key.processID, 8);
-  request.writeInt32BE(key.secretKey, 12);
+  const request = cancelRequest({ processId: key.processID, secret: key.secretKey });
   return new Promise((resolve, reject) => {
     const socket = net.connect(serve.postgres.port, '127.0.0.1', () => socket.end(request));
     socket.on('error', reject);
