@@ -50,5 +50,7 @@ export default defineStudy<Params>({
     { name: 'never suspend', params: { suspendTimeout: -1, projects: 40 } },
   ],
   grid: { suspendTimeout: [60, 120, 300, 600, 1800, -1] },
+  // How the sweep report reads it: seconds, and -1 is "never" (a name, not a place on the scale).
+  paramLabels: { suspendTimeout: { unit: 's', values: { '-1': 'never' } } },
   setup: (sim, configuration) => officeFleet(sim, configuration.params as Params),
 });

@@ -125,6 +125,7 @@ export {
   type StudyDefinition,
   type Params,
   type ParamValue,
+  type ParamLabel,
 } from './study/study.js';
 export { runStudy, playStudy } from './study/runStudy.js';
 export {

@@ -44,6 +44,17 @@ export type ParamValue = number | string | boolean;
 /** Parameters of a sweepable study: a flat record of named values. */
 export type Params = Readonly<Record<string, ParamValue>>;
 
+/**
+ * How a parameter reads in a sweep's outputs: its unit (`s`, `CU`), and names for values that
+ * stand for something rather than a quantity (`{ '-1': 'never' }`): a sweep over values with
+ * names is drawn as named points, not on one scale.
+ */
+export interface ParamLabel {
+  readonly unit?: string;
+  /** Names by value, the value written as text (`'-1'`, `'true'`). */
+  readonly values?: Readonly<Record<string, string>>;
+}
+
 /** A study with a name and its configurations, as a study file default-exports it. */
 export interface StudyDefinition<P = unknown> extends Study<P> {
   /** Short name, used in outputs (letters, digits, `-`, `_`). */
@@ -61,6 +72,8 @@ export interface StudyDefinition<P = unknown> extends Study<P> {
    * configurations. Only for studies whose params are a flat record of numbers, strings, booleans.
    */
   readonly grid?: { readonly [K in keyof P]?: readonly P[K][] };
+  /** How parameters read in outputs: units, and names for values (`-1` → `never`). */
+  readonly paramLabels?: { readonly [K in keyof P]?: ParamLabel };
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
@@ -125,6 +138,15 @@ const studySchema = strictObject({
             });
         }),
       { error: 'must map parameter names to lists of values' },
+    )
+    .optional(),
+  paramLabels: z
+    .record(
+      z.string(),
+      strictObject({
+        unit: z.string().optional(),
+        values: z.record(z.string(), z.string()).optional(),
+      }),
     )
     .optional(),
 });

@@ -7,6 +7,7 @@ import type { FleetMetrics } from '../projection/metrics.js';
 import { FIGURES, figureOf } from './figures.js';
 import { meanInterval, type MeanInterval } from './interval.js';
 import type { SweepPlan } from './sweepPlan.js';
+import type { ParamLabel } from './study.js';
 
 /** One run: a seed and the fleet metrics it gave. */
 export interface SweepRun {
@@ -32,6 +33,8 @@ export interface SweepResult {
   readonly description?: string;
   readonly duration: string | number;
   readonly parameters: readonly string[];
+  /** How parameters read (units, named values), as the study says. */
+  readonly paramLabels?: Readonly<Record<string, ParamLabel>>;
   readonly seeds: readonly number[];
   readonly points: readonly SweepPoint[];
 }
@@ -45,6 +48,7 @@ export interface SweepShape {
   readonly description?: string;
   readonly duration: string | number;
   readonly parameters: readonly string[];
+  readonly paramLabels?: Readonly<Record<string, ParamLabel>>;
   readonly seeds: readonly number[];
   readonly points: readonly { readonly name: string; readonly params?: unknown }[];
 }
@@ -56,6 +60,9 @@ export function sweepShape<P>(plan: SweepPlan<P>): SweepShape {
     ...(plan.study.description === undefined ? {} : { description: plan.study.description }),
     duration: plan.study.duration,
     parameters: plan.parameters,
+    ...(plan.study.paramLabels === undefined
+      ? {}
+      : { paramLabels: plan.study.paramLabels as Readonly<Record<string, ParamLabel>> }),
     seeds: plan.seeds,
     points: plan.points.map((point) => ({ name: point.name, params: point.params })),
   };
@@ -97,6 +104,7 @@ export function sweepResult(shape: SweepShape, fleets: readonly FleetMetrics[]):
     ...(shape.description === undefined ? {} : { description: shape.description }),
     duration: shape.duration,
     parameters: shape.parameters,
+    ...(shape.paramLabels === undefined ? {} : { paramLabels: shape.paramLabels }),
     seeds: shape.seeds,
     points,
   };

@@ -76,6 +76,7 @@ const STUDY = {
     { name: 'tuned', profile: PROFILE },
   ],
   grid: { size: [1, 2] },
+  paramLabels: { size: { unit: 'CU', values: { '2': 'large' } } },
 };
 
 const FAULTS = {
@@ -88,9 +89,13 @@ const FAULTS = {
   connections: { dropsPerHour: 1 },
 };
 
-/** Study params are the study's own (not checked); grid and route keys are names, not fields. */
+/**
+ * Study params are the study's own (not checked); the keys of a grid, of param labels and their
+ * named values, and of routes are names, not fields.
+ */
 const FREE_FORM = (path: Path) => path.at(-1) === 'params';
-const NAMED = (path: Path) => path.at(-1) === 'grid' || path.at(-1) === 'routes';
+const NAMED = (path: Path) =>
+  ['grid', 'paramLabels', 'values', 'routes'].includes(String(path.at(-1)));
 
 /** The paths of every plain object inside `value` (itself included) whose keys a schema fixes. */
 function objectPaths(value: unknown, path: Path = []): Path[] {

@@ -75,6 +75,24 @@ describe('sweepReport', () => {
     expect(count(chart!, /class="band /g)).toBe(3);
   });
 
+  it("writes the study's units on the axis and its names for values, which are not on the scale", () => {
+    const labelled = {
+      ...short,
+      paramLabels: { suspendTimeout: { unit: 's', values: { '-1': 'never' } } },
+    };
+    const scaled = sweep(labelled, { grid: { suspendTimeout: [60, 300] }, seeds: [11] });
+    const [onScale] = charts(sweepReport(scaled, ['cuHours']));
+    expect(onScale).toContain('>suspendTimeout (s)</text>');
+    expect(count(onScale!, /class="series /g)).toBeGreaterThan(0); // a scale: joined by a line
+    // A named value is a point, not a place on the scale, even listed in increasing order.
+    const withNever = sweep(labelled, { grid: { suspendTimeout: [-1, 60, 300] }, seeds: [11] });
+    const [named] = charts(sweepReport(withNever, ['cuHours']));
+    const ticks = [...named!.matchAll(/class="tick">([^<]+)<\/text>/g)].map((m) => m[1]);
+    expect(ticks.slice(-3)).toEqual(['never', '60', '300']);
+    expect(named).toContain('>suspendTimeout (s)</text>');
+    expect(count(named!, /class="series /g)).toBe(0);
+  });
+
   it('names the configurations, escaped, when it sweeps them', () => {
     const configured = sweep(
       {

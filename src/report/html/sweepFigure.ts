@@ -1,9 +1,10 @@
 /**
  * One figure of a sweep as a line chart over the swept parameter: the mean across seeds as a line,
  * its 95% interval as a band, each seed's value as a dot. The x axis is the parameter's values when
- * one number was swept in increasing order; otherwise (several parameters, words, or numbers out of
- * order, such as -1 meaning "never" after 60 and 300) the points in the order listed, named by their
- * values (or configurations): a value listed out of order is a name, not a place on a scale.
+ * one number was swept in increasing order with no value named; otherwise (several parameters,
+ * words, numbers out of order, or a value the study names, such as -1 for "never") the points in
+ * the order listed, named by their values (or configurations): a value listed out of order is a
+ * name, not a place on a scale. Axis titles carry the study's units (`suspendTimeout (s)`).
  */
 import { figureOf, formatFigure, type Figure } from '../../study/figures.js';
 import { withInterval } from '../../study/sweepOutput.js';
@@ -29,20 +30,35 @@ export function sweepX(result: SweepResult): SweepX {
     result.parameters.map((name) => paramsOf(point)[name]),
   );
   const numbers = values.map(([value]) => value);
+  const label = (name: string) => result.paramLabels?.[name];
+  const named = (name: string, value: unknown) => label(name)?.values?.[String(value)];
+  const only = result.parameters[0] as string;
   if (
     result.parameters.length === 1 &&
     numbers.every(
-      (value, i) => typeof value === 'number' && (i === 0 || value > (numbers[i - 1] as number)),
+      (value, i) =>
+        typeof value === 'number' &&
+        named(only, value) === undefined &&
+        (i === 0 || value > (numbers[i - 1] as number)),
     )
   ) {
     const xs = numbers as number[];
-    const title = result.parameters[0] as string;
+    const title = withUnit(only, label(only)?.unit);
     return { axis: numberAxis(xs, title), xs, title, scaled: true };
   }
-  const named = result.parameters.length > 0;
-  const title = named ? result.parameters.join(' · ') : 'configuration';
+  const hasParameters = result.parameters.length > 0;
+  const title = hasParameters
+    ? result.parameters.map((name) => withUnit(name, label(name)?.unit)).join(' · ')
+    : 'configuration';
   const labels = result.points.map((point, i) =>
-    named ? (values[i] ?? []).map(String).join(' · ') : point.name,
+    hasParameters
+      ? (values[i] ?? [])
+          .map((value, p) => {
+            const name = result.parameters[p] as string;
+            return named(name, value) ?? String(value);
+          })
+          .join(' · ')
+      : point.name,
   );
   return {
     axis: categoryAxis(labels, title),
@@ -107,6 +123,11 @@ export function sweepFigureChart(result: SweepResult, figure: Figure, x: SweepX)
     wholeNumbers: figure.digits === 0,
     ...(seeds > 1 ? { bands: [band] } : {}),
   });
+}
+
+/** `name (unit)`, or the name alone. */
+function withUnit(name: string, unit: string | undefined): string {
+  return unit === undefined || unit === '' ? name : `${name} (${unit})`;
 }
 
 function paramsOf(point: SweepPoint): Readonly<Record<string, unknown>> {
