@@ -10,7 +10,7 @@
  * restores fall in order with clients.
  */
 import { readFileSync } from 'node:fs';
-import { cp, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,6 +31,7 @@ import {
   type DatabaseRef,
   type DataPlace,
 } from './dataPaths.js';
+import { exists, templateDirectory } from './templateDirectory.js';
 
 export type { BranchRef, DatabaseRef } from './dataPaths.js';
 
@@ -451,19 +452,11 @@ export class BranchDatabases implements BranchDataStore {
   /** The template data directory, made once (initdb) and renamed into place whole. */
   #ensureTemplate(): Promise<string> {
     this.#template ??= (async () => {
-      const dir = this.#templateDir;
-      if (await exists(join(dir, 'PG_VERSION'))) return dir;
-      const building = `${dir}.${process.pid}.${Date.now()}`;
-      // initdb runs in the database's own thread: the server goes on meanwhile.
-      const db = await DatabaseThread.open(building);
-      await db.close();
-      try {
-        await rename(building, dir);
-      } catch {
-        // Another process made it first: use theirs.
-        await rm(building, { recursive: true, force: true });
-      }
-      return dir;
+      return templateDirectory(this.#templateDir, async (building) => {
+        // initdb runs in the database's own thread: the server goes on meanwhile.
+        const db = await DatabaseThread.open(building);
+        await db.close();
+      });
     })();
     return this.#template;
   }
@@ -479,15 +472,6 @@ function pgliteVersion(): string {
 /** `<project>/<branch>/db-<id>`: a slot's key, and its folder under the root. */
 function keyOf(ref: DatabaseRef): string {
   return dataParts(ref).join('/');
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `LISTEN "channel"` as a simple query. */

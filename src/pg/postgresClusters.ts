@@ -8,7 +8,7 @@
  * of a template made once per machine (initdb takes seconds, a copy a fraction of one).
  */
 import { execFile } from 'node:child_process';
-import { chown, cp, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chown, cp, mkdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +33,7 @@ import {
   serverUser,
   type ServerUser,
 } from './postgresServer.js';
+import { exists, templateDirectory } from './templateDirectory.js';
 
 /** How to keep the clusters. */
 export interface PostgresClustersOptions {
@@ -378,19 +379,11 @@ export class PostgresClusters implements BranchDataStore {
   /** The template cluster, made once (initdb) and renamed into place whole. */
   #ensureTemplate(): Promise<string> {
     this.#template ??= (async () => {
-      const dir = this.#templateDir;
-      if (await exists(join(dir, 'PG_VERSION'))) return dir;
-      const building = `${dir}.${process.pid}.${Date.now()}`;
-      await mkdir(building, { recursive: true, mode: 0o700 });
-      await giveTo(building, this.#user);
-      await initCluster(this.#options.binaries, building, this.#user);
-      try {
-        await rename(building, dir);
-      } catch {
-        // Another process made it first: use theirs.
-        await rm(building, { recursive: true, force: true });
-      }
-      return dir;
+      return templateDirectory(this.#templateDir, async (building) => {
+        await mkdir(building, { recursive: true, mode: 0o700 });
+        await giveTo(building, this.#user);
+        await initCluster(this.#options.binaries, building, this.#user);
+      });
     })();
     return this.#template;
   }
@@ -416,14 +409,5 @@ async function reachableBy(root: string, user: ServerUser): Promise<void> {
           `cannot enter ${dir}: keep the data (--pg-data) in a folder they can reach`,
       );
     if (dirname(dir) === dir) return;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
