@@ -11,7 +11,8 @@
  *
  * Run: npm run bench -- fleet-30d   (FLEET_PROJECTS / FLEET_DAYS shrink it for a quick look)
  */
-import { metricsOf, type FleetMetrics } from '../src/index.js';
+import { metricsOf } from '../src/index.js';
+import { type FleetMetrics } from '../src/entries/studies.js';
 import { floorRun } from './support/floor.js';
 import { measureEngineCeiling } from './support/engineCeiling.js';
 import { buildFleet, runFleet, runPeer } from './support/fleet.js';

@@ -24,7 +24,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileUrl } from '../src/files/loadDefinition.js';
-import { runFleetFile, sweepStudyFile } from '../src/index.js';
+import { runFleetFile, sweepStudyFile } from '../src/entries/studies.js';
 import { cellProgram } from '../src/study/cellProgram.js';
 import { CellThreads } from '../src/study/cellThreads.js';
 import type { FleetResult } from '../src/study/fleetRun.js';

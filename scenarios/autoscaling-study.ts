@@ -6,7 +6,8 @@
  * Run:   npm start -- compare scenarios/autoscaling-study.ts
  * Sweep: npm start -- sweep scenarios/autoscaling-study.ts --seeds 5
  */
-import { defineStudy, type Simulation } from '../src/index.js';
+import { type Simulation } from '../src/index.js';
+import { defineStudy } from '../src/entries/studies.js';
 
 interface Params {
   readonly minCu: number;

@@ -8,7 +8,8 @@
  * Run:  npm start -- run scenarios/busy-day-fork.ts --log busy-day.jsonl
  * Fork: npm start -- replay busy-day.jsonl --fork-at 2026-01-06T12:00Z --set suspendTimeout=60
  */
-import { compareFork, defineScenario, officeHours, type SimEvent } from '../src/index.js';
+import { defineScenario, officeHours, type SimEvent } from '../src/index.js';
+import { compareFork } from '../src/entries/studies.js';
 
 const NOON = '2026-01-06T12:00:00Z';
 

@@ -5,7 +5,8 @@
  *
  * Run: npm start -- fleet scenarios/office-fleet.ts --threads 2 --duration 1d
  */
-import { defineFleet, officeHours } from '../src/index.js';
+import { officeHours } from '../src/index.js';
+import { defineFleet } from '../src/entries/studies.js';
 
 export default defineFleet({
   name: 'office-fleet',

@@ -6,7 +6,8 @@
  * Run:   npm start -- compare scenarios/suspend-timeout-study.ts
  * Sweep: npm start -- sweep scenarios/suspend-timeout-study.ts --seeds 5
  */
-import { defineStudy, officeHours, type Simulation } from '../src/index.js';
+import { officeHours, type Simulation } from '../src/index.js';
+import { defineStudy } from '../src/entries/studies.js';
 
 interface Params {
   /** Seconds of inactivity before scale to zero (-1: never). */

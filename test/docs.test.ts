@@ -15,6 +15,9 @@ const AS_PUBLISHED: readonly (readonly [string, string])[] = [
   [`'../../src/msw/index.js'`, `'computesim/msw'`],
   [`'../../src/simulation/simulation.js'`, `'computesim'`],
   [`'../../src/index.js'`, `'computesim'`],
+  [`'../../src/entries/studies.js'`, `'computesim/studies'`],
+  [`'../../src/entries/model.js'`, `'computesim/model'`],
+  [`'../../src/entries/serve.js'`, `'computesim/serve'`],
 ];
 
 /** The lines of a tested file between `// <marker>:start` and `// <marker>:end`, as published. */

@@ -1,25 +1,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  LogFile,
-  LogFileSink,
-  MetricsProjection,
-  Simulation,
-  metricsOf,
-  officeHours,
-} from '../src/index.js';
+import { LogFile, LogFileSink, Simulation, metricsOf, officeHours } from '../src/index.js';
+import { MetricsProjection } from '../src/entries/studies.js';
 import { runText } from '../src/report/runText.js';
 import { quickstartScenario } from '../src/scenario/quickstart.js';
 import { runScenario } from '../src/scenario/runScenario.js';
 import resizeRestart from '../scenarios/resize-restart.js';
 import busyDayFork from '../scenarios/busy-day-fork.js';
-import { compareFork, fetchHandler, forkTable } from '../src/index.js';
+import { compareFork, forkTable } from '../src/entries/studies.js';
+import { fetchHandler } from '../src/entries/serve.js';
 import { runCli } from './support/runCli.js';
-import { documentation } from './support/documentation.js';
+import { documentation, importingSources } from './support/documentation.js';
 
 // The README and the pages its reference moved to (docs/simulation.md, capacity.md, …).
 const readme = documentation();
@@ -30,7 +24,6 @@ const forkExample = /<!-- fork-example:start -->\s*```ts\n([\s\S]*?)```/.exec(re
 const forkTableShown = /<!-- fork-table:start -->\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];
 const fetchExample = /<!-- fetch-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const logExample = /<!-- log-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-const srcIndex = fileURLToPath(new URL('../src/index.js', import.meta.url));
 
 /** The README's examples that must typecheck, by name, with the file name each is checked as. */
 const typedExamples = {
@@ -53,7 +46,7 @@ function strictDiagnostics(name: keyof typeof typedExamples): string[] {
     const files = new Map<string, string>();
     for (const [example, { code, file }] of Object.entries(typedExamples)) {
       const path = join(dir, file);
-      writeFileSync(path, code.replace("from 'computesim'", `from ${JSON.stringify(srcIndex)}`));
+      writeFileSync(path, importingSources(code));
       files.set(path, example);
     }
     const program = ts.createProgram([...files.keys()], {
@@ -81,7 +74,7 @@ function strictDiagnostics(name: keyof typeof typedExamples): string[] {
 describe('README', () => {
   it('has a fork example that typechecks and prints the change and both futures', () => {
     expect(strictDiagnostics('fork')).toEqual([]);
-    const js = ts.transpileModule(forkExample.replace(/^import .*$/m, ''), {
+    const js = ts.transpileModule(forkExample.replace(/^import .*$/gm, ''), {
       compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
     }).outputText;
     const lines: unknown[] = [];
@@ -172,7 +165,7 @@ async function runExample(
   code: string,
   imports: Readonly<Record<string, unknown>> = {},
 ): Promise<string[]> {
-  const js = ts.transpileModule(code.replace(/^import .*$/m, ''), {
+  const js = ts.transpileModule(code.replace(/^import .*$/gm, ''), {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
   }).outputText;
   const lines: string[] = [];

@@ -9,7 +9,8 @@
 import { LAST_INSTANT } from '../../src/core/instant.js';
 import { Engine, type Decider, type LoggedEvent } from '../../src/engine/index.js';
 import type { LogKeeping } from '../../src/engine/eventLog.js';
-import { ok, type Simulation } from '../../src/index.js';
+import { type Simulation } from '../../src/index.js';
+import { ok } from '../../src/engine/index.js';
 import { LIVE_TIMERS, increment } from './holdModel.js';
 import { runFleet } from './fleet.js';
 import { median } from './measure.js';

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Simulation, type LogKeeping, type ProfileOverrides } from '../../src/index.js';
+import { Simulation, type ProfileOverrides } from '../../src/index.js';
+import { type LogKeeping } from '../../src/entries/model.js';
 import officeFleet from '../../scenarios/office-fleet.js';
 
 /**

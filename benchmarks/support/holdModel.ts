@@ -3,7 +3,7 @@
  * schedules a replacement a random increment later. Increments come from one precomputed table so
  * every queue under test sees the same sequence and no random-number cost.
  */
-import { RandomSource } from '../../src/index.js';
+import { RandomSource } from '../../src/engine/index.js';
 
 /** Live timers in the standard runs. */
 export const LIVE_TIMERS = 10_000;

@@ -4,7 +4,7 @@
  * hold model. Increments come from the shared table, so only the engine's own work is measured.
  */
 import type { Decider } from '../../src/engine/index.js';
-import { ok } from '../../src/index.js';
+import { ok } from '../../src/engine/index.js';
 import { increment } from './holdModel.js';
 
 /** One counter per job, nested like computes under projects. */

@@ -10,3 +10,6 @@ export type { Arm, Decider, DecideContext } from './decider.js';
 export type { Touch } from './dirtyPaths.js';
 export type { LoggedEvent, SimulationStarted } from './loggedEvent.js';
 export { ClockError, LogFormatError, ReentrancyError, StepLimitError } from './errors.js';
+export { parseJsonLines, type ParsedLog } from './jsonLines.js';
+export { RandomSource } from '../core/randomSource.js';
+export { ok, err, type Result } from '../core/result.js';

@@ -21,6 +21,8 @@ export interface DefinitionKind<T> {
   readonly noun: string;
   /** The declaring function, for messages (`defineStudy`). */
   readonly define: string;
+  /** The entry point that exports it, for messages (`computesim/studies`). */
+  readonly importFrom: string;
   /** What is wrong with a default export, or `undefined` when it is a `T`. */
   readonly problem: (value: unknown) => string | undefined;
   /** Only for typing. */
@@ -92,7 +94,8 @@ export async function loadDefinition<T>(url: string, kind: DefinitionKind<T>): P
   }
   if (module.default === undefined)
     throw new DefinitionFileError(
-      `${displayPath(url)} has no default export (export default ${kind.define}({ ... }))`,
+      `${displayPath(url)} has no default export (export default ${kind.define}({ ... }), ` +
+        `with import { ${kind.define} } from '${kind.importFrom}')`,
     );
   const problem = kind.problem(module.default);
   if (problem !== undefined)

@@ -56,5 +56,6 @@ export function scenarioProblem(value: unknown): string | undefined {
 export const SCENARIO_FILE: DefinitionKind<ScenarioDefinition> = {
   noun: 'scenario',
   define: 'defineScenario',
+  importFrom: 'computesim',
   problem: scenarioProblem,
 };

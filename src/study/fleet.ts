@@ -77,5 +77,6 @@ export function defineFleet(definition: FleetDefinition): FleetDefinition {
 export const FLEET_FILE: DefinitionKind<FleetDefinition> = {
   noun: 'fleet',
   define: 'defineFleet',
+  importFrom: 'computesim/studies',
   problem: fleetProblem,
 };

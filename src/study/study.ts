@@ -181,5 +181,6 @@ export function isParamValue(value: unknown): value is ParamValue {
 export const STUDY_FILE: DefinitionKind<StudyDefinition<unknown>> = {
   noun: 'study',
   define: 'defineStudy',
+  importFrom: 'computesim/studies',
   problem: studyProblem,
 };

@@ -4,7 +4,8 @@
  * without a server.
  */
 import { describe, expect, it } from 'vitest';
-import { fetchHandler, Simulation } from '../../src/index.js';
+import { Simulation } from '../../src/index.js';
+import { fetchHandler } from '../../src/entries/serve.js';
 
 describe('rate limits in process (virtual time)', () => {
   it('given rateLimits: true, served in process, the public routes are limited and the control routes are not', async () => {

@@ -370,6 +370,16 @@ describe('computesim CLI', () => {
     ],
     [['compare', 'test/fixtures/notAStudy.ts'], 1, /does not export a study/],
     [
+      ['compare', 'src/core/duration.ts'],
+      1,
+      /duration.ts has no default export \(export default defineStudy\(\{ ... \}\), with import \{ defineStudy \} from 'computesim\/studies'\)/,
+    ],
+    [
+      ['run', 'src/core/duration.ts'],
+      1,
+      /has no default export \(export default defineScenario\(\{ ... \}\), with import \{ defineScenario \} from 'computesim'\)/,
+    ],
+    [
       ['compare', 'test/fixtures/tinyStudy.ts', '--duration', '5 days'],
       2,
       /--duration: Invalid duration/,

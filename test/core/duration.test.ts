@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration, tryParseDuration } from '../../src/index.js';
+import { formatDuration, parseDuration } from '../../src/index.js';
+import { tryParseDuration } from '../../src/entries/model.js';
 
 describe('durations', () => {
   it.each([

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RandomSource } from '../../src/index.js';
+import { RandomSource } from '../../src/engine/index.js';
 import { ID_PATTERN, newId } from '../../src/core/ids.js';
 
 const draws = (source: RandomSource, n = 8) =>

@@ -4,7 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROFILE, Simulation, defineStudy, resolveProfile } from '../../src/index.js';
+import { DEFAULT_PROFILE, Simulation } from '../../src/index.js';
+import { resolveProfile } from '../../src/entries/model.js';
+import { defineStudy } from '../../src/entries/studies.js';
 import { faultProfileProblem, withFaults } from '../../src/testing/index.js';
 import { studyProblem } from '../../src/study/study.js';
 import { resolveWorkload } from '../../src/workload/workloadSpec.js';

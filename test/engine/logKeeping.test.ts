@@ -14,9 +14,8 @@ import {
   LogUnavailableError,
   Simulation,
   metricsOf,
-  type LogKeeping,
-  type LogSink,
 } from '../../src/index.js';
+import { type LogKeeping, type LogSink } from '../../src/entries/model.js';
 import { addBusyProjects } from '../support/busyProjects.js';
 import { runCli } from '../support/runCli.js';
 import { runScript, scriptArb } from '../support/scripts.js';

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fetchHandler, Simulation } from '../../src/index.js';
+import { Simulation } from '../../src/index.js';
+import { fetchHandler } from '../../src/entries/serve.js';
 
 const ORIGIN = 'http://any.origin';
 

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  fetchHandler,
   LogFileSink,
   LogUnavailableError,
   Simulation,
   type SimulationOptions,
 } from '../../src/index.js';
+import { fetchHandler } from '../../src/entries/serve.js';
 import { assertDeterministic } from '../../src/testing/index.js';
 
 /** A project whose compute ran for two hours, on a simulation with the given log. */

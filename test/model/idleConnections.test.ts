@@ -4,7 +4,8 @@
  * suspend (57P01); a running query, an open transaction and a workload session keep it awake.
  */
 import { describe, expect, it } from 'vitest';
-import { fetchHandler, type Simulation } from '../../src/index.js';
+import { type Simulation } from '../../src/index.js';
+import { fetchHandler } from '../../src/entries/serve.js';
 import { givenProject } from '../support/given.js';
 
 describe('idle connections and scale to zero', () => {

@@ -4,15 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE, Simulation, type SimState } from '../../src/index.js';
 import {
-  DEFAULT_PROFILE,
   OPERATION_ACTIONS,
-  Simulation,
   isTerminal,
   type OperationAction,
   type OperationStatus,
-  type SimState,
-} from '../../src/index.js';
+} from '../../src/entries/model.js';
 import type { Connection } from '../../src/simulation/connection.js';
 import { immerFold } from '../support/immerFold.js';
 import { formatInstant } from '../../src/core/instant.js';

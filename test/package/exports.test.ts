@@ -46,6 +46,30 @@ describe('the built package', () => {
     expect(existsSync(`${root}/dist/engine/index.d.ts`)).toBe(true);
   });
 
+  it('serves every subpath package.json declares to plain Node, with its type declarations', () => {
+    const { exports } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
+      exports: Record<string, string | { types: string; import: string }>;
+    };
+    const subpaths = Object.entries(exports).flatMap(([subpath, target]) =>
+      typeof target === 'string' ? [] : [{ specifier: `computesim${subpath.slice(1)}`, target }],
+    );
+    expect(subpaths.map((s) => s.specifier)).toEqual(
+      expect.arrayContaining(['computesim/studies', 'computesim/serve', 'computesim/model']),
+    );
+    const script = `
+      const counts = {};
+      for (const specifier of ${JSON.stringify(subpaths.map((s) => s.specifier))})
+        counts[specifier] = Object.keys(await import(specifier)).length;
+      console.log(JSON.stringify(counts));`;
+    const counts = JSON.parse(
+      execFileSync('node', ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }),
+    ) as Record<string, number>;
+    for (const { specifier, target } of subpaths) {
+      expect(counts[specifier], specifier).toBeGreaterThan(0);
+      expect(existsSync(join(root, target.types)), target.types).toBe(true);
+    }
+  });
+
   it('serves "computesim/testing" to plain Node: a fetch client runs in virtual time', () => {
     const script = `
       import { runClient, defaultOracles, checkClient } from 'computesim/testing';
@@ -96,7 +120,7 @@ describe('the built package', () => {
 
   it('serves the dashboard with the page script the build bundled, and packs that script', () => {
     const script = `
-      import { SimServer } from './dist/http/simServer.js';
+      import { SimServer } from 'computesim/serve';
       import { Simulation } from 'computesim';
       const server = new SimServer(new Simulation({ seed: 1 }), {
         keys: [{ key: 'k', kind: 'personal' }],

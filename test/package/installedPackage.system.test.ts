@@ -40,7 +40,7 @@ function computesim(args: readonly string[]) {
 }
 
 /** A study small enough to sweep in a second, as JavaScript (any .mjs file name) or TypeScript. */
-const STUDY = `import { defineStudy } from 'computesim';
+const STUDY = `import { defineStudy } from 'computesim/studies';
 export default defineStudy({
   name: 'tiny',
   seed: 11,

@@ -5,13 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  LogUnavailableError,
-  MetricsProjection,
-  Simulation,
-  metricsOf,
-  type LogKeeping,
-} from '../../src/index.js';
+import { LogUnavailableError, Simulation, metricsOf } from '../../src/index.js';
+import { type LogKeeping } from '../../src/entries/model.js';
+import { MetricsProjection } from '../../src/entries/studies.js';
 import { withFaults } from '../../src/testing/index.js';
 import { addBusyProjects } from '../support/busyProjects.js';
 

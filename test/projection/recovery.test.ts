@@ -3,7 +3,7 @@
  * narration go on after its project (or branch) comes back, idle.
  */
 import { describe, expect, it } from 'vitest';
-import { lifecycleOf } from '../../src/index.js';
+import { lifecycleOf } from '../../src/entries/studies.js';
 import { ComputeActivity } from '../../src/projection/computeActivity.js';
 import { computeLanes } from '../../src/projection/computeLanes.js';
 import { createNarrator } from '../../src/projection/narrator.js';

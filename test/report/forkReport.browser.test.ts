@@ -6,7 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { compareFork, officeHours, Simulation } from '../../src/index.js';
+import { officeHours, Simulation } from '../../src/index.js';
+import { compareFork } from '../../src/entries/studies.js';
 import { forkReport } from '../../src/report/html/forkReport.js';
 import { labelWidth } from '../../src/report/html/tickLabelWidth.js';
 import { openReport, describeInBrowser, TEST_OUTPUT, useBrowser } from '../support/browser.js';

@@ -4,7 +4,8 @@
  * one timeline of what the script and the simulation did.
  */
 import { describe, expect, it } from 'vitest';
-import { defineScenario, runScenario, type ScenarioScript } from '../../src/index.js';
+import { defineScenario, runScenario } from '../../src/index.js';
+import { type ScenarioScript } from '../../src/entries/studies.js';
 import { relativeClock } from '../../src/projection/timelineLine.js';
 
 const START = '2026-01-05T09:00:00Z';

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { metricsOf, Simulation, type SettingsChange, type SimEvent } from '../../src/index.js';
+import { metricsOf, Simulation, type SimEvent } from '../../src/index.js';
+import { type SettingsChange } from '../../src/entries/model.js';
 import { workload } from '../../src/testing/arbitraries/workloadArbitraries.js';
 
 const START = Date.parse('2026-01-06T00:00:00Z');

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sweep, sweepStudyFile } from '../../src/index.js';
+import { sweep, sweepStudyFile } from '../../src/entries/studies.js';
 import { fileUrl } from '../../src/files/loadDefinition.js';
 import { cellProgram } from '../../src/study/cellProgram.js';
 import resolving from '../fixtures/resolvingStudy.js';

@@ -15,7 +15,7 @@ import {
   runFleetFile,
   runFleetRange,
   type FleetResult,
-} from '../../src/index.js';
+} from '../../src/entries/studies.js';
 import { percentiles, type Percentiles } from '../../src/projection/percentiles.js';
 import { runProject } from '../../src/study/fleetRun.js';
 import { LatencyHistogram, PERCENTILE_RELATIVE_ERROR } from '../../src/study/latencyHistogram.js';

@@ -2,7 +2,7 @@
  * The 95% interval across seeds, against values worked by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { meanInterval } from '../../src/index.js';
+import { meanInterval } from '../../src/entries/studies.js';
 import { tQuantile975 } from '../../src/study/interval.js';
 import { gridPoints } from '../../src/study/grid.js';
 

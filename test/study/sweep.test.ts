@@ -3,7 +3,7 @@
  * one point per grid combination, intervals across seeds, and clear refusals of bad options.
  */
 import { describe, expect, it } from 'vitest';
-import { sweep, sweepStudyFile, sweepCsv, sweepTable } from '../../src/index.js';
+import { sweep, sweepStudyFile, sweepCsv, sweepTable } from '../../src/entries/studies.js';
 import { planSweep } from '../../src/study/sweepPlan.js';
 import tiny from '../fixtures/tinyStudy.js';
 

@@ -3,7 +3,8 @@
  * time from the empty state, so a change the engine's publishing missed shows up as a difference.
  */
 import { produce } from 'immer';
-import type { DomainEvent, SimState } from '../../src/index.js';
+import type { SimState } from '../../src/index.js';
+import type { DomainEvent } from '../../src/entries/model.js';
 import { evolver } from '../../src/model/eventMeanings.js';
 import { emptyState } from '../../src/model/state.js';
 

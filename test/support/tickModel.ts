@@ -3,7 +3,7 @@
  * (foreground or background) and a `Guarded` timer that is stale unless state still expects it.
  */
 import type { Decider } from '../../src/engine/index.js';
-import { err, ok } from '../../src/index.js';
+import { err, ok } from '../../src/engine/index.js';
 
 export interface TickState {
   readonly ticks: number;

@@ -4,7 +4,8 @@
  * up.
  */
 import { describe, expect, it } from 'vitest';
-import { compare, comparisonTable, officeHours, type Simulation } from '../../src/index.js';
+import { officeHours, type Simulation } from '../../src/index.js';
+import { compare, comparisonTable } from '../../src/entries/studies.js';
 import { expectDeltasInColumns } from '../support/deltaColumns.js';
 
 function smallFleet(sim: Simulation, suspendTimeoutSeconds: number): void {

@@ -3,7 +3,9 @@
  * checking with clear errors, and trace files with bad rows reported by line.
  */
 import { describe, expect, it } from 'vitest';
-import { RandomSource, Simulation, officeHours, parseTrace } from '../../src/index.js';
+import { Simulation, officeHours } from '../../src/index.js';
+import { parseTrace } from '../../src/entries/model.js';
+import { RandomSource } from '../../src/engine/index.js';
 import { nextArrival, rateAt } from '../../src/workload/dailyRates.js';
 
 const MONDAY = Date.parse('2026-01-05T00:00:00Z');

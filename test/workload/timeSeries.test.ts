@@ -3,7 +3,8 @@
  * integrated, with the CU-hours of the metrics projection.
  */
 import { describe, expect, it } from 'vitest';
-import { Simulation, metricsOf, timeSeriesOf } from '../../src/index.js';
+import { Simulation, metricsOf } from '../../src/index.js';
+import { timeSeriesOf } from '../../src/entries/studies.js';
 import { timeBucketsOf } from '../../src/projection/timeSeries.js';
 
 const START = Date.parse('2026-01-05T00:00:00Z');

@@ -1,0 +1,134 @@
+/**
+ * Renders docs/exports.md: every name each entry point of the package exports (the root and every
+ * subpath of package.json's `exports`), one line each, from the entry's header and each name's TSDoc.
+ * The test `test/exportsDoc.test.ts` fails when the committed page is not what this renders, or
+ * when a public name has no TSDoc to render.
+ */
+import { readFileSync } from 'node:fs';
+import { format, resolveConfig } from 'prettier';
+import ts from 'typescript';
+
+/** Where the page lives, from the repository root. */
+export const EXPORTS_DOC = 'docs/exports.md';
+
+/** The command that regenerates the page. */
+export const EXPORTS_COMMAND = 'npm run docs:exports';
+
+/** One public name: what kind of thing it is and the first sentence of its TSDoc ('' if none). */
+export interface PublicName {
+  readonly name: string;
+  readonly kind: string;
+  readonly summary: string;
+}
+
+/** One entry point: its specifier, its source file, its header's first sentence and its names. */
+export interface EntryPoint {
+  readonly specifier: string;
+  readonly source: string;
+  readonly summary: string;
+  readonly names: readonly PublicName[];
+}
+
+const root = new URL('../', import.meta.url);
+
+/** The entry points package.json declares, in its order, with their source files. */
+function declaredEntries(): { specifier: string; source: string }[] {
+  const { exports } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+    exports: Record<string, string | { import?: string }>;
+  };
+  return Object.entries(exports).flatMap(([subpath, target]) => {
+    const built = typeof target === 'string' ? target : target.import;
+    if (built === undefined || !built.startsWith('./dist/')) return [];
+    const source = built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
+    return [{ specifier: `computesim${subpath.slice(1)}`, source }];
+  });
+}
+
+/** The first sentence of a comment, on one line (the rest of the comment is the source's to say). */
+function firstSentence(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const end = /\.(\s|$)/.exec(line);
+  return end === null ? line : line.slice(0, end.index + 1);
+}
+
+/** What kind of thing a declaration is, in a word. */
+function kindOf(symbol: ts.Symbol): string {
+  const flags = symbol.flags;
+  if (flags & ts.SymbolFlags.Class) return 'class';
+  if (flags & ts.SymbolFlags.Function) return 'function';
+  if (flags & ts.SymbolFlags.Interface) return 'interface';
+  if (flags & ts.SymbolFlags.TypeAlias) return 'type';
+  if (flags & ts.SymbolFlags.Variable) return 'const';
+  if (flags & ts.SymbolFlags.Enum) return 'enum';
+  return 'name';
+}
+
+/** The comment at the top of a file (its header), if it has one. */
+function headerOf(file: ts.SourceFile): string {
+  const comment = ts.getLeadingCommentRanges(file.text, 0)?.[0];
+  if (comment === undefined) return '';
+  const text = file.text.slice(comment.pos, comment.end);
+  return text
+    .replace(/^\/\*\*?|\*\/$/g, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\* ?/, ''))
+    .join(' ')
+    .replace(/^\s*`[^`]+`: (.)/, (_, first: string) => first.toUpperCase());
+}
+
+/** Every entry point with its names, read by the TypeScript compiler from the sources. */
+export function readEntryPoints(): EntryPoint[] {
+  const entries = declaredEntries();
+  const program = ts.createProgram(
+    entries.map((entry) => new URL(entry.source, root).pathname),
+    {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ['node'],
+    },
+  );
+  const checker = program.getTypeChecker();
+  return entries.map(({ specifier, source }) => {
+    const file = program.getSourceFile(new URL(source, root).pathname);
+    const module = file === undefined ? undefined : checker.getSymbolAtLocation(file);
+    if (file === undefined || module === undefined)
+      throw new Error(`${source}: not found or not a module`);
+    const names = checker.getExportsOfModule(module).map((exported) => {
+      const symbol =
+        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const summary = firstSentence(
+        ts.displayPartsToString(symbol.getDocumentationComment(checker)),
+      );
+      return { name: exported.name, kind: kindOf(symbol), summary };
+    });
+    names.sort((a, b) => a.name.localeCompare(b.name, 'en'));
+    return { specifier, source, summary: firstSentence(headerOf(file)), names };
+  });
+}
+
+/** The page as it should be committed (formatted as prettier formats the repository). */
+export async function renderExports(entries = readEntryPoints()): Promise<string> {
+  const lines = [
+    '# Every public name',
+    '',
+    `Each entry point of the package and every name it exports, one line each, from the sources'`,
+    `TSDoc (generated by \`${EXPORTS_COMMAND}\`; the tests keep it current). Import a name from the`,
+    'entry it is listed under.',
+    '',
+    ...entries.map(
+      ({ specifier, names }) =>
+        `- [\`${specifier}\`](#${specifier.replace(/\//g, '')}): ${names.length} names`,
+    ),
+  ];
+  for (const entry of entries) {
+    lines.push('', `## ${entry.specifier}`, '', `${entry.summary} (\`${entry.source}\`)`, '');
+    for (const { name, kind, summary } of entry.names)
+      lines.push(`- \`${name}\` (${kind}): ${summary === '' ? '—' : summary}`);
+  }
+  const options = await resolveConfig(new URL(EXPORTS_DOC, root).pathname);
+  return format(`${lines.join('\n')}\n`, { ...options, parser: 'markdown' });
+}
