@@ -1,9 +1,8 @@
 /**
- * The dashboard's routes, answered by `serve` before its HTTP core: the page at `/` (no data in it,
- * so no key; the first answer waits for its script, bundled on first use when running from the
- * TypeScript sources), and under `/api/v2/_sim/` the event stream, the figures on screen and the
- * report of the run so far, with the control routes' key rules. Every other path goes on to the
- * core.
+ * The dashboard's answers, for its rows of the served routes (servedRoutes.ts): the page (no data
+ * in it, so no key; the first answer waits for its script, bundled on first use when running from
+ * the TypeScript sources), the event stream, the figures on screen and the report of the run so
+ * far, the last three with the control routes' key rules.
  */
 import { dashboardView, runProjections, type RunProjections } from '../dashboard/dashboardView.js';
 import { dashboardPage } from '../dashboard/dashboardPage.js';
@@ -12,6 +11,7 @@ import { pageScript } from '../files/pageScript.js';
 import { bearer, controlAccess } from '../service/controlAccess.js';
 import { errorAnswer, type Answer } from '../service/errorTable.js';
 import { API_PREFIX, type HttpCore, type Reply } from '../service/httpCore.js';
+import type { DashboardAnswer, Responder } from './servedRoutes.js';
 import type { RequestLike } from '../service/requestLike.js';
 import type { Simulation } from '../simulation/simulation.js';
 import type { DashboardFeed } from './dashboardFeed.js';
@@ -45,7 +45,12 @@ export class DashboardRoutes {
         readonly run: Promise<RunProjections>;
       }
     | undefined;
-  readonly #routes: ReadonlyMap<string, { readonly keyed: boolean; readonly handle: Handler }>;
+  readonly #handlers: Readonly<Record<DashboardAnswer, Handler>> = {
+    page: () => this.#pageReply(),
+    events: (request) => this.#events(request),
+    view: (_, query) => this.#view(query),
+    report: (request) => this.#report(request.method),
+  };
   /** The page, once its script was had. */
   #page: string | undefined;
 
@@ -53,25 +58,11 @@ export class DashboardRoutes {
     readonly core: HttpCore,
     readonly feed: DashboardFeed,
     readonly keys: ReadonlyMap<string, DashboardKey>,
-  ) {
-    this.#routes = new Map<string, { readonly keyed: boolean; readonly handle: Handler }>([
-      ['/', { keyed: false, handle: () => this.#pageReply() }],
-      [`${API_PREFIX}/_sim/events`, { keyed: true, handle: (r) => this.#events(r) }],
-      [`${API_PREFIX}/_sim/view`, { keyed: true, handle: (_, q) => this.#view(q) }],
-      [`${API_PREFIX}/_sim/report`, { keyed: true, handle: (r) => this.#report(r.method) }],
-    ]);
-  }
+  ) {}
 
-  /** The answer to `request` if it is the dashboard's, else `undefined` (the core answers it). */
-  answer(request: RequestLike): Reply | undefined {
-    let url: URL;
-    try {
-      url = new URL(request.url, 'http://localhost');
-    } catch {
-      return undefined;
-    }
-    const route = this.#routes.get(url.pathname);
-    if (route === undefined) return undefined;
+  /** The answer to `request`, which the served routes gave to the dashboard's `route`. */
+  answer(request: RequestLike, route: Extract<Responder, { by: 'dashboard' }>): Reply {
+    const url = new URL(request.url, 'http://localhost');
     const method = request.method.toUpperCase();
     if (method !== 'GET' && method !== 'HEAD') {
       discardBody(request);
@@ -85,7 +76,7 @@ export class DashboardRoutes {
       const denied = this.#access(request.headers.get('authorization'));
       if (denied !== undefined) return json(denied);
     }
-    const reply = route.handle(request, url.searchParams);
+    const reply = this.#handlers[route.answer](request, url.searchParams);
     return method === 'HEAD' && typeof reply.body === 'string' ? { ...reply, body: null } : reply;
   }
 

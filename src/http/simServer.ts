@@ -22,8 +22,9 @@ import {
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
-import { answerSqlRequest, isSqlRequest } from './sqlRoute.js';
-import { WebSocketRoute } from './webSocketRoute.js';
+import { answerSqlRequest } from './sqlRoute.js';
+import { pathnameOf, servedRouteOf } from './servedRoutes.js';
+import { refuseUpgrade, WebSocketRoute } from './webSocketRoute.js';
 import { OpenReplies } from './clientErrors.js';
 import { DashboardFeed } from './dashboardFeed.js';
 import { DashboardRoutes } from './dashboardRoutes.js';
@@ -130,9 +131,12 @@ export class SimServer {
     this.server = createServer((incoming, outgoing) => this.#exchange(incoming, outgoing));
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', this.#replies.clientError);
-    this.server.on('upgrade', (incoming, socket, head) =>
-      this.#webSockets.upgrade(incoming, socket, head, this.#postgres?.front),
-    );
+    this.server.on('upgrade', (incoming, socket, head) => {
+      const route = servedRouteOf(pathnameOf(urlOf(incoming)) ?? '', 'upgrade');
+      if (route?.responder.by === 'websocket')
+        this.#webSockets.upgrade(incoming, socket, head, this.#postgres?.front);
+      else refuseUpgrade(socket, 'no such route');
+    });
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
@@ -216,22 +220,24 @@ export class SimServer {
   }
 
   /**
-   * One request: one hop from the socket to the core and one back (`serve` never rejects). An
-   * exception outside the core is a 500, or a dropped connection once the reply has begun.
+   * One request, answered by its row of `SERVED_ROUTES`: one hop from the socket to its responder
+   * and one back (`serve` never rejects). An exception outside the core is a 500, or a dropped
+   * connection once the reply has begun.
    */
   #exchange(incoming: IncomingMessage, outgoing: ServerResponse): void {
     this.#replies.opened(incoming, outgoing);
     try {
-      if (isSqlRequest(incoming)) {
+      const url = urlOf(incoming);
+      const responder = servedRouteOf(pathnameOf(url) ?? '', 'request')?.responder;
+      if (responder?.by === 'sql') {
         answerSqlRequest(incoming, outgoing, this.#postgres?.front).catch((error: unknown) =>
           this.#crashed(outgoing, error),
         );
         return;
       }
-      const request = new NodeRequest(incoming);
-      const dashboard = this.dashboard.answer(request);
-      if (dashboard !== undefined) {
-        this.#write(outgoing, dashboard);
+      const request = new NodeRequest(incoming, url);
+      if (responder?.by === 'dashboard') {
+        this.#write(outgoing, this.dashboard.answer(request, responder));
         return;
       }
       void this.core
@@ -243,13 +249,16 @@ export class SimServer {
   }
 
   /**
-   * Answers a request in process exactly as the socket does: the dashboard's routes, then the core
-   * (`core.fetch` alone knows nothing of the dashboard).
+   * Answers a request in process as the socket does, by the same table: the dashboard's routes and
+   * the core (`core.fetch` alone knows nothing of the dashboard). SQL over HTTP and WebSockets need
+   * the socket: in process, `computesim/msw` serves them.
    */
   async fetch(request: Request, context: HttpContext = {}): Promise<Response> {
-    const dashboard = this.dashboard.answer(request);
-    if (dashboard !== undefined)
-      return new Response(dashboard.body, { status: dashboard.status, headers: dashboard.headers });
+    const responder = servedRouteOf(pathnameOf(request.url) ?? '', 'request')?.responder;
+    if (responder?.by === 'dashboard') {
+      const reply = this.dashboard.answer(request, responder);
+      return new Response(reply.body, { status: reply.status, headers: reply.headers });
+    }
     return this.core.fetch(request, context);
   }
 
@@ -297,7 +306,7 @@ class NodeRequest implements RequestLike {
   readonly headers: NodeHeaders;
   readonly body: CollectableBody | null;
 
-  constructor(incoming: IncomingMessage) {
+  constructor(incoming: IncomingMessage, url: string) {
     const method = incoming.method ?? 'GET';
     const hasBody =
       method !== 'GET' &&
@@ -306,7 +315,7 @@ class NodeRequest implements RequestLike {
         Number(incoming.headers['content-length'] ?? 0) > 0);
     if (!hasBody) incoming.resume();
     this.method = method;
-    this.url = urlOf(incoming);
+    this.url = url;
     this.headers = new NodeHeaders(incoming.headers);
     this.body = hasBody ? new NodeBody(incoming) : null;
   }

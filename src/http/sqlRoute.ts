@@ -12,11 +12,6 @@ import { methodRefusal, proxyError, SQL_ALLOW, SQL_PREFLIGHT_HEADERS } from '../
 /** The largest request body taken (a batch of statements with their parameters). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** Whether a request is for SQL over HTTP (any method: a method other than POST is refused). */
-export function isSqlRequest(incoming: IncomingMessage): boolean {
-  return (incoming.url ?? '').split('?')[0] === '/sql';
-}
-
 /** Answers a request for `/sql`. */
 export async function answerSqlRequest(
   incoming: IncomingMessage,

@@ -32,26 +32,23 @@ export class WebSocketRoute {
     };
   }
 
-  /** Takes an upgrade request: `/v2` with a front becomes a Postgres client; anything else is refused. */
+  /**
+   * Takes an upgrade request to `/v2` (the table of served routes sends only those): with a front it
+   * becomes a Postgres client; without one it is refused.
+   */
   upgrade(
     incoming: IncomingMessage,
     socket: Duplex,
     head: Buffer,
     front: PostgresFront | undefined,
   ): void {
-    socket.on('error', () => undefined);
-    const url = new URL(incoming.url ?? '/', 'http://localhost');
     const ws = this.#ws;
-    if (url.pathname !== '/v2' || front === undefined || ws === undefined) {
-      const reason =
-        front === undefined || ws === undefined
-          ? 'Postgres over WebSocket needs serve --pg-port'
-          : 'no such route';
-      socket.end(
-        `HTTP/1.1 404 Not Found\r\ncontent-type: text/plain\r\ncontent-length: ${reason.length}\r\nconnection: close\r\n\r\n${reason}`,
-      );
+    if (front === undefined || ws === undefined) {
+      refuseUpgrade(socket, 'Postgres over WebSocket needs serve --pg-port');
       return;
     }
+    socket.on('error', () => undefined);
+    const url = new URL(incoming.url ?? '/', 'http://localhost');
     const address = url.searchParams.get('address') ?? incoming.headers.host ?? '';
     const endpoint = endpointFromHost(address.replace(/:\d+$/, ''));
     ws.server.handleUpgrade(incoming, socket, head, (webSocket) => {
@@ -65,4 +62,12 @@ export class WebSocketRoute {
   close(): void {
     this.#ws?.server.close();
   }
+}
+
+/** Refuses an upgrade with a 404 saying why, and closes the socket. */
+export function refuseUpgrade(socket: Duplex, reason: string): void {
+  socket.on('error', () => undefined);
+  socket.end(
+    `HTTP/1.1 404 Not Found\r\ncontent-type: text/plain\r\ncontent-length: ${reason.length}\r\nconnection: close\r\n\r\n${reason}`,
+  );
 }
