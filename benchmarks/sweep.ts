@@ -23,7 +23,7 @@
  * FLEET_ROUNDS shrink it for a quick look)
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileUrl } from '../src/files/loadDefinition.js';
+import { fileUrl } from '../src/definitions/loadDefinition.js';
 import { runFleetFile, sweepStudyFile } from '../src/entries/studies.js';
 import { cellProgram } from '../src/study/cellProgram.js';
 import { CellThreads } from '../src/study/cellThreads.js';

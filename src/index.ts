@@ -19,8 +19,8 @@ export {
   ReentrancyError,
   StepLimitError,
 } from './engine/errors.js';
-export { LogFileSink } from './files/logFileSink.js';
-export { LogFile } from './files/logFile.js';
+export { LogFileSink } from './logfiles/logFileSink.js';
+export { LogFile } from './logfiles/logFile.js';
 
 // Time.
 export { formatDuration, parseDuration, type Duration } from './core/duration.js';

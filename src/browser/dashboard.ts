@@ -1,5 +1,5 @@
 /**
- * The dashboard page's script (bundled into the page: see src/files/pageScript.ts). It finds the
+ * The dashboard page's script (bundled into the page: see src/programs/pageScript.ts). It finds the
  * key or asks for it, then reads the event stream into the feed and the clock, asks for the figures
  * on screen whenever something changed, and drives the clock through the `_sim` control routes.
  */

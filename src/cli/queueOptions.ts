@@ -4,7 +4,7 @@
  */
 import { CellFailed, submitCells } from '../queue/submitCells.js';
 import { redisConnection, type QueuedCell } from '../queue/cellQueue.js';
-import { MissingPackageError } from '../files/optionalPackage.js';
+import { MissingPackageError } from '../packages/optionalPackage.js';
 import type { StudyDefinition } from '../study/study.js';
 import { planSweep, type SweepOptions } from '../study/sweepPlan.js';
 import {

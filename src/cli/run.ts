@@ -3,7 +3,7 @@
  * With no arguments under `npm start`, it runs the demo.
  */
 import { closeSync, openSync, writeFileSync } from 'node:fs';
-import { writeLines } from '../files/writeLines.js';
+import { writeLines } from '../logfiles/writeLines.js';
 import { main } from './main.js';
 
 // A reader that stops early (`| head`) is not an error: stop quietly.

@@ -3,7 +3,7 @@
  * parameter values, parsed into what the study API takes.
  */
 import type { Duration } from '../core/duration.js';
-import { fileUrl, loadDefinition } from '../files/loadDefinition.js';
+import { fileUrl, loadDefinition } from '../definitions/loadDefinition.js';
 import { sweepStudyFile } from '../study/sweep.js';
 import type { SweepOptions } from '../study/sweepPlan.js';
 import type { SweepResult } from '../study/sweepResult.js';

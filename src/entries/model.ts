@@ -36,7 +36,7 @@ export type { SettingsChange, ComputeChange, WorkloadChange } from '../model/set
 export type { ForkOptions } from '../simulation/fork.js';
 export type { LogKeeping } from '../engine/eventLog.js';
 export type { LogSink } from '../engine/logStream.js';
-export type { LogFileScan } from '../files/logFile.js';
+export type { LogFileScan } from '../logfiles/logFile.js';
 export type { RequestOptions } from '../api/requestPipeline.js';
 export type { ConnectionActivity, StatementResult } from '../simulation/connection.js';
 export { tryParseDuration } from '../core/duration.js';

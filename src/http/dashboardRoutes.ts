@@ -7,7 +7,7 @@
 import { dashboardView, runProjections, type RunProjections } from '../dashboard/dashboardView.js';
 import { dashboardPage } from '../dashboard/dashboardPage.js';
 import { servedRunReport } from '../dashboard/servedRunReport.js';
-import { pageScript } from '../files/pageScript.js';
+import { pageScript } from '../programs/pageScript.js';
 import { bearer, controlAccess } from '../service/controlAccess.js';
 import { errorAnswer, type Answer } from '../service/errorTable.js';
 import { API_PREFIX, type HttpCore, type Reply } from '../service/httpCore.js';

@@ -1,5 +1,5 @@
 /**
- * The durable event log of a served simulation (format: `files/logFile.ts`, promises:
+ * The durable event log of a served simulation (format: `logfiles/logFile.ts`, promises:
  * docs/durability.md). Opening locks the file, keeps its whole committed requests, repairs a torn
  * tail (or adds a last commit line's lost newline) and replays it as a stream; serving appends each request's events and their commit line
  * before the response goes out, so a crash (even SIGKILL) loses no acknowledged change.
@@ -20,9 +20,14 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { Simulation } from '../simulation/simulation.js';
-import { commitLine, LogFile, STATE_FILE_FIRST_LINE, type DroppedTail } from '../files/logFile.js';
+import {
+  commitLine,
+  LogFile,
+  STATE_FILE_FIRST_LINE,
+  type DroppedTail,
+} from '../logfiles/logFile.js';
 import { StateFileError } from '../service/stateFileError.js';
-import { writeAll, writeLines } from '../files/writeLines.js';
+import { writeAll, writeLines } from '../logfiles/writeLines.js';
 import { identityOf, StateFileLock } from './stateFileLock.js';
 
 /** What opening a state file found and did. */

@@ -8,8 +8,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { createWebSocketStream, WebSocketServer } from 'ws';
-import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
-import { loadOptional } from '../files/optionalPackage.js';
+import { POSTGRES_FEATURE } from '../packages/optionalFeatures.js';
+import { loadOptional } from '../packages/optionalPackage.js';
 import { endpointFromHost } from '../pg/endpointRouting.js';
 import type { PostgresFront } from '../pg/postgresFront.js';
 

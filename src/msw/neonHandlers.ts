@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { http, HttpResponse, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { RandomSource } from '../core/randomSource.js';
 import { SQL_STATES } from '../domain/sqlState.js';
-import { MSW_SQL_FEATURE } from '../files/optionalFeatures.js';
+import { MSW_SQL_FEATURE } from '../packages/optionalFeatures.js';
 import { endpointFromHost } from '../pg/endpointRouting.js';
 import { PostgresFront } from '../pg/postgresFront.js';
 import { webSocketStream } from './webSocketStream.js';

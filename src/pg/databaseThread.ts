@@ -6,8 +6,8 @@
  * that reads slowly holds back its own statement and costs at most that much memory.
  */
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../files/threadArgv.js';
-import { threadProgram } from '../files/threadProgram.js';
+import { startThread } from '../programs/threadArgv.js';
+import { threadProgram } from '../programs/threadProgram.js';
 import type { DatabaseReply, DatabaseRequest, DatabaseThreadData } from './databaseWorker.js';
 
 /** Reply bytes a database may have on their way to a client before its backend waits. */

@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { Subscription } from 'rxjs';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { SQL_STATES } from '../domain/sqlState.js';
-import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
-import { requireFeature, type OptionalFeature } from '../files/optionalPackage.js';
+import { POSTGRES_FEATURE } from '../packages/optionalFeatures.js';
+import { requireFeature, type OptionalFeature } from '../packages/optionalPackage.js';
 import {
   BranchDatabases,
   type BranchDatabasesOptions,

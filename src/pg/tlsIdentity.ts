@@ -7,8 +7,8 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { POSTGRES_FEATURE } from '../files/optionalFeatures.js';
-import { loadOptional } from '../files/optionalPackage.js';
+import { POSTGRES_FEATURE } from '../packages/optionalFeatures.js';
+import { loadOptional } from '../packages/optionalPackage.js';
 
 /** A certificate, its private key, and its end-point hash. */
 export interface TlsIdentity {

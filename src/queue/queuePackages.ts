@@ -4,8 +4,8 @@
  */
 import type * as Bullmq from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUE_FEATURE } from '../files/optionalFeatures.js';
-import { loadOptional } from '../files/optionalPackage.js';
+import { QUEUE_FEATURE } from '../packages/optionalFeatures.js';
+import { loadOptional } from '../packages/optionalPackage.js';
 
 /** BullMQ; rejects with a `MissingPackageError` when it is not installed. */
 export function loadBullmq(): Promise<typeof Bullmq> {

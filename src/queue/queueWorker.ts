@@ -4,7 +4,7 @@
  * mid-cell loses its lock and BullMQ gives the cell to another; a cell that throws fails for good
  * (it would throw again); a thread that dies stops the worker, leaving its cells to the others.
  */
-import { fileUrl } from '../files/loadDefinition.js';
+import { fileUrl } from '../definitions/loadDefinition.js';
 import { CellThreads } from '../study/cellThreads.js';
 import {
   cellOf,

@@ -6,8 +6,8 @@
 import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
 import type { ProfileChoice } from '../domain/profile.js';
-import type { DefinitionKind } from '../files/loadDefinition.js';
-import { settingsProblem } from '../files/settingsProblem.js';
+import type { DefinitionKind } from '../definitions/loadDefinition.js';
+import { settingsProblem } from '../definitions/settingsProblem.js';
 import type { ScenarioScript } from './scenarioScript.js';
 
 /** A scenario, as a scenario file default-exports it. */

@@ -12,13 +12,13 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileModule, CompileError } from '../files/compileProgram.js';
-import { OnceEach } from '../files/onceEach.js';
-import { keepProgram, programFolder } from '../files/programFiles.js';
+import { compileModule, CompileError } from '../programs/compileProgram.js';
+import { OnceEach } from '../programs/onceEach.js';
+import { keepProgram, programFolder } from '../programs/programFiles.js';
 
 /** The sources the program is made of, found next to this file's own source. */
 const CELL_WORKER = new URL('./cellWorker.ts', import.meta.url);
-const LOAD_DEFINITION = new URL('../files/loadDefinition.ts', import.meta.url);
+const LOAD_DEFINITION = new URL('../definitions/loadDefinition.ts', import.meta.url);
 
 const programs = new OnceEach<string, URL>();
 

@@ -10,7 +10,7 @@ import { cellProgram } from './cellProgram.js';
 import type { CellTask } from './cellTask.js';
 import type { CellReply, CellRequest } from './cellWorker.js';
 import type { CellResult } from './runCell.js';
-import { startThread } from '../files/threadArgv.js';
+import { startThread } from '../programs/threadArgv.js';
 
 interface Pending {
   readonly request: CellRequest;

@@ -9,8 +9,8 @@ import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
 import { nonNegative, parseInput, satisfying, strictObject, whole } from '../core/schema.js';
 import type { ProfileChoice } from '../domain/profile.js';
-import type { DefinitionKind } from '../files/loadDefinition.js';
-import { RUN_SETTINGS_SHAPE } from '../files/settingsProblem.js';
+import type { DefinitionKind } from '../definitions/loadDefinition.js';
+import { RUN_SETTINGS_SHAPE } from '../definitions/settingsProblem.js';
 import type { Simulation } from '../simulation/simulation.js';
 
 /** A fleet of independent projects. */

@@ -4,7 +4,7 @@
  * do not depend on the number of threads or shards.
  */
 import { availableParallelism } from 'node:os';
-import { fileUrl, loadDefinition } from '../files/loadDefinition.js';
+import { fileUrl, loadDefinition } from '../definitions/loadDefinition.js';
 import { FLEET_FILE, type FleetDefinition } from './fleet.js';
 import { FleetTally, type FleetPart } from './fleetPart.js';
 import { fleetMeta, fleetResult, type FleetResult } from './fleetRun.js';

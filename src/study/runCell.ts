@@ -3,7 +3,7 @@
  * per set of options, so a long-lived worker pays for neither again.
  */
 import type { FleetMetrics } from '../projection/metrics.js';
-import { displayPath, loadDefinition } from '../files/loadDefinition.js';
+import { displayPath, loadDefinition } from '../definitions/loadDefinition.js';
 import type { CellTask, FleetCell } from './cellTask.js';
 import { FLEET_FILE, type FleetDefinition } from './fleet.js';
 import type { FleetPart } from './fleetPart.js';

@@ -8,10 +8,10 @@ import type { Duration } from '../core/duration.js';
 import type { Instant } from '../core/instant.js';
 import { PROFILE_SCHEMA, type ProfileOverrides } from '../domain/profile.js';
 import type { Simulation } from '../simulation/simulation.js';
-import type { DefinitionKind } from '../files/loadDefinition.js';
+import type { DefinitionKind } from '../definitions/loadDefinition.js';
 import { z } from 'zod';
 import { nonNegative, parseInput, satisfying, strictObject } from '../core/schema.js';
-import { RUN_SETTINGS_SHAPE } from '../files/settingsProblem.js';
+import { RUN_SETTINGS_SHAPE } from '../definitions/settingsProblem.js';
 
 /** One configuration of a study: a name, profile overrides, and anything the study reads. */
 export interface Configuration<P = unknown> {

@@ -6,7 +6,7 @@
  * workers or shards.
  */
 import { availableParallelism } from 'node:os';
-import { fileUrl, loadDefinition } from '../files/loadDefinition.js';
+import { fileUrl, loadDefinition } from '../definitions/loadDefinition.js';
 import { runStudy } from './runStudy.js';
 import { STUDY_FILE, type StudyDefinition } from './study.js';
 import { planSweep, type SweepOptions, type SweepProgress } from './sweepPlan.js';

@@ -5,7 +5,7 @@
  */
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { pageScript } from '../../src/files/pageScript.js';
+import { pageScript } from '../../src/programs/pageScript.js';
 
 /** A DOM node that takes any property, call or assignment (never a thenable). */
 function anything(): unknown {

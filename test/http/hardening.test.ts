@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { StateFile } from '../../src/http/stateFile.js';
-import { replayLogFile } from '../../src/files/replayLogFile.js';
+import { replayLogFile } from '../../src/logfiles/replayLogFile.js';
 import type { SimServerOptions } from '../../src/http/simServer.js';
 import { KEY, serveOver, TRANSPORTS } from '../support/transports.js';
 

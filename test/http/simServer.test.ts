@@ -11,7 +11,7 @@ import { Simulation } from '../../src/index.js';
 import { parseClockMode, type ClockMode } from '../../src/service/clockMode.js';
 import { KEY, serveOver, TRANSPORTS, type Transport } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';
-import { replayLogFile } from '../../src/files/replayLogFile.js';
+import { replayLogFile } from '../../src/logfiles/replayLogFile.js';
 
 const MANUAL = parseClockMode('manual');
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replayLogFile } from '../../src/files/replayLogFile.js';
+import { replayLogFile } from '../../src/logfiles/replayLogFile.js';
 import type { SimServerOptions } from '../../src/http/simServer.js';
 import { serveOver } from '../support/transports.js';
 import { StateFile } from '../../src/http/stateFile.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogFile, STATE_FILE_FIRST_LINE } from '../../src/files/logFile.js';
+import { LogFile, STATE_FILE_FIRST_LINE } from '../../src/logfiles/logFile.js';
 import { SimServer } from '../../src/http/simServer.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';

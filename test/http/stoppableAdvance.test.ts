@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { replayLogFile } from '../../src/files/replayLogFile.js';
+import { replayLogFile } from '../../src/logfiles/replayLogFile.js';
 import { StateFile } from '../../src/http/stateFile.js';
 import { Simulation } from '../../src/index.js';
 import { KEY, serveOver, type Transport } from '../support/transports.js';

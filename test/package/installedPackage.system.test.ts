@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPTIONAL_FEATURES } from '../../src/files/optionalFeatures.js';
+import { OPTIONAL_FEATURES } from '../../src/packages/optionalFeatures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sweep, sweepStudyFile } from '../../src/entries/studies.js';
-import { fileUrl } from '../../src/files/loadDefinition.js';
+import { fileUrl } from '../../src/definitions/loadDefinition.js';
 import { cellProgram } from '../../src/study/cellProgram.js';
 import resolving from '../fixtures/resolvingStudy.js';
 import sibling from '../fixtures/siblingStudy.js';

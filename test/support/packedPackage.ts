@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PAGE_ENTRIES, pageScript } from '../../src/files/pageScript.js';
+import { PAGE_ENTRIES, pageScript } from '../../src/programs/pageScript.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

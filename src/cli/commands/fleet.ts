@@ -8,7 +8,7 @@ import { fleetLines } from '../../study/fleetOutput.js';
 import type { FleetPart } from '../../study/fleetPart.js';
 import { fleetFingerprint, fleetResult, type FleetResult } from '../../study/fleetRun.js';
 import { FLEET_FILE } from '../../study/fleet.js';
-import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
+import { fileUrl, loadDefinition } from '../../definitions/loadDefinition.js';
 import type { QueuedCell } from '../../queue/cellQueue.js';
 import { durationOption, parseCommand, UsageError, wholeNumber } from '../args.js';
 import type { CliIo } from '../io.js';

@@ -4,7 +4,7 @@
  */
 import { tryParseDuration } from '../../core/duration.js';
 import { formatInstant, tryParseInstant } from '../../core/instant.js';
-import { replayLogFile, type ReplayedLogFile } from '../../files/replayLogFile.js';
+import { replayLogFile, type ReplayedLogFile } from '../../logfiles/replayLogFile.js';
 import { createNarrator } from '../../projection/narrator.js';
 import { summarizeState } from '../../report/summarizeState.js';
 import { timelineLine } from '../../projection/timelineLine.js';

@@ -4,7 +4,7 @@
  * expectation is a non-zero exit with one line on stderr saying when and what.
  */
 import { formatInstant } from '../../core/instant.js';
-import { fileUrl, loadDefinition } from '../../files/loadDefinition.js';
+import { fileUrl, loadDefinition } from '../../definitions/loadDefinition.js';
 import { htmlReport } from '../../report/html/htmlReport.js';
 import { metricsOf } from '../../projection/metrics.js';
 import { runFooter, runHeader } from '../../report/runText.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { threadExecArgv } from '../../src/files/threadArgv.js';
+import { threadExecArgv } from '../../src/programs/threadArgv.js';
 
 describe('threadExecArgv', () => {
   it('drops tsx as the tsx command, node --import tsx and a loader path preload it', () => {
@@ -52,7 +52,7 @@ describe('threadExecArgv', () => {
   it('starts a thread of a process run through tsx with V8 options: no tsx, V8 options still in force', () => {
     const dir = mkdtempSync(join(tmpdir(), 'computesim-argv-'));
     const script = join(dir, 'start.mts');
-    const module = new URL('../../src/files/threadArgv.ts', import.meta.url).href;
+    const module = new URL('../../src/programs/threadArgv.ts', import.meta.url).href;
     const program =
       "import { parentPort } from 'node:worker_threads';" +
       'parentPort.postMessage({ argv: process.execArgv, gc: typeof gc });';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CompileError, compileScript } from '../../src/files/compileProgram.js';
+import { CompileError, compileScript } from '../../src/programs/compileProgram.js';
 
 /** A folder holding `files` (name → text). */
 function sources(files: Record<string, string>): string {

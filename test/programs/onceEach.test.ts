@@ -1,6 +1,6 @@
 /** Work done once per key and shared, unless it fails: then the next caller makes it again. */
 import { describe, expect, it } from 'vitest';
-import { OnceEach } from '../../src/files/onceEach.js';
+import { OnceEach } from '../../src/programs/onceEach.js';
 
 describe('OnceEach', () => {
   it('makes once per key what every caller shares', async () => {

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OPTIONAL_FEATURES } from '../../src/files/optionalFeatures.js';
+import { OPTIONAL_FEATURES } from '../../src/packages/optionalFeatures.js';
 import {
   loadOptional,
   MissingPackageError,
   requireFeature,
   type OptionalFeature,
-} from '../../src/files/optionalPackage.js';
+} from '../../src/packages/optionalPackage.js';
 
 const ABSENT = 'computesim-absent-package';
 const feature: OptionalFeature = { name: 'the test feature', packages: [ABSENT, 'zod'] };

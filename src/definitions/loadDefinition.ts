@@ -7,8 +7,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { TYPESCRIPT_FEATURE } from './optionalFeatures.js';
-import { loadOptional } from './optionalPackage.js';
+import { TYPESCRIPT_FEATURE } from '../packages/optionalFeatures.js';
+import { loadOptional } from '../packages/optionalPackage.js';
 
 /** A definition file could not be loaded or does not define what it should. */
 export class DefinitionFileError extends Error {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { keepProgram } from '../../src/files/programFiles.js';
+import { keepProgram } from '../../src/programs/programFiles.js';
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'computesim-programs-'));
