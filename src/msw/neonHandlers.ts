@@ -57,6 +57,14 @@ export type NeonHandlers = (HttpHandler | WebSocketHandler)[] & {
   close(): Promise<void>;
 };
 
+/**
+ * The sockets a front serves, across handler sets: msw can hand one socket to a link twice (an
+ * `msw/node` server that listened while the runtime had no global `WebSocket` leaves its
+ * `connection` listener on the shared interceptor, and the next server's adds a second), and two
+ * fronts answering one client garble its replies.
+ */
+const served = new WeakSet<object>();
+
 const SQL_HOSTS = /^https:\/\/(?:api|apiauth)\.[^/]+\/sql$/;
 /**
  * Where the serverless driver's `Pool` and `Client` open their WebSocket (its `wsProxy` default:
@@ -135,7 +143,8 @@ export function neonHandlers(sim: Simulation, options: NeonHandlersOptions = {})
       .addEventListener('connection', ({ client }) => {
         // msw hands a socket to every link that matches it, closed handlers' too (a test that
         // makes handlers per run): a closed one leaves it to the live ones.
-        if (closed) return;
+        if (closed || served.has(client)) return;
+        served.add(client);
         const address = client.url.searchParams.get('address') ?? client.url.host;
         const host = address.replace(/:\d+$/, '');
         // The stream listens at once: what the client sends while the front is still being made waits in it.

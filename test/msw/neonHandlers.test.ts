@@ -9,6 +9,9 @@ import { neon, NeonDbError, Pool } from '@neondatabase/serverless';
 import { NeonToolkit } from '@neondatabase/toolkit';
 import { setupServer } from 'msw/node';
 import WebSocket from 'ws';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { neonHandlers, type NeonHandlers } from '../../src/msw/index.js';
 import { Simulation } from '../../src/simulation/simulation.js';
@@ -158,6 +161,20 @@ describe('handlers made again and again (a test per run)', () => {
       server.close();
       await live.close();
     }
+  }, 60_000);
+});
+
+describe('after an msw server that listened with no global WebSocket', () => {
+  it('hands each socket to one front: a Pool reads its rows', async () => {
+    // msw's setupServer servers share one WebSocket interceptor. The first to listen where the
+    // runtime has no WebSocket leaves its `connection` listener on it when it closes; the next
+    // server's makes two, and each socket reaches the links twice. Its own process: msw's state is
+    // process-wide, and only a first server leaves this behind.
+    const script = fileURLToPath(
+      new URL('../fixtures/mswFirstServerWithoutWebSocket.ts', import.meta.url),
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script]);
+    expect(stdout.trim().split('\n').at(-1)).toBe('[{"n":1}]');
   }, 60_000);
 });
 
