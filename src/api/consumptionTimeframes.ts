@@ -4,6 +4,7 @@
  * service's limits on how far a query may reach (168 hours, 60 days, 12 months).
  */
 import { err, ok, type Result } from '../core/result.js';
+import { DAY_MS, HOUR_MS } from '../core/duration.js';
 
 /** Granularities of the public API. */
 export const CONSUMPTION_GRANULARITIES = ['hourly', 'daily', 'monthly'] as const;
@@ -23,9 +24,6 @@ export interface Timeframe {
   readonly start: number;
   readonly end: number;
 }
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /** The start of the frame holding `t`. */
 function frameStart(t: number, granularity: ConsumptionGranularity): number {

@@ -18,6 +18,7 @@ import type {
   ProjectState,
   RoleState,
 } from '../model/state.js';
+import { DAY_MS } from '../core/duration.js';
 
 // The builders below assign optional fields where they go instead of spreading `{}` or a one-key
 // object: the same keys in the same order, without a temporary object and a copy per field (a
@@ -191,7 +192,7 @@ export function projectDto(
   const out = projectBase(p, proxyHost);
   out['cpu_used_sec'] = cpu_used_sec;
   out['consumption_period_start'] = formatInstant(p.createdAt);
-  out['consumption_period_end'] = formatInstant(p.createdAt + 30 * 86_400_000);
+  out['consumption_period_end'] = formatInstant(p.createdAt + 30 * DAY_MS);
   out['active_time_seconds'] = active_time_seconds;
   out['compute_time_seconds'] = compute_time_seconds;
   out['written_data_bytes'] = 0;

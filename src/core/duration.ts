@@ -7,13 +7,20 @@ import { err, ok, type Result } from './result.js';
 /** A duration as users write it: integer milliseconds, or a string such as `'5m'` or `'1h30m'`. */
 export type Duration = number | string;
 
+/** Milliseconds in a minute. */
+const MINUTE_MS = 60_000;
+/** Milliseconds in an hour. */
+export const HOUR_MS = 3_600_000;
+/** Milliseconds in a day. */
+export const DAY_MS = 86_400_000;
+
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
   s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
+  m: MINUTE_MS,
+  h: HOUR_MS,
+  d: DAY_MS,
+  w: 7 * DAY_MS,
 };
 
 const WHOLE = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/;
@@ -53,9 +60,9 @@ export function parseDuration(input: Duration): number {
 }
 
 const FORMAT_UNITS: ReadonlyArray<readonly [string, number]> = [
-  ['d', 86_400_000],
-  ['h', 3_600_000],
-  ['m', 60_000],
+  ['d', DAY_MS],
+  ['h', HOUR_MS],
+  ['m', MINUTE_MS],
   ['s', 1_000],
   ['ms', 1],
 ];

@@ -3,6 +3,7 @@
  * instant is an integer number of epoch milliseconds.
  */
 import { err, ok, type Result } from './result.js';
+import { DAY_MS } from './duration.js';
 
 /**
  * The last instant a simulation can reach: the end of year 9999, the last one ISO 8601 writes with
@@ -45,7 +46,6 @@ export function parseInstant(input: Instant): number {
   return result.value;
 }
 
-const DAY_MS = 86_400_000;
 /** `00` to `59`. */
 const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, n) =>
   String(n).padStart(2, '0'),

@@ -9,6 +9,7 @@ import { parseInput, satisfying, strictObject, whole, type Immutable } from '../
 import { isExplicitSuspendTimeout, SUSPEND_TIMEOUT_RANGE } from './endpointDefaults.js';
 import { OPERATION_ACTIONS, type OperationAction } from './operationAction.js';
 import { PLANS } from './plan.js';
+import { DAY_MS, HOUR_MS } from '../core/duration.js';
 
 /** The named profiles: the seed spec's values (default) and the real service's today. */
 export const PROFILE_NAMES = ['seed', 'current'] as const;
@@ -147,7 +148,7 @@ const connectionsSchema = strictObject({
 const releasesSchema = strictObject({
   epochMs: whole(Number.MIN_SAFE_INTEGER, 'must be whole ms').default(Date.UTC(2026, 0, 1)),
   first: whole(Number.MIN_SAFE_INTEGER, 'must be a whole number').default(9000),
-  intervalMs: wholeMs(1, 'whole ms > 0').default(7 * 86_400_000),
+  intervalMs: wholeMs(1, 'whole ms > 0').default(7 * DAY_MS),
 });
 
 /**
@@ -156,12 +157,12 @@ const releasesSchema = strictObject({
  * (back to `intervalMs` when it does), at most `maxIntervalMs`. `intervalMs: 0` turns them off.
  */
 const availabilityChecksSchema = strictObject({
-  intervalMs: wholeMs(0, 'whole ms ≥ 0 (0: off)').default(6 * 3_600_000),
+  intervalMs: wholeMs(0, 'whole ms ≥ 0 (0: off)').default(6 * HOUR_MS),
   backoff: satisfying<number>(
     (n) => typeof n === 'number' && Number.isFinite(n) && n >= 1,
     'must be a number ≥ 1',
   ).default(2),
-  maxIntervalMs: wholeMs(0).default(7 * 86_400_000),
+  maxIntervalMs: wholeMs(0).default(7 * DAY_MS),
 }).check((context) => {
   if (context.value.maxIntervalMs < context.value.intervalMs)
     context.issues.push({
@@ -262,7 +263,7 @@ const profileSchema = strictObject(
     releases: withDefaults(releasesSchema),
     availabilityChecks: withDefaults(availabilityChecksSchema),
     /** A project unused this long is detached from storage (`tenant_detach`); 0: never. */
-    tenantDetachAfterMs: wholeMs(0, 'whole ms ≥ 0 (0: never)').default(7 * 86_400_000),
+    tenantDetachAfterMs: wholeMs(0, 'whole ms ≥ 0 (0: never)').default(7 * DAY_MS),
     autoscaling: withDefaults(autoscalingSchema),
     coldCache: withDefaults(coldCacheSchema),
     /**
@@ -270,12 +271,12 @@ const profileSchema = strictObject(
      * long runs do not grow without bound. The real service keeps them 6 months (183 days here);
      * fleets of many computes may shorten it to keep memory small. 0: keep them all.
      */
-    operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(183 * 86_400_000),
+    operationRetentionMs: wholeMs(0, 'whole ms ≥ 0 (0: keep all)').default(183 * DAY_MS),
     /**
      * A deleted project, and a branch deleted without `hard_delete`, stay recoverable this long (the
      * real service's 7 days), then are gone for good. 0: every deletion is final at once.
      */
-    recoveryWindowMs: wholeMs(0, 'whole ms ≥ 0 (0: no recovery)').default(7 * 86_400_000),
+    recoveryWindowMs: wholeMs(0, 'whole ms ≥ 0 (0: no recovery)').default(7 * DAY_MS),
     rateLimits: withDefaults(rateLimitsSchema),
     connections: withDefaults(connectionsSchema),
     /** What unfinished operations refuse (423): their whole project by default, and a cap. */

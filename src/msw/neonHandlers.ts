@@ -28,6 +28,7 @@ import { PostgresFront } from '../pg/postgresFront.js';
 import { webSocketStream } from './webSocketStream.js';
 import { methodRefusal, SQL_ALLOW, SQL_PREFLIGHT_HEADERS } from '../pg/sqlOverHttp.js';
 import type { Simulation } from '../simulation/simulation.js';
+import { DAY_MS } from '../core/duration.js';
 
 /** How the handlers serve. */
 export interface NeonHandlersOptions {
@@ -205,8 +206,6 @@ function settleProject(sim: Simulation, projectId: string | undefined): void {
     // Nothing left to run while it is still busy, or the step guard: answer as things are.
   }
 }
-
-const DAY_MS = 86_400_000;
 
 /** Moves `sim` to the next instant work is due; false when none is. */
 function skipAhead(sim: Simulation): boolean {

@@ -9,6 +9,7 @@ import { connect, type Socket } from 'node:net';
 import type { SqlError } from '../domain/sqlState.js';
 import { cancelRequest, type BackendKey } from './cancelKeys.js';
 import { ReplyFrames } from './replyFrames.js';
+import { HEADER_BYTES, TERMINATE } from './messageTypes.js';
 
 /** A backend logged in for one client. */
 export interface BackendLink {
@@ -31,8 +32,7 @@ export interface BackendLink {
 }
 
 const PROTOCOL_3_0 = 196_608;
-const HEADER_BYTES = 5;
-const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4]);
+const TERMINATE_MESSAGE = Buffer.from([TERMINATE, 0, 0, 0, 4]);
 
 /**
  * Opens a backend on the server listening at `socketPath` with the startup parameters `startup`
@@ -112,7 +112,7 @@ function linkOver(
       canceller.on('error', () => undefined);
     },
     close: () => {
-      if (!socket.destroyed && socket.writable) socket.end(TERMINATE);
+      if (!socket.destroyed && socket.writable) socket.end(TERMINATE_MESSAGE);
       else socket.destroy();
     },
   };

@@ -4,6 +4,7 @@
  * session's running statement. A request naming a wrong secret does nothing.
  */
 import { randomInt } from 'node:crypto';
+import { BACKEND_KEY_DATA } from './messageTypes.js';
 
 /** A session's process id and secret. */
 export interface BackendKey {
@@ -12,7 +13,6 @@ export interface BackendKey {
 }
 
 const CANCEL_REQUEST_CODE = 80_877_102;
-const BACKEND_KEY_DATA = 0x4b; // 'K'
 
 /** Hands out keys: process ids counted up from `first`, secrets drawn at random. */
 export class CancelKeys {

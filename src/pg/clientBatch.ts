@@ -4,11 +4,7 @@
  * prepares), and whether the backend must end its answer with a ReadyForQuery. Bind values and
  * COPY data are skipped, so a look costs the statements' size, not the batch's.
  */
-
-const QUERY = 0x51; // 'Q'
-const PARSE = 0x50; // 'P'
-const SYNC = 0x53; // 'S'
-const FUNCTION_CALL = 0x46; // 'F'
+import { FUNCTION_CALL, PARSE, QUERY, SYNC } from './messageTypes.js';
 
 /** Whether the batch holds a message the backend must answer with a ReadyForQuery. */
 export function awaitsReady(batch: Uint8Array): boolean {

@@ -10,6 +10,7 @@
  * size, not the square of its chunks.
  */
 import type { SqlError } from '../domain/sqlState.js';
+import { PASSWORD_MESSAGE } from './messageTypes.js';
 
 /** The limits, in bytes. */
 export const MESSAGE_LIMITS = {
@@ -30,7 +31,6 @@ export const MESSAGE_LIMITS = {
 
 /** The protocol version a startup message names (3.0); after it, messages are typed. */
 const PROTOCOL_3_0 = 196_608;
-const PASSWORD = 0x70; // 'p'
 /** Typed messages that may be as long as `large`. */
 const LARGE_TYPES = new Set('BFPQd'.split('').map((c) => c.charCodeAt(0)));
 /** Every other type a frontend may send after its startup ('p' only until it has logged in). */
@@ -106,11 +106,11 @@ export class ClientMessages {
   }
 
   #typedProblem(type: number, length: number): SqlError | undefined {
-    const known = LARGE_TYPES.has(type) || SMALL_TYPES.has(type) || type === PASSWORD;
-    if (!known || (type === PASSWORD && this.#loggedIn))
+    const known = LARGE_TYPES.has(type) || SMALL_TYPES.has(type) || type === PASSWORD_MESSAGE;
+    if (!known || (type === PASSWORD_MESSAGE && this.#loggedIn))
       return { sqlstate: '08P01', message: `invalid frontend message type ${type}` };
     const limit =
-      !this.#loggedIn && type === PASSWORD
+      !this.#loggedIn && type === PASSWORD_MESSAGE
         ? MESSAGE_LIMITS.auth
         : LARGE_TYPES.has(type)
           ? MESSAGE_LIMITS.large

@@ -6,15 +6,10 @@
  * and the client's `CopyDone` (or `CopyFail`) in one call.
  */
 import { backendMessage, queryMessage } from './backendMessages.js';
+import { COPY_DATA, COPY_DONE, COPY_FAIL, COPY_IN_RESPONSE, QUERY } from './messageTypes.js';
 
 /** The most COPY data the front gathers for one statement before it refuses it (as a message). */
 export const MAX_COPY_BYTES = 64 * 1024 * 1024;
-
-const QUERY = 0x51; // 'Q'
-const COPY_DATA = 0x64; // 'd'
-const COPY_DONE = 0x63; // 'c'
-const COPY_FAIL = 0x66; // 'f'
-const COPY_IN_RESPONSE = 0x47; // 'G'
 
 /** Whether `message` is a simple query that reads COPY data from the client. */
 export function isCopyFromStdin(message: Uint8Array): boolean {

@@ -28,6 +28,7 @@ import { awaitsReady } from './clientBatch.js';
 import { listenChanges, routeNotifications } from './notifications.js';
 import { maySetTimeout, statementTimeoutOf } from './statementTimeout.js';
 import type { SessionState } from './sessionState.js';
+import { BIND, CLOSE, DESCRIBE, EXECUTE, FLUSH, PARSE, SYNC, TERMINATE } from './messageTypes.js';
 
 /** What the traffic needs of its session. */
 export interface EmbeddedHooks {
@@ -57,16 +58,13 @@ export interface EmbeddedHooks {
 }
 
 /** Parse, Bind, Describe, Execute, Close: messages whose replies may wait for a Sync or Flush. */
-const DEFERRED: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
-const TERMINATE = 0x58; // 'X'
+const DEFERRED: ReadonlySet<number> = new Set([PARSE, BIND, DESCRIBE, EXECUTE, CLOSE]);
 /** The end sent in place of the client's when its COPY data went past the bound. */
 const COPY_TOO_LARGE = backendMessage(
   'f',
   Buffer.from(`more than ${MAX_COPY_BYTES >> 20} MiB of COPY data for one statement\0`, 'utf8'),
 );
 
-const SYNC = 0x53; // 'S'
-const FLUSH = 0x48; // 'H'
 /** What the backend runs in place of a refused statement: it fails, as the statement would. */
 const FAILING_STATEMENT =
   "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = 'refused by computesim'; END $$";

@@ -32,6 +32,7 @@ import {
 import { PG_ERRORS } from './pgErrors.js';
 import { isScramFailure, SCRAM_SHA_256, SCRAM_SHA_256_PLUS, ScramExchange } from './scram.js';
 import type { TlsIdentity } from './tlsIdentity.js';
+import { PASSWORD_MESSAGE } from './messageTypes.js';
 
 /** What a handshake needs from its front. */
 export interface HandshakeContext {
@@ -82,7 +83,6 @@ const POSTGRES_ALPN = 'postgresql';
 const START_TIMEOUT_MS = 60_000;
 const GSSENC_REQUEST = 80_877_104;
 const PROTOCOL_3_0 = 196_608;
-const PASSWORD_MESSAGE = 0x70; // 'p': password, SASLInitialResponse and SASLResponse alike
 
 /**
  * Runs the start of a client on `socket`; resolves to the started client, or `undefined` once the

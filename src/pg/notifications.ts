@@ -4,16 +4,13 @@
  * statements each client sends) and hands each `NotificationResponse` the backend writes to the
  * clients listening on its channel, whichever client's statement it came with.
  */
+import { NOTIFICATION, PARSE, QUERY } from './messageTypes.js';
 
 /** A change of what a client listens on, as one of its statements asks. */
 export type ListenChange =
   | { readonly listen: true; readonly channel: string }
   /** `channel` is `*` for `UNLISTEN *`: every channel. */
   | { readonly listen: false; readonly channel: string };
-
-const QUERY = 0x51; // 'Q'
-const PARSE = 0x50; // 'P'
-const NOTIFICATION = 0x41; // 'A'
 
 /** The LISTEN and UNLISTEN statements in a batch of client messages (simple queries and Parses). */
 export function listenChanges(batch: Uint8Array): ListenChange[] {

@@ -12,6 +12,24 @@ import type { SqlError } from '../domain/sqlState.js';
 import type { BackendLink } from './backendLink.js';
 import { isLoggedInMessageType, type ClientMessages, type ReadMessages } from './clientMessages.js';
 import { ReplyFrames } from './replyFrames.js';
+import {
+  BIND,
+  CLOSE,
+  COMMAND_COMPLETE,
+  COPY_DATA,
+  COPY_DONE,
+  COPY_FAIL,
+  COPY_IN_RESPONSE,
+  DESCRIBE,
+  ERROR_RESPONSE,
+  EXECUTE,
+  FLUSH,
+  FUNCTION_CALL,
+  PARSE,
+  QUERY,
+  SYNC,
+  TERMINATE,
+} from './messageTypes.js';
 
 /** What the traffic tells its session. */
 export interface TrafficHooks {
@@ -25,18 +43,10 @@ export interface TrafficHooks {
   ended(): void;
 }
 
-const QUERY = 0x51; // 'Q'
-const SYNC = 0x53; // 'S'
-const FUNCTION_CALL = 0x46; // 'F'
-const TERMINATE = 0x58; // 'X'
-const EXECUTE = 0x45; // 'E'
 /** CopyData, CopyDone, CopyFail: a client's COPY FROM STDIN. */
-const COPY_MESSAGES: ReadonlySet<number> = new Set([0x64, 0x63, 0x66]);
-const COPY_IN_RESPONSE = 0x47; // 'G'
-const COMMAND_COMPLETE = 0x43; // 'C'
-const ERROR_RESPONSE = 0x45; // 'E'
+const COPY_MESSAGES: ReadonlySet<number> = new Set([COPY_DATA, COPY_DONE, COPY_FAIL]);
 /** Parse, Bind, Describe, Execute, Close, Flush: a batch that a Sync will end. */
-const BATCH: ReadonlySet<number> = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+const BATCH: ReadonlySet<number> = new Set([PARSE, BIND, DESCRIBE, EXECUTE, CLOSE, FLUSH]);
 
 /** Passes one client's traffic to and from its backend. */
 export class ProxiedTraffic {

@@ -8,13 +8,11 @@
  * `type(1) length(4, including itself) payload`.
  */
 import type { SqlError } from '../domain/sqlState.js';
+import { ERROR_RESPONSE, HEADER_BYTES, READY_FOR_QUERY } from './messageTypes.js';
 
 /** The transaction status a ReadyForQuery reports. */
 export type TransactionStatus = 'I' | 'T' | 'E';
 
-const READY_FOR_QUERY = 0x5a; // 'Z'
-const ERROR_RESPONSE = 0x45; // 'E'
-const HEADER_BYTES = 5;
 const NOTHING = new Uint8Array(0);
 
 /** Cuts one reply into whole messages, chunk by chunk. */

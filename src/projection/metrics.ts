@@ -14,6 +14,7 @@ import type { SimEvent } from '../model/events.js';
 import { ComputeActivity, type ComputeActivityRecord } from './computeActivity.js';
 import type { OperationOutcome } from './operationOutcomes.js';
 import { percentiles, type Percentiles } from './percentiles.js';
+import { HOUR_MS } from '../core/duration.js';
 
 /** Settings of a metrics projection. */
 export interface MetricsOptions {
@@ -98,8 +99,6 @@ export interface Metrics {
 
 /** Default price of a CU-hour for cost estimates (configurable per projection). */
 export const DEFAULT_PRICE_PER_CU_HOUR = 0.16;
-
-const HOUR_MS = 3_600_000;
 
 /** What metrics count per compute beyond its activity (see computeActivity.ts). */
 interface SessionTally {

@@ -5,8 +5,7 @@
 import { RandomSource } from '../core/randomSource.js';
 import { entryOf, idsOf } from '../model/workingMaps.js';
 import { liveStateOf, type Simulation } from '../simulation/simulation.js';
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../core/duration.js';
 
 /** Advances a simulation while dropping connections on the way. */
 export class ConnectionDropper {

@@ -4,9 +4,8 @@
  */
 import { z } from 'zod';
 import { nonNegative, satisfying, strictObject } from '../core/schema.js';
+import { DAY_MS, HOUR_MS } from '../core/duration.js';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;
 /** 1970-01-01 was a Thursday (0 = Sunday). */
 const EPOCH_WEEKDAY = 4;

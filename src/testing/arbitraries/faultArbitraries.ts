@@ -14,14 +14,13 @@
 import fc from 'fast-check';
 import type { FaultSpec } from '../../domain/profile.js';
 import type { FaultProfile } from '../faultProfile.js';
+import { DAY_MS } from '../../core/duration.js';
 
 const rate = (max: number) =>
   fc.integer({ min: 0, max: Math.round(max * 100) }).map((n) => n / 100);
 
 /** How hard the drawn faults are (see the file's header). */
 export type FaultPreset = 'honest' | 'harsh';
-
-const DAY_MS = 86_400_000;
 
 function operationFault(preset: FaultPreset): fc.Arbitrary<FaultSpec> {
   const harsh = preset === 'harsh';
