@@ -26,12 +26,12 @@ export {
   type ComputeType,
 } from '../domain/computeState.js';
 export type { Rejection, RejectionKind } from '../domain/rejection.js';
+export type { DomainEvent } from '../model/events.js';
 export type {
-  DomainEvent,
   SettingsChanged,
   ComputeSettingsChange,
   WorkloadRatesChange,
-} from '../model/events.js';
+} from '../model/settingsEventTypes.js';
 export type { SettingsChange, ComputeChange, WorkloadChange } from '../model/settingsChange.js';
 export type { ForkOptions } from '../simulation/fork.js';
 export type { LogKeeping } from '../engine/eventLog.js';

@@ -8,7 +8,7 @@ import { clearField } from './clearField.js';
 import { armBranchPurge } from './computeTimers.js';
 import { deletedBranch } from './deletedObjects.js';
 import type { Declarations } from './eventDeclaration.js';
-import type { NewDatabase, NewRole } from './events.js';
+import type { NewDatabase, NewRole } from './branchEventTypes.js';
 import { describeChanges, recoverable } from './narrationWords.js';
 import { plain } from './plainProject.js';
 import type { DatabaseState, RoleState } from './state.js';

@@ -4,7 +4,7 @@
  * rule (existence, sizes, plan, conflicts).
  */
 import type { WorkloadInput, WorkloadSpec } from '../workload/workloadSpec.js';
-import type { SessionDemand } from './events.js';
+import type { SessionDemand } from './connectionEventTypes.js';
 import type { ComputeType } from '../domain/computeState.js';
 import type { EndpointSettings, ProjectEndpointDefaults } from './state.js';
 import type { TimerCommand } from './timers.js';

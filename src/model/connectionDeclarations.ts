@@ -12,7 +12,7 @@ import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
 import { refreshIdleSince } from './computeUsage.js';
 import { seconds } from './narrationWords.js';
 import type { Declarations } from './eventDeclaration.js';
-import type { ConnectionsDropped, SessionDemand } from './events.js';
+import type { ConnectionsDropped, SessionDemand } from './connectionEventTypes.js';
 import type { Unstamped } from '../engine/loggedEvent.js';
 import { addDemand, applyLoad, outgrowsTempDisk } from './sessionLoad.js';
 import type { ConnectionState, SimState } from './state.js';

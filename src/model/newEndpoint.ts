@@ -12,7 +12,7 @@ import type { Unstamped } from '../engine/loggedEvent.js';
 import type { NewEndpoint } from './commands.js';
 import type { ModelContext, Pending } from './decideContext.js';
 import { startPlan, type PlannedOperation } from './operationPlanner.js';
-import type { EndpointCreated } from './events.js';
+import type { EndpointCreated } from './computeEventTypes.js';
 import type { EndpointSettings, SimState } from './state.js';
 import { computeStateChanged } from './computeDeclarations.js';
 

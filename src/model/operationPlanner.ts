@@ -13,7 +13,7 @@ import type { Unstamped } from '../engine/loggedEvent.js';
 import type { CommandDraft } from './commandDraft.js';
 import { waitingConnections } from './connectionEvents.js';
 import type { ModelContext } from './decideContext.js';
-import type { OperationCreated } from './events.js';
+import type { OperationCreated } from './operationEventTypes.js';
 import type { OperationEffect } from './operationEffect.js';
 import { carryOutObjectEffect, type OperationTarget } from './operationEffects.js';
 import type { EndpointState, ProjectState } from './state.js';

@@ -3,7 +3,7 @@
  * of a vCPU, memory and working set in MB: integers, so sums come back to exactly zero).
  */
 import type { Draft } from 'immer';
-import type { SessionDemand } from './events.js';
+import type { SessionDemand } from './connectionEventTypes.js';
 import type { ConnectionState, EndpointState } from './state.js';
 
 /** Copies the demand fields of a session onto its connection record (only those it has). */

@@ -17,7 +17,11 @@ import {
   type DailyRates,
   type RatesInput,
 } from '../workload/dailyRates.js';
-import type { ComputeSettingsChange, SettingsChanged, WorkloadRatesChange } from './events.js';
+import type {
+  ComputeSettingsChange,
+  SettingsChanged,
+  WorkloadRatesChange,
+} from './settingsEventTypes.js';
 import { settingsProblem } from './newEndpoint.js';
 import type { SimState, WorkloadState } from './state.js';
 

@@ -7,7 +7,7 @@ import type { Profile } from '../domain/profile.js';
 import type { Arm } from '../engine/decider.js';
 import { armAutoscale, armDetach, armSuspend } from './computeTimers.js';
 import type { Declarations } from './eventDeclaration.js';
-import type { SettingsChanged } from './events.js';
+import type { SettingsChanged } from './settingsEventTypes.js';
 import type { SimState } from './state.js';
 import type { TimerCommand } from './timers.js';
 import { entryOf } from './workingMaps.js';

@@ -6,7 +6,7 @@ import type { ApiKeyCreateRequest } from '@neondatabase/api-client';
 import { formatInstant } from '../../core/instant.js';
 import { reject } from '../../domain/rejection.js';
 import { SIMULATED_USER } from '../../domain/simulatedAccount.js';
-import type { ApiKeyCreated } from '../../model/events.js';
+import type { ApiKeyCreated } from '../../model/settingsEventTypes.js';
 import type { ApiKeyState } from '../../model/state.js';
 import { errorResponse } from '../apiResponse.js';
 import type { Route } from '../route.js';

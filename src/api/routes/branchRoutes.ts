@@ -2,7 +2,7 @@
  * Branch routes: create (with computes or without), list, get, delete a non-default branch.
  */
 import type { BranchCreateRequest } from '@neondatabase/api-client';
-import type { BranchCreated } from '../../model/events.js';
+import type { BranchCreated } from '../../model/branchEventTypes.js';
 import type { NewEndpoint } from '../../model/commands.js';
 import { errorResponse } from '../apiResponse.js';
 import { newComputeBase } from '../endpointDefaultsBody.js';

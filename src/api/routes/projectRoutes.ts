@@ -2,7 +2,7 @@
  * Project routes: create (with its default branch, primary compute and operations), list, get, delete.
  */
 import type { ProjectCreateRequest } from '@neondatabase/api-client';
-import type { ProjectCreated } from '../../model/events.js';
+import type { ProjectCreated } from '../../model/projectEventTypes.js';
 import { errorResponse } from '../apiResponse.js';
 import {
   branchDto,

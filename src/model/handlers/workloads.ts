@@ -13,7 +13,7 @@ import type { ArriveSession } from '../timers.js';
 import type { AttachWorkload, RepeatWorkload } from '../commands.js';
 import type { Decision, Handler, ModelContext, Pending } from '../decideContext.js';
 import type { SimState } from '../state.js';
-import type { SessionDemand } from '../events.js';
+import type { SessionDemand } from '../connectionEventTypes.js';
 import { openConnection } from './connections.js';
 
 /** Decides attaching a workload: refused when its spec is wrong or names a compute that is not there. */
