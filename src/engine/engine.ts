@@ -5,24 +5,35 @@
  * `state$`), and every `snapshotEvery` events for `stateAt`. So neither the hot loop nor a stream of
  * requests pays a `produce`, a proxy trap or a copy of a large record per event or per call.
  */
-import { createDraft, finishDraft, type Draft, type Objectish } from 'immer';
+import type { Draft } from 'immer';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { formatDuration, parseDuration, type Duration } from '../core/duration.js';
+import { parseDuration } from '../core/duration.js';
 import { LAST_INSTANT } from '../core/instant.js';
-import { RandomSource } from '../core/randomSource.js';
 import { err, type Result } from '../core/result.js';
 import { Agenda } from './agenda.js';
-import type { DecideContext, Decider } from './decider.js';
+import { CommandContext } from './commandContext.js';
+import type { Decider } from './decider.js';
 import { DirtyPaths } from './dirtyPaths.js';
 import {
-  ClockError,
-  LogFormatError,
-  LogUnavailableError,
-  ReentrancyError,
-  StepLimitError,
-} from './errors.js';
+  checkStateAt,
+  checkTarget,
+  iso,
+  stepLimitError,
+  stillFalseError,
+  unsettledError,
+} from './engineChecks.js';
+import {
+  DEFAULT_IDLE_WITHIN,
+  DEFAULT_SNAPSHOT_EVERY,
+  DEFAULT_STEP_LIMIT,
+  DEFAULT_TRACKED_EVENTS,
+  type EngineOptions,
+  type RunOptions,
+} from './engineOptions.js';
+import { foldFromSnapshot, replayHeader } from './engineReplay.js';
+import { LogFormatError, ReentrancyError } from './errors.js';
 import { EventFanout } from './eventFanout.js';
-import { EventLog, type LogKeeping } from './eventLog.js';
+import { EventLog } from './eventLog.js';
 import {
   LOG_FORMAT,
   type EngineEvent,
@@ -32,56 +43,6 @@ import {
 import { frozenCopy, publishSnapshot } from './publishSnapshot.js';
 import { reconcileSnapshot } from './reconcileSnapshot.js';
 import { SnapshotIndex } from './snapshotIndex.js';
-
-/** Settings of one engine instance. */
-export interface EngineOptions {
-  readonly seed: number;
-  /** Virtual start time, epoch milliseconds. */
-  readonly start: number;
-  /** Domain configuration recorded in the log header (JSON). */
-  readonly config: unknown;
-  /** Events between state snapshots kept for `stateAt` (also the batch size of long runs). */
-  readonly snapshotEvery?: number;
-  /** Timers one run call may fire before it throws `StepLimitError`. */
-  readonly stepLimit?: number;
-  /**
-   * Events after a publish whose changed paths are recorded (the `touch` of `Decider.evolve`). Past that many, the
-   * next publish walks the whole working state instead, which costs less than the paths of a long
-   * stretch of events.
-   */
-  readonly trackedEvents?: number;
-  /**
-   * Where the log keeps its events (default `'memory'`): streamed to a sink, or not kept
-   * (`'none'`). Without them in memory, `stateAt` answers only for the latest instant.
-   */
-  readonly log?: LogKeeping;
-}
-
-/** Per-call options of the run loops. */
-export interface RunOptions {
-  /** Timers this call may fire before it throws `StepLimitError`. */
-  readonly stepLimit?: number;
-  /**
-   * `runUntil(predicate)` only: keep going when only background work (periodic checks) is pending.
-   * Off by default, so a condition nothing in the foreground will make true fails at once.
-   */
-  readonly background?: boolean;
-  /**
-   * `runUntilIdle` only: the virtual time it may take before giving up with `StepLimitError` (a
-   * duration; default `DEFAULT_IDLE_WITHIN`). Foreground work that outlasts it is work that never
-   * settles: background checks waking computes again and again, or an operation that keeps failing.
-   */
-  readonly within?: Duration;
-}
-
-/** Default events between snapshots. */
-const DEFAULT_SNAPSHOT_EVERY = 100_000;
-/** Default virtual time `runUntilIdle` may take: longer than any suspend timeout plus retries. */
-export const DEFAULT_IDLE_WITHIN = '30d';
-/** Default events after a publish whose changed paths are recorded. */
-const DEFAULT_TRACKED_EVENTS = 4_096;
-/** Default timers one run call may fire. */
-const DEFAULT_STEP_LIMIT = 10_000_000;
 
 /** Runs a Decider over virtual time with an append-only log. */
 export class Engine<S, C, E extends LoggedEvent, T, R> {
@@ -209,10 +170,11 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
 
   /** Runs every timer due up to and including `t`, then sets the clock to `t`. */
   advanceTo(t: number, options?: RunOptions): void {
-    this.#checkTarget(t, 'advanceTo');
+    checkTarget(t, 'advanceTo', this.#now);
     this.#publicCall(() => {
       const limit = options?.stepLimit ?? this.#stepLimit;
-      if (!this.#fireToward(t, limit)) throw this.#stepLimitError('advance', limit);
+      if (!this.#fireToward(t, limit))
+        throw stepLimitError('advance', limit, this.#now, this.#agenda.size);
     });
   }
 
@@ -223,7 +185,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
    * the last timer it fired and records no clock mark.
    */
   advanceToward(t: number, maxSteps: number): boolean {
-    this.#checkTarget(t, 'advanceToward');
+    checkTarget(t, 'advanceToward', this.#now);
     let reached = false;
     this.#publicCall(
       () => void (reached = this.#fireToward(t, maxSteps)),
@@ -260,16 +222,8 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       while (!predicate(this.#state)) {
         const waiting =
           options?.background === true ? this.#agenda.size : this.#agenda.foregroundCount;
-        if (waiting === 0) {
-          const what =
-            this.#agenda.size === 0
-              ? 'no work is pending'
-              : 'only background work is pending (pass background: true to wait for it)';
-          throw new StepLimitError(
-            `runUntil: the condition is still false and ${what} (virtual time ${iso(this.#now)})`,
-          );
-        }
-        if (++steps > limit) throw this.#stepLimitError('runUntil', limit);
+        if (waiting === 0) throw stillFalseError(this.#agenda.size, this.#now);
+        if (++steps > limit) throw stepLimitError('runUntil', limit, this.#now, this.#agenda.size);
         if (this.#fireNext() > 0) this.#publish();
       }
     });
@@ -285,43 +239,18 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
       const limit = options?.stepLimit ?? this.#stepLimit;
       const outcome = this.#fireTowardIdle(this.#now + within, limit);
       if (outcome === 'deadline')
-        throw new StepLimitError(
-          `runUntilIdle: still busy after ${formatDuration(within)} of virtual time ` +
-            `(now ${iso(this.#now)}, ${this.#agenda.foregroundCount} foreground timers pending): ` +
-            'work that never settles, such as availability checks waking computes more often ' +
-            'than they suspend or an operation that keeps failing. Use advance() for a fixed ' +
-            'span, or pass { within } to wait longer.',
-        );
-      if (outcome === 'more') throw this.#stepLimitError('runUntilIdle', limit);
+        throw unsettledError(within, this.#now, this.#agenda.foregroundCount);
+      if (outcome === 'more')
+        throw stepLimitError('runUntilIdle', limit, this.#now, this.#agenda.size);
     });
   }
 
   /** State as it stood at virtual time `t` (after every event at `t`), from a snapshot plus replay. */
   stateAt(t: number): S {
-    if (!Number.isSafeInteger(t))
-      throw new ClockError(`stateAt: ${String(t)} is not whole epoch ms`);
-    if (t < this.start)
-      throw new ClockError(
-        `stateAt: ${iso(t)} is before the simulation started (${iso(this.start)})`,
-      );
-    if (t > this.#now)
-      throw new ClockError(`stateAt: ${iso(t)} is in the future (now ${iso(this.#now)})`);
-    if (!this.#log.keepsEvents && t < this.#log.lastAt)
-      throw new LogUnavailableError(
-        `stateAt: ${iso(t)} is before the last event, and this simulation keeps no log in memory ` +
-          "to rebuild it from (it streams its log or keeps none); use log: 'memory', or replay the streamed file",
-      );
+    checkStateAt(t, this.start, this.#now, this.#log);
     const end = this.#log.firstAfter(t);
     if (end === this.#log.length) return this.state;
-    const snapshot = this.#snapshots.latestAtOrBefore(t);
-    if (snapshot === undefined) return frozenCopy(this.#decider.initialState());
-    if (end <= snapshot.seq + 1) return snapshot.state;
-    const draft = draftOf(snapshot.state);
-    for (let seq = snapshot.seq + 1; seq < end; seq++) {
-      const event = this.#log.get(seq) as E | EngineEvent;
-      if (event.type !== 'ClockAdvanced') this.#decider.evolve(draft, event as E);
-    }
-    return finishDraft(draft) as S;
+    return foldFromSnapshot(this.#decider, this.#log, this.#snapshots, t, end);
   }
 
   /**
@@ -334,19 +263,7 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     options: Pick<EngineOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents' | 'log'> = {},
   ): Engine<S, C, E, T, R> {
     const iterator = events[Symbol.iterator]();
-    const first = iterator.next();
-    if (first.done === true)
-      throw new LogFormatError('the log is empty: it must start with SimulationStarted');
-    const header = first.value as Partial<SimulationStarted>;
-    if (header.type !== 'SimulationStarted' || header.seq !== 0) {
-      throw new LogFormatError('the log must start with a SimulationStarted event at seq 0', 1);
-    }
-    if (header.format !== LOG_FORMAT) {
-      throw new LogFormatError(
-        `log format ${String(header.format)} is not supported (this build reads ${LOG_FORMAT})`,
-        1,
-      );
-    }
+    const header = replayHeader(iterator);
     const engine = new Engine(decider, {
       seed: header.seed as number,
       start: header.at as number,
@@ -520,71 +437,6 @@ export class Engine<S, C, E extends LoggedEvent, T, R> {
     }
     this.#sinceSnapshot = 0;
   }
-
-  #checkTarget(t: number, verb: string): void {
-    if (!Number.isSafeInteger(t))
-      throw new ClockError(`${verb}: ${String(t)} is not whole epoch ms`);
-    if (t > LAST_INSTANT)
-      throw new ClockError(
-        `${verb}: ${String(t)} is past the last instant a simulation can reach (${iso(LAST_INSTANT)})`,
-      );
-    if (t < this.#now)
-      throw new ClockError(
-        `${verb}: ${iso(t)} is before now (${iso(this.#now)}); virtual time never goes back`,
-      );
-  }
-
-  #stepLimitError(verb: string, limit: number): StepLimitError {
-    return new StepLimitError(
-      `${verb}: fired ${limit} timers without finishing (virtual time ${iso(this.#now)}, ${this.#agenda.size} pending). ` +
-        'A timer may re-arm itself forever; raise stepLimit if the run is simply long.',
-    );
-  }
-}
-
-/** The reusable DecideContext of the engine: random streams are created lazily, once per purpose. */
-class CommandContext implements DecideContext {
-  now = 0;
-  nextSeq = 0;
-  #index = 0;
-  /**
-   * This command's streams and their purposes, the first `#drawn` of each. Arrays emptied by a count,
-   * not a map cleared per command: a command draws for a handful of purposes, and `Map#clear`
-   * allocates a new table each time (about a hundred bytes an event on a fleet).
-   */
-  readonly #purposes: string[] = [];
-  readonly #streams: RandomSource[] = [];
-  #drawn = 0;
-
-  constructor(readonly seed: number) {}
-
-  begin(now: number, nextSeq: number, drawIndex: number): void {
-    this.now = now;
-    this.nextSeq = nextSeq;
-    this.#index = drawIndex;
-    this.#drawn = 0;
-  }
-
-  readonly stream = (purpose: string, index: number): RandomSource =>
-    RandomSource.derive(this.seed, purpose, index);
-
-  random(purpose: string): RandomSource {
-    for (let i = 0; i < this.#drawn; i++)
-      if (this.#purposes[i] === purpose) return this.#streams[i] as RandomSource;
-    const stream = RandomSource.derive(this.seed, purpose, this.#index);
-    this.#purposes[this.#drawn] = purpose;
-    this.#streams[this.#drawn++] = stream;
-    return stream;
-  }
-}
-
-/** Opens an immer draft of a state (immer's types cannot see that every state is an object). */
-function draftOf<S>(state: S): Draft<S> {
-  return createDraft(state as Objectish) as Draft<S>;
 }
 
 const always = (): boolean => true;
-
-function iso(ms: number): string {
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
-}

@@ -7,80 +7,41 @@
  * time is a few bytes that way), fractions interned in a table of their own, and booleans, null and
  * undefined live in the shape alone.
  */
-import { unzigzag, zigzag, type ByteReader, type ByteWriter } from './byteStream.js';
+import { zigzag, type ByteReader, type ByteWriter } from './byteStream.js';
+import {
+  FALSE,
+  FLOAT,
+  JSON_VALUE,
+  KINDS,
+  NULL,
+  NUMBER,
+  STR,
+  TAGGED,
+  TIME,
+  TRUE,
+  TYPE,
+  U32,
+  UNDEFINED,
+  UUID,
+  type CodecTables,
+  type Shape,
+} from './eventShapes.js';
 import { frozenJson } from './frozenJson.js';
 import { shapeDecoder, type DecodeTables, type ShapeDecoder } from './shapeDecoder.js';
+import {
+  parseTagged,
+  RECENT_SHAPES,
+  sameShape,
+  type RecentShape,
+  type ShapeNode,
+  type TaggedParts,
+} from './shapeTree.js';
 import { packUuid } from '../core/uuidWords.js';
 import { UuidTexts } from './uuidTexts.js';
+import { compiledRead, DECODE_HELPERS, VALUE_READS } from './valueReads.js';
 
-const STR = 0;
-const U32 = 1;
-/** A whole number kept as its distance from the event's time. */
-const TIME = 2;
-const TRUE = 3;
-const FALSE = 4;
-const NULL = 5;
-const UNDEFINED = 6;
-const JSON_VALUE = 7;
-const UUID = 8;
-const TYPE = 9;
-const TAGGED = 10;
-/** A number interned in the table of numbers. */
-const NUMBER = 11;
-/** A float64 kept as its eight bytes (-0, or once the table of numbers is full). */
-const FLOAT = 12;
-const KINDS = 13;
 /** Most distinct numbers interned: past them, a number costs its eight bytes. */
 const MAX_NUMBERS = 1 << 16;
-
-/**
- * The keys (in order) and value kinds of a family of events; `at` and `seq` are kept apart. A leading
- * string `type` is part of the shape itself (`typeName`), so it costs no word per event.
- */
-export interface Shape {
-  readonly keys: readonly string[];
-  readonly kinds: readonly number[];
-  readonly typeName?: string;
-}
-
-/** The tables a codec learned (strings, numbers, shapes), or a stretch of them: what a streamed log writes before the events that use them. */
-export interface CodecTables {
-  readonly strings: readonly string[];
-  readonly numbers: readonly number[];
-  readonly shapes: readonly Shape[];
-}
-
-interface ShapeNode {
-  shapeId: number;
-  readonly next: Map<string, (ShapeNode | undefined)[]>;
-  /** On a type's root: the type's name. */
-  readonly typeName?: string;
-  /**
-   * On a type's root: the keys, kinds and ids of the last few shapes of that type. Events of one type
-   * repeat a handful of shapes (an optional field present or not), so comparing short arrays finds
-   * the shape without a map lookup per key.
-   */
-  recent?: RecentShape[];
-}
-
-/** A shape a type's events had lately. */
-interface RecentShape {
-  readonly keys: readonly string[];
-  readonly kinds: readonly number[];
-  readonly id: number;
-}
-
-/** Shapes remembered per type. */
-const RECENT_SHAPES = 4;
-
-/** Where `parseTagged` puts the parts of an id like `c-1234`. */
-interface TaggedParts {
-  /** The prefix's letters packed five bits each (a = 1): a number that names it without a slice. */
-  prefixCode: number;
-  /** Where the dash is (the prefix's length). */
-  dash: number;
-  number: number;
-}
 
 const MAX_SHAPES = 0xffff;
 
@@ -406,104 +367,4 @@ export class EventCodec {
     }
     return id;
   }
-}
-
-/** What a compiled decoder's reads call besides the reader and the tables. */
-const DECODE_HELPERS = { unzigzag };
-
-/**
- * The expression that reads a value of `kind`, in a compiled decoder and (as `VALUE_READS`) in the
- * generic path; `undefined` for a kind it does not know. Operands are evaluated left to right, so the
- * reads keep their order in the bytes.
- */
-function compiledRead(kind: number, typeName: string | undefined): string | undefined {
-  switch (kind) {
-    case TYPE:
-      return typeName === undefined ? 'undefined' : JSON.stringify(typeName);
-    case STR:
-      return 'tables.strings[input.varint()]';
-    case U32:
-      return 'input.varint()';
-    case TIME:
-      return 'at + unzigzag(input.varint())';
-    case NUMBER:
-      return 'tables.numbers[input.varint()]';
-    case FLOAT:
-      return 'input.float64()';
-    case TRUE:
-      return 'true';
-    case FALSE:
-      return 'false';
-    case NULL:
-      return 'null';
-    case UNDEFINED:
-      return 'undefined';
-    case JSON_VALUE:
-      return 'tables.parsed(input.varint())';
-    case TAGGED:
-      return `tables.strings[input.varint()] + "-" + input.varint()`;
-    case UUID:
-      return 'tables.uuids.of(input.word(), input.word(), input.word(), input.word())';
-    default:
-      return undefined;
-  }
-}
-
-/** One value of a kind read outside a compiled decoder. */
-type ValueRead = (input: ByteReader, at: number, tables: DecodeTables) => unknown;
-
-/**
- * The reads of the generic path, by kind, made from `compiledRead`'s expressions, so that both paths
- * read each kind by the one description (a type is its shape's name, which the path puts in itself).
- */
-const VALUE_READS: readonly (ValueRead | undefined)[] = Array.from({ length: KINDS }, (_, kind) => {
-  const read = kind === TYPE ? undefined : compiledRead(kind, undefined);
-  if (read === undefined) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one description of each read, compiled (shapeDecoder.ts)
-  const factory = new Function(
-    ...Object.keys(DECODE_HELPERS),
-    `return (input, at, tables) => ${read};`,
-  ) as (...helpers: unknown[]) => ValueRead;
-  return factory(...Object.values(DECODE_HELPERS));
-});
-
-/**
- * Whether `text` is an id like `c-1234` (1-4 lower-case letters, a dash, a number below 2^32
- * without leading zeros); if so, its parts go into `parts`. One pass, no slices.
- */
-function parseTagged(text: string, parts: TaggedParts): boolean {
-  const length = text.length;
-  if (length < 3 || length > 15) return false;
-  let dash = -1;
-  let prefixCode = 0;
-  let number = 0;
-  for (let i = 0; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (dash < 0) {
-      if (c === 45 && i > 0 && i <= 4) dash = i;
-      else if (c < 97 || c > 122) return false;
-      else prefixCode = prefixCode * 32 + (c - 96);
-    } else {
-      if (c < 48 || c > 57 || (c === 48 && i === dash + 1 && length > dash + 2)) return false;
-      number = number * 10 + (c - 48);
-    }
-  }
-  if (dash < 0 || dash === length - 1 || number > 0xffffffff) return false;
-  parts.prefixCode = prefixCode;
-  parts.dash = dash;
-  parts.number = number;
-  return true;
-}
-
-/** True when a recent shape of a type has the `fields` keys and kinds just encoded. */
-function sameShape(
-  last: RecentShape,
-  keys: readonly string[],
-  kinds: readonly number[],
-  fields: number,
-): boolean {
-  if (last.keys.length !== fields) return false;
-  for (let i = 1; i < fields; i++)
-    if (last.keys[i] !== keys[i] || last.kinds[i] !== kinds[i]) return false;
-  return true;
 }

@@ -3,7 +3,8 @@
  * own on it (a Decider over an agenda of timers and an append-only log). Most users need only the
  * root entry; these are the internals it is built from.
  */
-export { Engine, type EngineOptions, type RunOptions } from './engine.js';
+export { Engine } from './engine.js';
+export type { EngineOptions, RunOptions } from './engineOptions.js';
 export { Agenda, type DueTimer } from './agenda.js';
 export { EventLog } from './eventLog.js';
 export type { Arm, Decider, DecideContext } from './decider.js';

@@ -5,7 +5,8 @@
  * whose events first use them. Decoding keeps only the tables, and yields events one at a time.
  */
 import { ByteReader, FlatBytes, unzigzag } from './byteStream.js';
-import { EventCodec, type CodecTables, type Shape } from './eventCodec.js';
+import { EventCodec } from './eventCodec.js';
+import type { CodecTables, Shape } from './eventShapes.js';
 import { LogFormatError } from './errors.js';
 import type { LoggedEvent } from './loggedEvent.js';
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { formatDuration, parseDuration } from '../core/duration.js';
 import { formatInstant, LAST_INSTANT } from '../core/instant.js';
 import { parsedWith, satisfying } from '../core/schema.js';
-import { DEFAULT_IDLE_WITHIN } from '../engine/engine.js';
+import { DEFAULT_IDLE_WITHIN } from '../engine/engineOptions.js';
 import { ClockError, LogFormatError } from '../engine/errors.js';
 import { parseClockMode, type ClockMode } from './clockMode.js';
 import { controlBody, durationField, NO_BODY } from './controlBody.js';

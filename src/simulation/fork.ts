@@ -5,7 +5,8 @@
 import { formatInstant, tryParseInstant, type Instant } from '../core/instant.js';
 import { resolveProfile, type Profile } from '../domain/profile.js';
 import type { Rejection } from '../domain/rejection.js';
-import { Engine, type EngineOptions } from '../engine/engine.js';
+import { Engine } from '../engine/engine.js';
+import type { EngineOptions } from '../engine/engineOptions.js';
 import { LogFormatError, LogUnavailableError } from '../engine/errors.js';
 import type { EventLog } from '../engine/eventLog.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
