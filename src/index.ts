@@ -8,7 +8,8 @@
  */
 
 // The simulation: create, drive, request, connect, replay.
-export { Simulation, DEFAULT_START, type SimulationOptions } from './simulation/simulation.js';
+export { Simulation } from './simulation/simulation.js';
+export { DEFAULT_START, type SimulationOptions } from './simulation/simulationOptions.js';
 export type { Connection } from './simulation/connection.js';
 export type { ApiResponse, ErrorBody } from './api/apiResponse.js';
 export type { LoggedEvent } from './engine/loggedEvent.js';

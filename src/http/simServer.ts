@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ROUTES } from '../api/routeTable.js';
 import { publicContract } from '../schema/publicSchema.js';
-import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
+import { Simulation } from '../simulation/simulation.js';
+import type { SimulationOptions } from '../simulation/simulationOptions.js';
 import type { ClockMode } from '../service/clockMode.js';
 import {
   API_PREFIX,

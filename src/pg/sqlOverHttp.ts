@@ -20,13 +20,9 @@ import { endpointFromHost, endpointFromOptions, type NamedEndpoint } from './end
 import { percentDecodedBytes, percentDecodedText } from './percentDecoding.js';
 import { PG_ERRORS } from './pgErrors.js';
 import { SessionState } from './sessionState.js';
-import {
-  JsonWriter,
-  RESPONSE_TOO_LARGE_MESSAGE,
-  runStatement,
-  type RunOutcome,
-  type Statement,
-} from './sqlOverHttpRun.js';
+import { JsonWriter } from './sqlOverHttpJson.js';
+import { RESPONSE_TOO_LARGE_MESSAGE } from './sqlOverHttpReply.js';
+import { runStatement, type RunOutcome, type Statement } from './sqlOverHttpRun.js';
 import { startupSettings } from './startupSettings.js';
 
 /** What an answer says: an HTTP status and its JSON body, as bytes. */

@@ -4,7 +4,8 @@
  * expectation, or a step that throws, stops the run and is reported with its virtual time.
  */
 import { parseDuration } from '../core/duration.js';
-import { DEFAULT_START, Simulation } from '../simulation/simulation.js';
+import { Simulation } from '../simulation/simulation.js';
+import { DEFAULT_START } from '../simulation/simulationOptions.js';
 import { createNarrator } from '../projection/narrator.js';
 import { relativeClock } from '../projection/timelineLine.js';
 import type { ScenarioDefinition } from './scenario.js';

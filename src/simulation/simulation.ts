@@ -3,95 +3,40 @@
  * REST route table, and speaks in user units at its edges (ISO instants, duration strings).
  */
 import type { WorkloadInput } from '../workload/workloadSpec.js';
-import { own } from '../core/own.js';
-import { requestId } from '../core/requestIds.js';
 import type { Observable } from 'rxjs';
 import { parseDuration, type Duration } from '../core/duration.js';
 import { parseInstant, type Instant } from '../core/instant.js';
-import {
-  resolveProfile,
-  type Profile,
-  type ProfileChoice,
-  asOverrides,
-} from '../domain/profile.js';
+import type { Profile } from '../domain/profile.js';
 import { connectionLimits, type ConnectionLimits } from '../domain/computeSize.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
-import { errorResponse, type ApiResponse } from '../api/apiResponse.js';
+import type { ApiResponse } from '../api/apiResponse.js';
 import {
   answerRequest,
   type ApiRequest,
   type PipelineHooks,
   type RequestOptions,
 } from '../api/requestPipeline.js';
-import { API_KEY_KINDS, apiKeyProblem, keyRingOf, type ApiKey } from '../api/apiKey.js';
+import { keyRingOf, type ApiKey } from '../api/apiKey.js';
 import type { RequestTarget } from '../api/requestTarget.js';
 import { Connection } from './connection.js';
 import { forkRun, type ForkOptions, type ForkSource } from './fork.js';
+import { givenApiKey } from './givenApiKey.js';
+import {
+  newEngine,
+  replayedEngine,
+  type BuiltEngine,
+  type ControlPlaneEngine,
+} from './simulationEngine.js';
+import type { SimulationOptions } from './simulationOptions.js';
+import { targetOf } from './simulationTarget.js';
 import type { SettingsChange } from '../model/settingsChange.js';
-import { RateLimiter } from '../api/rateLimiter.js';
-import { reject, type Rejection } from '../domain/rejection.js';
-import type { Command } from '../model/commands.js';
-import { createControlPlane } from '../model/controlPlane.js';
-import type { TimerCommand } from '../model/timers.js';
-import type { DomainEvent, SimEvent } from '../model/events.js';
-import { DOMAIN_EVENT_TYPES } from '../model/eventMeanings.js';
+import type { SimEvent } from '../model/events.js';
 import type { SimState } from '../model/state.js';
-import { Engine } from '../engine/engine.js';
 import type { RunOptions } from '../engine/engineOptions.js';
-import { LogFormatError, LogUnavailableError, StepLimitError } from '../engine/errors.js';
-import type { EventLog, LogKeeping } from '../engine/eventLog.js';
+import { LogFormatError } from '../engine/errors.js';
+import type { EventLog } from '../engine/eventLog.js';
 import { parseJsonLines } from '../engine/jsonLines.js';
 import type { LoggedEvent } from '../engine/loggedEvent.js';
-
-/** Options of a new simulation; every field has a default. */
-export interface SimulationOptions {
-  /** Seed of every random draw (ids, latencies). Default 1. */
-  readonly seed?: number;
-  /** Virtual start time. Default `2026-01-05T00:00:00Z` (a Monday). */
-  readonly start?: Instant;
-  /**
-   * The control-plane profile (latencies, timeouts, limits, region): overrides of the seed spec's
-   * values, or a named profile (`'current'`: the real service today), or `{ base: 'current', … }`
-   * for overrides on top of it.
-   */
-  readonly profile?: ProfileChoice;
-  /** Events between the snapshots `stateAt` starts from. Default 100,000. */
-  readonly snapshotEvery?: number;
-  /** Timers one run call may fire before it throws instead of hanging. Default 10,000,000. */
-  readonly stepLimit?: number;
-  /**
-   * Events after a state publish whose changed paths are recorded; a publish after more walks the
-   * whole state instead. Default 4,096. Tuning only: snapshots are the same either way.
-   */
-  readonly trackedEvents?: number;
-  /**
-   * Where the event log keeps its events. `'memory'` (the default): all of them, compactly, so the
-   * run can be read, replayed and asked `stateAt` any instant. A `LogSink` (for a file:
-   * `LogFileSink.create(path)`): streamed out as they happen in the log's compact format, which
-   * `computesim replay`, `LogFile` and `metricsOf` read back; memory stays flat however long the
-   * run. `'none'`: counted, not kept, for the fastest what-if runs (pair it with `MetricsProjection`).
-   * Without the events in memory, `stateAt` answers for the latest instant only, and reading
-   * `log` throws `LogUnavailableError` (its `header` and `length` stay readable). Close a streamed
-   * log with `sim.log.close()` when the run is over. A sink that fails (a full disk) ends the call
-   * it failed in with `LogUnavailableError` (the state has every event of the call; the file stops
-   * short) and refuses every call after it, so nothing runs ahead of the file.
-   */
-  readonly log?: LogKeeping;
-  /** API keys to require (none: every in-process request is accepted). More with `addApiKey`. */
-  readonly apiKeys?: readonly ApiKey[];
-  /**
-   * The real service's rate limits on `sim.request` (700 a minute per caller, 40 a second per
-   * route), counted in virtual time: a 429 with `Retry-After` past them. Shorthand for
-   * `profile: { rateLimits: { enabled: true } }`. Default off.
-   */
-  readonly rateLimits?: boolean;
-}
-
-/** The named profiles a simulation can start from (`seed`, the default, and `current`). */
-export { PROFILE_NAMES, type ProfileName } from '../domain/profile.js';
-
-/** Default virtual start time. */
-export const DEFAULT_START = '2026-01-05T00:00:00Z';
 
 /** Reads a simulation's live working state (set in `Simulation`'s static block). */
 let readLive: (sim: Simulation) => SimState;
@@ -119,31 +64,11 @@ export class Simulation {
   readonly profile: Profile;
 
   constructor(options: SimulationOptions = {}) {
-    const rebuilt = (options as { [REBUILT]?: { engine: ControlPlaneEngine; profile: Profile } })[
-      REBUILT
-    ];
-    if (rebuilt !== undefined) {
-      this.profile = rebuilt.profile;
-      this.#engine = rebuilt.engine;
-    } else {
-      const profile = resolveProfile(withRateLimits(options.profile ?? {}, options.rateLimits));
-      if (!profile.ok) throw new RangeError(profile.error);
-      this.profile = profile.value;
-      this.#engine = new Engine(createControlPlane(profile.value), {
-        seed: options.seed ?? 1,
-        start: parseInstant(options.start ?? DEFAULT_START),
-        config: profile.value,
-        ...engineTuning(options),
-      });
-    }
+    const built = (options as { [REBUILT]?: BuiltEngine })[REBUILT] ?? newEngine(options);
+    this.profile = built.profile;
+    this.#engine = built.engine;
     for (const key of options.apiKeys ?? []) this.addApiKey(key);
-    this.#target = targetOf(
-      this.#engine,
-      this.profile,
-      this.#apiKeys,
-      () => this.#postgresFront,
-      limiterOf(this.#engine, this.profile),
-    );
+    this.#target = targetOf(this.#engine, this.profile, this.#apiKeys, () => this.#postgresFront);
   }
 
   /** Rebuilds a simulation from its log (header first). Its state deep-equals the original's. */
@@ -151,24 +76,7 @@ export class Simulation {
     log: Iterable<LoggedEvent>,
     options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents' | 'log'> = {},
   ): Simulation {
-    const iterator = log[Symbol.iterator]();
-    const first = iterator.next();
-    const header = (first.done === true ? undefined : first.value) as
-      { type?: unknown; config?: unknown } | undefined;
-    if (header?.type !== 'SimulationStarted') {
-      throw new LogFormatError('the log must start with SimulationStarted', 1);
-    }
-    const profile = resolveProfile(header.config);
-    if (!profile.ok)
-      throw new LogFormatError(`the header's profile is invalid: ${profile.error}`, 1);
-    const engine = Engine.replay(
-      createControlPlane(profile.value),
-      knownEvents(header as LoggedEvent, iterator),
-      engineTuning(options),
-    );
-    // A log whose settings changed (a fork's) continues under the profile it changed to.
-    const inForce = engine.live.profile ?? profile.value;
-    return new Simulation({ [REBUILT]: { engine, profile: inForce } } as SimulationOptions);
+    return new Simulation({ [REBUILT]: replayedEngine(log, options) } as SimulationOptions);
   }
 
   /**
@@ -432,29 +340,13 @@ export class Simulation {
     readonly key?: string;
     readonly projectId?: string;
   }): string {
-    if (!(API_KEY_KINDS as readonly string[]).includes(key.kind)) {
-      throw new RangeError(
-        `API key kind must be one of ${API_KEY_KINDS.join(', ')}, got ${JSON.stringify(key.kind)}`,
-      );
-    }
-    if (
-      key.kind === 'project' &&
-      (key.projectId === undefined || own(this.state.projects, key.projectId) === undefined)
-    ) {
-      throw new RangeError(
-        `a project-scoped API key needs an existing projectId, got ${JSON.stringify(key.projectId)}`,
-      );
-    }
-    const value = key.key ?? `csim_${key.kind}_${this.#apiKeys.size + 1}_${this.seed.toString(36)}`;
-    const problem = apiKeyProblem(value);
-    if (problem !== undefined) throw new RangeError(problem);
-    this.#apiKeys.set(
-      value,
-      key.kind === 'project'
-        ? { key: value, kind: 'project', projectId: key.projectId as string }
-        : { key: value, kind: key.kind },
-    );
-    return value;
+    const given = givenApiKey(key, {
+      given: this.#apiKeys.size,
+      seed: this.seed,
+      state: () => this.state,
+    });
+    this.#apiKeys.set(given.key, given);
+    return given.key;
   }
 
   /**
@@ -483,101 +375,10 @@ export class Simulation {
   }
 }
 
-type ControlPlaneEngine = Engine<SimState, Command, DomainEvent, TimerCommand, Rejection>;
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...DOMAIN_EVENT_TYPES, 'ClockAdvanced']);
-
 /** Key of the private construction path used by `replay`. */
 const REBUILT = Symbol('rebuilt');
 
 /** What a fork reads of a simulation (past states by epoch ms). */
 function forkSourceOf(sim: Simulation): ForkSource {
   return { log: sim.log, now: () => sim.now(), stateAt: (t) => sim.stateAt(t) };
-}
-
-/** The header, then every further event, refusing unknown types as they come (one pass, no copy). */
-function* knownEvents(header: LoggedEvent, rest: Iterator<LoggedEvent>): Generator<LoggedEvent> {
-  yield header;
-  let line = 1;
-  for (let next = rest.next(); next.done !== true; next = rest.next()) {
-    line++;
-    const type = (next.value as { type?: unknown }).type;
-    if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) {
-      throw new LogFormatError(`unknown event type ${JSON.stringify(type)}`, line);
-    }
-    yield next.value;
-  }
-}
-
-function engineTuning(
-  options: Pick<SimulationOptions, 'snapshotEvery' | 'stepLimit' | 'trackedEvents' | 'log'>,
-) {
-  return {
-    ...(options.log === undefined ? {} : { log: options.log }),
-    ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }),
-    ...(options.stepLimit === undefined ? {} : { stepLimit: options.stepLimit }),
-    ...(options.trackedEvents === undefined ? {} : { trackedEvents: options.trackedEvents }),
-  };
-}
-
-/** The profile choice with rate limits switched on or off by the `rateLimits` option, if given. */
-function withRateLimits(choice: ProfileChoice, rateLimits: boolean | undefined): ProfileChoice {
-  if (rateLimits === undefined) return choice;
-  const overrides = asOverrides(choice);
-  return { ...overrides, rateLimits: { ...overrides.rateLimits, enabled: rateLimits } };
-}
-
-/** The server's rate limiter, on the virtual clock, when the profile switches limits on. */
-function limiterOf(engine: ControlPlaneEngine, profile: Profile): RateLimiter | undefined {
-  const { enabled, perKeyPerMinute, perRoutePerSecond } = profile.rateLimits;
-  if (!enabled) return undefined;
-  return new RateLimiter({ perKeyPerMinute, perRoutePerSecond }, () => engine.now);
-}
-
-function targetOf(
-  engine: ControlPlaneEngine,
-  profile: Profile,
-  apiKeys: ReadonlyMap<string, ApiKey>,
-  postgresFront: () => PostgresAddress | undefined,
-  limiter: RateLimiter | undefined,
-): RequestTarget {
-  let issuedIds = 0;
-  return {
-    get postgresFront() {
-      return postgresFront();
-    },
-    ...(limiter === undefined
-      ? {}
-      : { admit: (caller: string, route: string) => limiter.admit(caller, route) }),
-    // Handlers copy what they need into JSON at once, so they may read the live state (no publish).
-    get state() {
-      return engine.live;
-    },
-    profile,
-    apiKeys,
-    execute: (command) => engine.execute(command),
-    get now() {
-      return engine.now;
-    },
-    get start() {
-      return engine.start;
-    },
-    stateAt: (t) => engine.stateAt(t),
-    keepsHistory: engine.log.keepsEvents,
-    answerFor: knownFailure,
-    // Keyed by the log position and a count, so the same requests get the same ids on every run.
-    nextRequestId: () => requestId(engine.seed, 'request-ids', engine.log.length, issuedIds++),
-  };
-}
-
-/**
- * The answer for an engine error that is not a bug: the log can take no more events (closed, or its
- * sink failed: the call that failed has its events in the state, not in the file) is a 503; a timer
- * loop past its step limit a 409. Each carries the error's first line.
- */
-function knownFailure(error: unknown): ApiResponse | undefined {
-  if (!(error instanceof LogUnavailableError || error instanceof StepLimitError)) return undefined;
-  const message = error.message.split('\n')[0] ?? '';
-  if (error instanceof StepLimitError) return errorResponse(reject('conflict', message));
-  return { status: 503, body: { code: 'service_unavailable', message } };
 }

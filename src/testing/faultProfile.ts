@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { asOverrides, FAULTS_SCHEMA } from '../domain/profile.js';
 import { nonNegative, parseInput, strictObject, type Immutable } from '../core/schema.js';
-import type { SimulationOptions } from '../simulation/simulation.js';
+import type { SimulationOptions } from '../simulation/simulationOptions.js';
 import { REQUEST_FAULTS_SCHEMA } from './requestFaults.js';
 
 /** Faults to run a client under; every part is optional and off when absent. */

@@ -5,7 +5,8 @@
  */
 import { parseDuration, type Duration } from '../core/duration.js';
 import type { Connection } from '../simulation/connection.js';
-import { Simulation, type SimulationOptions } from '../simulation/simulation.js';
+import { Simulation } from '../simulation/simulation.js';
+import type { SimulationOptions } from '../simulation/simulationOptions.js';
 import { createAxiosAdapter, type SimAxiosAdapter } from './axiosAdapter.js';
 import { ClientEdge } from './clientEdge.js';
 import type { ClientRecord } from './clientRecord.js';

@@ -6,7 +6,8 @@
  * `playTimeline` when its whole log is wanted.
  */
 import { parseDuration, type Duration } from '../../core/duration.js';
-import { Simulation, type SimulationOptions } from '../../simulation/simulation.js';
+import { Simulation } from '../../simulation/simulation.js';
+import type { SimulationOptions } from '../../simulation/simulationOptions.js';
 import { withFaults } from '../faultProfile.js';
 import { defaultMonitors } from '../monitors/defaultMonitors.js';
 import type { Monitor } from '../monitors/monitor.js';
