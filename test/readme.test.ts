@@ -11,7 +11,7 @@ import { runScenario } from '../src/scenario/runScenario.js';
 import resizeRestart from '../scenarios/resize-restart.js';
 import busyDayFork from '../scenarios/busy-day-fork.js';
 import { compareFork, forkTable } from '../src/entries/studies.js';
-import { fetchHandler } from '../src/entries/serve.js';
+import { fetchHandler, SimServer } from '../src/entries/serve.js';
 import { runCli } from './support/runCli.js';
 import { documentation, importingSources } from './support/documentation.js';
 
@@ -24,6 +24,8 @@ const forkExample = /<!-- fork-example:start -->\s*```ts\n([\s\S]*?)```/.exec(re
 const forkTableShown = /<!-- fork-table:start -->\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];
 const fetchExample = /<!-- fetch-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const logExample = /<!-- log-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const serveExample =
+  /<!-- serve-library-example:start -->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 
 /** The README's examples that must typecheck, by name, with the file name each is checked as. */
 const typedExamples = {
@@ -32,6 +34,7 @@ const typedExamples = {
   workload: { code: workloadExample, file: 'workload.ts' },
   fetch: { code: fetchExample, file: 'fetch.mts' },
   log: { code: logExample, file: 'log.mts' },
+  serve: { code: serveExample, file: 'serve.mts' },
 } as const;
 
 let diagnosticsByExample: Map<string, string[]> | undefined;
@@ -151,6 +154,11 @@ describe('README', () => {
     const shown = /What `npm start` prints[^\n]*\s*```text\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(shown).toBe(`${runText(runScenario(quickstartScenario)).join('\n')}\n`);
   });
+
+  it('has an example of serve as a library that typechecks and answers over a socket', async () => {
+    expect(strictDiagnostics('serve')).toEqual([]);
+    expect(await runExample(serveExample, { SimServer })).toEqual(['201 demo']);
+  }, 60_000);
 });
 
 describe('README worked example', () => {
