@@ -13,13 +13,10 @@ import { publicContract } from '../schema/publicSchema.js';
 import { Simulation } from '../simulation/simulation.js';
 import type { SimulationOptions } from '../simulation/simulationOptions.js';
 import type { ClockMode } from '../service/clockMode.js';
-import {
-  API_PREFIX,
-  HttpCore,
-  type AnsweredRequest,
-  type HttpContext,
-  type Reply,
-} from '../service/httpCore.js';
+import { API_PREFIX } from '../api/apiPrefix.js';
+import { HttpCore, type AnsweredRequest } from '../service/httpCore.js';
+import type { HttpContext } from '../service/httpContext.js';
+import type { Reply } from '../service/httpReply.js';
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';

@@ -7,58 +7,26 @@
  * state file, the wall clock, the memory check); `sim.fetch` calls it in process.
  */
 import { API_PREFIX } from '../api/apiPrefix.js';
-import type { AddedRoute } from '../api/requestPipeline.js';
-import { formatInstant, LAST_INSTANT } from '../core/instant.js';
-import type { LoggedEvent } from '../engine/loggedEvent.js';
-import type { ServedSimulation } from './servedSimulation.js';
-import { ClockDriver, type ClockMode } from './clockMode.js';
 import { asServiceError } from '../api/apiResponse.js';
-import { requestId } from '../core/requestIds.js';
-import { ok } from '../core/result.js';
-import { errorAnswer, type Answer } from './errorTable.js';
 import { RateLimiter, type RateLimits } from '../api/rateLimiter.js';
-import { readBody } from './readBody.js';
-import type { RequestLike } from './requestLike.js';
-import { CONTROL_PREFIX, CONTROL_ROUTES, noControlRoute, type ControlHost } from './simControl.js';
-import { parseControlBody } from './controlBody.js';
-import { ClockMove } from './clockMove.js';
-import { runSliced, type SliceResult, type SliceStop } from './slicedRun.js';
-import { StateFileError } from './stateFileError.js';
-import { streamedBody } from './streamedBody.js';
+import type { AddedRoute } from '../api/requestPipeline.js';
+import { ok } from '../core/result.js';
+import type { ClockMode } from './clockMode.js';
+import { ClockMover } from './clockMover.js';
+import { ClockPacer } from './clockPacer.js';
 import { bearer, controlAccess } from './controlAccess.js';
-
-export type { RequestLike };
-export { API_PREFIX };
-
-/** What the core knows of the connection a request came on (like hono's env / connection info). */
-export interface HttpContext {
-  /** The client's address: the rate limiter's caller for keys the server does not know. */
-  readonly clientAddress?: string;
-  /**
-   * Whether the client has gone (its connection closed before the answer): a clock move it started
-   * stops at its next slice, as `DELETE /_sim/advance` stops one.
-   */
-  readonly gone?: () => boolean;
-}
-
-/** Where served events are kept (the state file): written before every response. */
-interface SimStore {
-  /** How many of the log's events the store holds durably. */
-  readonly written: number;
-  /** Appends the events it does not hold yet; throws when it cannot (the change is then undone). */
-  flush(sim: ServedSimulation): void;
-  /** Replaces everything it holds with `sim`'s log (on reset). */
-  rewrite(sim: ServedSimulation): void;
-  /** After a failure: whether a write looks likely to succeed again (default: yes). */
-  looksWritable?(): boolean;
-}
-
-/** How the core makes a new simulation: for `_sim/reset` and to roll back what a store refused. */
-interface Renewal {
-  fresh(seed: number): ServedSimulation;
-  fromJSONL(text: string): ServedSimulation;
-  replay(events: Iterable<LoggedEvent>): ServedSimulation;
-}
+import { Durability, notServed, type Renewal, type SimStore } from './durability.js';
+import { errorAnswer, type Answer } from './errorTable.js';
+import { withSignal, type HttpContext } from './httpContext.js';
+import { internalErrorReply, replyOf, VirtualDateHeader, type Reply } from './httpReply.js';
+import { HttpRequestIds } from './httpRequestIds.js';
+import { readBody } from './readBody.js';
+import { pathOf, type RequestLike } from './requestLike.js';
+import { isControlPath, servedControlRoutes } from './servedControlRoutes.js';
+import type { ServedSimulation } from './servedSimulation.js';
+import { noControlRoute } from './simControl.js';
+import type { SliceStop } from './slicedRun.js';
+import { thrownErrorAnswer } from './thrownAnswer.js';
 
 /** A key as the control routes see it: only its kind matters (project keys may not control). */
 export interface ControlKey {
@@ -102,56 +70,18 @@ export interface HttpCoreOptions {
   readonly onAnswered?: (request: AnsweredRequest) => void;
 }
 
-/** Timers one request may fire to catch a paced clock up with the wall. */
-const SYNC_TIMERS = 50_000;
-
-/**
- * A response before it is a `Response`: what `fetch` wraps in one, and what an adapter writing to
- * a socket takes as it is (a `Response` with a body costs a stream an adapter would read back).
- */
-export interface Reply {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  /** A whole text, a stream of bytes, or nothing (204). */
-  readonly body: string | ReadableStream<Uint8Array> | null;
-}
-
-function messageOf(answer: Answer): string {
-  const body = answer.body as { message?: unknown } | undefined;
-  return typeof body?.message === 'string' ? body.message : 'the change was not applied';
-}
-
-/** A front's change was not kept: the store cannot take writes (nothing changed). */
-class NotServedError extends Error {
-  override readonly name = 'NotServedError';
-}
-
 /** The HTTP core of a served simulation. */
 export class HttpCore {
   #sim: ServedSimulation;
-  #driver: ClockDriver;
-  #clock: ClockMode;
+  readonly #pacer: ClockPacer;
+  readonly #durability: Durability;
+  readonly #mover: ClockMover;
   readonly #limiter: RateLimiter | undefined;
-  /** The clock move under way (a sliced advance or run until idle), if any. */
-  #moving: ClockMove | undefined;
-  #closing = false;
-  #issuedIds = 0;
+  readonly #requestIds = new HttpRequestIds();
+  readonly #date = new VirtualDateHeader();
   readonly #replacedListeners = new Set<(sim: ServedSimulation) => void>();
-  /** The last `Date` header written, by the virtual second it names. */
-  #date: { readonly second: number; readonly text: string } | undefined;
-  /** Since the store last failed a write (cleared by a write that succeeds). */
-  #writeFailures: { count: number; reason: string; retryAt: number } | undefined;
   /** The control routes, as the routes the core adds to the API's pipeline. */
-  readonly #controlRoutes: readonly AddedRoute<Answer, HttpContext>[] = CONTROL_ROUTES.map(
-    (route) => ({
-      method: route.method,
-      pattern: route.pattern,
-      access: (apiKey) => controlAccess(this.options.keys, apiKey, 'control the simulation'),
-      parse: (body) => parseControlBody(route.body, body),
-      handle: (params, body, context) =>
-        route.handle({ host: this.#controlHost(context), params, body }),
-    }),
-  );
+  readonly #controlRoutes: readonly AddedRoute<Answer, HttpContext>[];
 
   constructor(
     sim: ServedSimulation,
@@ -163,13 +93,35 @@ export class HttpCore {
     if (needsWall && options.wallNow === undefined)
       throw new RangeError('HttpCore: a paced clock or rate limits need wallNow');
     this.#sim = sim;
-    this.#clock = options.clock ?? { name: 'manual', rate: 0 };
-    this.#driver = this.#newDriver();
-    options.store?.flush(sim);
+    this.#pacer = new ClockPacer(
+      options.clock ?? { name: 'manual', rate: 0 },
+      sim,
+      options.wallNow,
+    );
+    this.#durability = new Durability({
+      store: options.store,
+      renew: options.renew,
+      wallNow: options.wallNow ?? (() => 0),
+      rolledBack: (previous) => this.#replaced(previous),
+    });
+    this.#mover = new ClockMover({
+      current: () => this.#sim,
+      flushSlice: (moved) => this.#durability.flushSlice(moved),
+      ended: () => this.#pacer.restart(this.#sim),
+      memoryFull: options.memoryFull,
+    });
+    this.#durability.writeAll(sim);
     this.#limiter =
       options.rateLimits === undefined
         ? undefined
         : new RateLimiter(options.rateLimits, options.wallNow as () => number);
+    this.#controlRoutes = servedControlRoutes({
+      keys: options.keys,
+      current: () => this.#sim,
+      pacer: this.#pacer,
+      mover: this.#mover,
+      reset: (from) => this.#reset(from),
+    });
   }
 
   /** The simulation being served (it changes on `_sim/reset`). */
@@ -179,7 +131,7 @@ export class HttpCore {
 
   /** How the clock moves now (it changes on `POST /_sim/clock`). */
   get clock(): ClockMode {
-    return this.#clock;
+    return this.#pacer.mode;
   }
 
   /**
@@ -190,17 +142,12 @@ export class HttpCore {
    * writes (nothing changed then).
    */
   act<T>(work: (sim: ServedSimulation) => T): T {
-    const refused = this.#readOnly();
-    if (refused !== undefined) throw new NotServedError(messageOf(refused));
+    const refused = this.#durability.refusal();
+    if (refused !== undefined) throw notServed(refused);
     this.#sync();
     const value = work(this.#sim);
-    try {
-      const before = this.options.store?.written;
-      this.options.store?.flush(this.#sim);
-      if (this.options.store?.written !== before) this.#writeFailures = undefined;
-    } catch (error) {
-      throw new NotServedError(messageOf(this.#notDurable(error)));
-    }
+    const failed = this.#durability.flush(this.#sim);
+    if (failed !== undefined) throw notServed(failed);
     return value;
   }
 
@@ -211,7 +158,7 @@ export class HttpCore {
    */
   skipWallTime(): void {
     this.#sync();
-    this.#driver = this.#newDriver();
+    this.#pacer.restart(this.#sim);
   }
 
   /**
@@ -231,7 +178,7 @@ export class HttpCore {
 
   /** Stops clock moves under way at their next slice (503): the server is stopping. */
   close(): void {
-    this.#closing = true;
+    this.#mover.close();
   }
 
   /**
@@ -250,9 +197,8 @@ export class HttpCore {
   async serve(request: RequestLike, given: HttpContext = {}): Promise<Reply> {
     const context = withSignal(given, request.signal);
     const sent = request.headers.get('x-request-id') || undefined;
-    let answer: Answer;
     try {
-      const requestId = sent ?? this.#newRequestId();
+      const requestId = sent ?? this.#requestIds.next(this.#sim);
       const url = pathOf(request.url);
       // Only a body to read or a control route waits; a REST request is answered in this turn.
       const body = request.body === null ? NO_BODY : await readBody(request);
@@ -262,25 +208,16 @@ export class HttpCore {
         ? this.#route(request, url, body.value, sent, context)
         : body.error;
       if (routed instanceof Promise) routed = await routed;
-      if (body.ok) this.#keepPace();
-      answer = this.#asService(routed, requestId, isControlPath(url.slice(API_PREFIX.length)));
-      try {
-        const before = this.options.store?.written;
-        this.options.store?.flush(this.#sim);
-        if (this.options.store?.written !== before) this.#writeFailures = undefined;
-      } catch (error) {
-        answer = this.#notDurable(error);
-      }
+      if (body.ok) this.#pacer.keepPace(this.#sim);
+      const control = isControlPath(url.slice(API_PREFIX.length));
+      const served = this.#asService(routed, requestId, control);
+      const answer = this.#durability.flush(this.#sim) ?? served;
       this.#tell(request.method, url, answer.status);
-      return this.#reply(answer, sent);
+      return replyOf(answer, this.#date.at(this.#sim.now()), sent);
     } catch (error) {
       // Outside the route handlers (reading, flushing, building the reply): a bare 500.
       this.options.onInternalError?.(error);
-      return {
-        status: 500,
-        headers: { 'content-type': JSON_TYPE },
-        body: JSON.stringify(INTERNAL_ERROR),
-      };
+      return internalErrorReply();
     }
   }
 
@@ -318,7 +255,7 @@ export class HttpCore {
     context: HttpContext,
   ): Answer | Promise<Answer> {
     const method = request.method.toUpperCase();
-    const readOnly = method === 'GET' ? undefined : this.#readOnly();
+    const readOnly = method === 'GET' ? undefined : this.#durability.refusal();
     if (readOnly !== undefined) return readOnly;
     const apiKey = bearer(request.headers.get('authorization'));
     try {
@@ -359,208 +296,38 @@ export class HttpCore {
 
   /** An error thrown by a route as its answer; told to `onInternalError` when it is a 500. */
   #failed(error: unknown): Answer {
-    const answer = failure(error);
+    const answer = thrownErrorAnswer(error);
     if (answer.status === 500) this.options.onInternalError?.(error);
     return answer;
   }
 
-  /**
-   * The store could not take the events of a change: go back to the simulation it holds, so no
-   * change is acknowledged, or seen, that a restart would lose.
-   */
-  #notDurable(error: unknown): Answer {
-    const store = this.options.store as SimStore;
-    const renew = this.options.renew as Renewal;
-    this.#replaced(renew.replay(this.#sim.log.range(0, store.written)));
-    // Replaying costs time in proportion to the log: until the store can be written again, writes
-    // are refused before they run, and a store that keeps failing is tried less and less often.
-    const count = (this.#writeFailures?.count ?? 0) + 1;
-    const wait = count === 1 ? 0 : Math.min(60_000, 1_000 * 2 ** (count - 2));
-    this.#writeFailures = { count, reason: firstLine(error), retryAt: this.#wallNow() + wait };
-    return errorAnswer('service_unavailable', `the change was not applied: ${firstLine(error)}`);
-  }
-
-  /**
-   * After the store failed a write: a 503 for a request that may write, unless the store looks
-   * writable again (a state file that opens for appending, on a disk with room) and any back-off
-   * has passed.
-   */
-  #readOnly(): Answer | undefined {
-    const failed = this.#writeFailures;
-    if (failed === undefined) return undefined;
-    const store = this.options.store;
-    if (this.#wallNow() >= failed.retryAt && store?.looksWritable?.() !== false) return undefined;
-    return errorAnswer(
-      'service_unavailable',
-      `the state file cannot be written (${failed.reason}): only reads are served until it can; ` +
-        'nothing was changed',
-    );
-  }
-
-  #wallNow(): number {
-    return (this.options.wallNow ?? (() => 0))();
-  }
-
-  #controlHost(context: HttpContext): ControlHost {
-    const current = () => this.#sim;
-    const mode = () => this.#clock;
-    return {
-      get sim() {
-        return current();
-      },
-      get clockName() {
-        return mode().name;
-      },
-      setClock: (mode) => {
-        if (mode.rate > 0 && this.options.wallNow === undefined)
-          return errorAnswer(
-            'invalid_input',
-            'a paced clock needs a wall clock: this simulation is served in process (manual only)',
-          );
-        this.#clock = mode;
-        this.#driver = this.#newDriver();
-        return undefined;
-      },
-      advanceTo: (target: number) =>
-        this.#moveClock(
-          `an advance to ${formatInstant(target)}`,
-          (sim, maxTimers) => (sim.advanceToward(target, maxTimers) ? 'done' : 'more'),
-          context,
-        ),
-      runUntilIdle: (within: number) => {
-        const deadline = Math.min(LAST_INSTANT, this.#sim.now() + within);
-        return this.#moveClock(
-          'a run until idle',
-          (sim, maxTimers) => {
-            const outcome = sim.runTowardIdle(deadline, maxTimers);
-            return outcome === 'idle' ? 'done' : outcome;
-          },
-          context,
-        );
-      },
-      stopMove: async () => {
-        const moving = this.#moving;
-        if (moving === undefined)
-          return errorAnswer(
-            'not_found',
-            `no clock move is under way to stop; the clock is at ${formatInstant(this.#sim.now())}`,
-          );
-        moving.stop();
-        await moving.ended;
-        return undefined;
-      },
-      reset: (from) => {
-        const renew = this.options.renew;
-        if (renew === undefined)
-          return errorAnswer(
-            'not_implemented',
-            'a simulation served in process cannot replace itself: make a new Simulation instead',
-          );
-        if (this.#moving !== undefined) return clockBusy(this.#moving.what);
-        const next =
-          from.jsonl !== undefined
-            ? renew.fromJSONL(from.jsonl)
-            : renew.fresh(from.seed ?? this.#sim.seed);
-        this.options.store?.rewrite(next);
-        this.#replaced(next);
-        this.#driver = this.#newDriver();
-        return undefined;
-      },
-    };
-  }
-
-  /**
-   * Moves the clock in slices (see `runSliced`), flushing each slice to the store, while other
-   * requests are served in between. One move at a time: another gets 409. Resolves to an error
-   * answer if the move stopped short (the clock then stays where the last whole slice left it):
-   * asked to (`stopMove`), its client gone, memory short, the store failing.
-   */
-  async #moveClock(
-    what: string,
-    slice: (sim: ServedSimulation, maxTimers: number) => SliceResult,
-    context: HttpContext,
-  ): Promise<Answer | undefined> {
-    if (this.#moving !== undefined) return clockBusy(this.#moving.what);
-    const sim = this.#sim;
-    const move = new ClockMove(what, context.gone);
-    this.#moving = move;
-    let ended: SliceResult | SliceStop;
-    try {
-      ended = await runSliced({
-        slice: (maxTimers) => slice(sim, maxTimers),
-        ...(this.options.memoryFull === undefined ? {} : { memoryFull: this.options.memoryFull }),
-        afterSlice: (result) => {
-          if (this.#sim !== sim)
-            return { code: 'service_unavailable', message: 'the simulation was replaced' };
-          if (this.#closing)
-            return { code: 'service_unavailable', message: 'the server is stopping' };
-          try {
-            this.options.store?.flush(sim);
-          } catch (error) {
-            const failed = this.#notDurable(error);
-            return {
-              code: 'service_unavailable',
-              message: (failed.body as { message: string }).message,
-            };
-          }
-          // Flushed first: a move stopped here is as durable as one that arrived. One that has
-          // just arrived answers as arrived, whoever asked it to stop.
-          return result === 'more' ? move.stopped() : undefined;
-        },
-      });
-    } finally {
-      this.#moving = undefined;
-      this.#driver = this.#newDriver();
-      move.end();
-    }
-    if (ended === 'done') return undefined;
-    const now = formatInstant(this.#sim.now());
-    if (ended === 'deadline')
+  /** Replaces the served simulation (`_sim/reset`): a fresh one, or one rebuilt from a log. */
+  #reset(from: { readonly seed?: number; readonly jsonl?: string }): Answer | undefined {
+    const renew = this.options.renew;
+    if (renew === undefined)
       return errorAnswer(
-        'still_busy',
-        `${what} gave up: work is still pending after the time allowed (within); ` +
-          `the clock moved to ${now}`,
+        'not_implemented',
+        'a simulation served in process cannot replace itself: make a new Simulation instead',
       );
-    if (ended === 'more') throw new Error('a sliced run ended with work left');
-    const answer = errorAnswer(
-      ended.code,
-      `${what} stopped: ${ended.message}; the clock is at ${now}`,
-    );
-    // Where the clock stopped, as `GET /_sim/clock` says it, for a client to go on from there.
-    return { ...answer, body: { ...(answer.body as object), now, now_ms: this.#sim.now() } };
+    const busy = this.#mover.busy();
+    if (busy !== undefined) return busy;
+    const next =
+      from.jsonl !== undefined
+        ? renew.fromJSONL(from.jsonl)
+        : renew.fresh(from.seed ?? this.#sim.seed);
+    this.#durability.rewrite(next);
+    this.#replaced(next);
+    this.#pacer.restart(next);
+    return undefined;
   }
 
   /**
-   * Moves virtual time toward where the wall clock says it is (paced modes), doing at most a
-   * bounded amount of work per request: a simulation slower than its pace lags behind instead of
-   * holding the request. Nothing moves while a clock move is under way.
+   * Catches the paced clock up with the wall, unless a clock move is under way or the store is
+   * failing (nothing moves then).
    */
   #sync(): void {
-    if (this.#moving !== undefined || this.#writeFailures !== undefined) return;
-    const target = this.#driver.target();
-    if (target !== undefined && target > this.#sim.now())
-      this.#sim.advanceToward(target, SYNC_TIMERS);
-  }
-
-  /**
-   * After a request that moved virtual time past the wall (`run_until_idle`), pacing goes on from
-   * there instead of freezing the clock until the wall catches up.
-   */
-  #keepPace(): void {
-    const target = this.#driver.target();
-    if (target !== undefined && target < this.#sim.now()) this.#driver = this.#newDriver();
-  }
-
-  #newDriver(): ClockDriver {
-    return new ClockDriver(this.#clock, this.#sim.now(), this.options.wallNow);
-  }
-
-  /**
-   * A new request id for a request that sent no `X-Request-ID` (its error body carries it, as the
-   * real service's does): deterministic, keyed by the log position and a count.
-   */
-  #newRequestId(): string {
-    return requestId(this.#sim.seed, 'http-request-ids', this.#sim.log.length, this.#issuedIds++);
+    if (this.#mover.moving || this.#durability.failing) return;
+    this.#pacer.catchUp(this.#sim);
   }
 
   /**
@@ -572,84 +339,7 @@ export class HttpCore {
     const codes = control ? 'computesim' : this.#sim.profile.errorCodes;
     return { ...answer, body: asServiceError(answer.body, requestId, codes) };
   }
-
-  /** `Date` for virtual time `now`: whole seconds, so one text serves every reply in a second. */
-  #dateHeader(now: number): string {
-    const second = Math.floor(now / 1_000);
-    if (this.#date?.second !== second)
-      this.#date = { second, text: new Date(second * 1_000).toUTCString() };
-    return this.#date.text;
-  }
-
-  /** The answer as a reply, with `Date` in virtual time and the request id echoed. */
-  #reply(answer: Answer, requestId: string | undefined): Reply {
-    const headers: Record<string, string> = { date: this.#dateHeader(this.#sim.now()) };
-    if (requestId !== undefined) headers['x-request-id'] = requestId;
-    if (answer.headers !== undefined) Object.assign(headers, answer.headers);
-    if (answer.stream !== undefined) {
-      headers['content-type'] = answer.contentType ?? 'application/octet-stream';
-      return { status: answer.status, headers, body: streamedBody(answer.stream) };
-    }
-    if (answer.status === 204 || answer.body === undefined)
-      return { status: answer.status, headers, body: null };
-    const text =
-      typeof answer.body === 'string' && answer.contentType !== undefined
-        ? answer.body
-        : JSON.stringify(answer.body);
-    headers['content-type'] = answer.contentType ?? JSON_TYPE;
-    return { status: answer.status, headers, body: text };
-  }
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The body of a request that has none. */
 const NO_BODY = ok(undefined);
-
-const INTERNAL_ERROR = {
-  code: 'internal_error',
-  message: 'the simulator failed on this request',
-} as const;
-
-function isControlPath(path: string): boolean {
-  return (
-    path === CONTROL_PREFIX ||
-    path.startsWith(`${CONTROL_PREFIX}/`) ||
-    path.startsWith(`${CONTROL_PREFIX}?`)
-  );
-}
-
-/** The path and query of an absolute URL (`http://host/api/v2/x?y` → `/api/v2/x?y`). */
-function pathOf(url: string): string {
-  const scheme = url.indexOf('://');
-  const at = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
-  if (at === -1) return '/';
-  const hash = url.indexOf('#', at);
-  return hash === -1 ? url.slice(at) : url.slice(at, hash);
-}
-
-/** `context`, told by a `Request`'s signal whether its client has gone, unless it knows already. */
-function withSignal(context: HttpContext, signal: AbortSignal | undefined): HttpContext {
-  if (context.gone !== undefined || signal === undefined) return context;
-  return { ...context, gone: () => signal.aborted };
-}
-
-function clockBusy(moving: string): Answer {
-  return errorAnswer(
-    'conflict',
-    `the clock is busy with ${moving}: wait for it to answer, then try again`,
-  );
-}
-
-function firstLine(error: unknown): string {
-  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-}
-
-/**
- * An error thrown while answering, as an answer that says what went wrong but never how. (A run's
- * own refusals, a step limit or a log that takes no more events, the simulation answers itself.)
- */
-function failure(error: unknown): Answer {
-  if (error instanceof StateFileError) return errorAnswer('service_unavailable', firstLine(error));
-  return { status: 500, body: INTERNAL_ERROR };
-}

@@ -1,5 +1,6 @@
 /**
- * The request the HTTP core reads: a Web `Request`, or an adapter's lighter object with its fields.
+ * The request the HTTP core reads: a Web `Request`, or an adapter's lighter object with its fields;
+ * and its path, read from its URL.
  */
 
 /**
@@ -32,3 +33,12 @@ export interface CollectableBody {
 export type CollectedBody =
   | { readonly ok: true; readonly chunks: readonly Uint8Array[]; readonly size: number }
   | { readonly ok: false; readonly reason: 'too_large' | 'unreadable' };
+
+/** The path and query of an absolute URL (`http://host/api/v2/x?y` → `/api/v2/x?y`). */
+export function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const at = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
+  if (at === -1) return '/';
+  const hash = url.indexOf('#', at);
+  return hash === -1 ? url.slice(at) : url.slice(at, hash);
+}

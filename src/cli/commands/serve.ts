@@ -14,7 +14,7 @@ import { MissingPackageError } from '../../packages/optionalPackage.js';
 import { parseClockMode, type ClockMode } from '../../service/clockMode.js';
 import { apiKeyProblem } from '../../api/apiKey.js';
 import { API_RATE_LIMITS } from '../../api/rateLimiter.js';
-import { API_PREFIX } from '../../service/httpCore.js';
+import { API_PREFIX } from '../../api/apiPrefix.js';
 import {
   PG_ENGINES,
   SimServer,
