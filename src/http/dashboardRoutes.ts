@@ -12,7 +12,7 @@ import { bearer, controlAccess } from '../service/controlAccess.js';
 import { errorAnswer, type Answer } from '../service/errorTable.js';
 import { API_PREFIX } from '../api/apiPrefix.js';
 import type { HttpCore } from '../service/httpCore.js';
-import type { Reply } from '../service/httpReply.js';
+import { JSON_TYPE, type Reply } from '../service/httpReply.js';
 import type { DashboardAnswer, Responder } from './servedRoutes.js';
 import type { RequestLike } from '../service/requestLike.js';
 import type { Simulation } from '../simulation/simulation.js';
@@ -27,7 +27,6 @@ interface DashboardKey {
 /** Lanes the page may ask for at once. */
 const MAX_LANES = 200;
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const NO_STORE = { 'cache-control': 'no-store' };
 

@@ -16,7 +16,7 @@ import type { ClockMode } from '../service/clockMode.js';
 import { API_PREFIX } from '../api/apiPrefix.js';
 import { HttpCore, type AnsweredRequest } from '../service/httpCore.js';
 import type { HttpContext } from '../service/httpContext.js';
-import type { Reply } from '../service/httpReply.js';
+import { JSON_TYPE, type Reply } from '../service/httpReply.js';
 import type { CollectableBody, CollectedBody, RequestLike } from '../service/requestLike.js';
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
@@ -452,7 +452,7 @@ function crashed(response: ServerResponse): void {
   });
   response
     .writeHead(500, {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': JSON_TYPE,
       'content-length': String(Buffer.byteLength(text)),
     })
     .end(text);

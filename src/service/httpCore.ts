@@ -201,7 +201,7 @@ export class HttpCore {
       const requestId = sent ?? this.#requestIds.next(this.#sim);
       const url = pathOf(request.url);
       // Only a body to read or a control route waits; a REST request is answered in this turn.
-      const body = request.body === null ? NO_BODY : await readBody(request);
+      const body = request.body === null ? NO_REQUEST_BODY : await readBody(request);
       // Only a request id the client sent goes down the pipeline: one it did not send is drawn
       // there as `sim.request` draws it, so an error answer is the same in process and served.
       let routed: Answer | Promise<Answer> = body.ok
@@ -342,4 +342,4 @@ export class HttpCore {
 }
 
 /** The body of a request that has none. */
-const NO_BODY = ok(undefined);
+const NO_REQUEST_BODY = ok(undefined);

@@ -17,7 +17,8 @@ export interface Reply {
   readonly body: string | ReadableStream<Uint8Array> | null;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+/** The content type of every JSON answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** `Date` headers for virtual time: whole seconds, so one text serves every reply in a second. */
 export class VirtualDateHeader {
