@@ -7,24 +7,10 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SERVED_ROUTES, servedRouteOf } from '../../src/http/servedRoutes.js';
+import { markedTable } from '../support/markedTable.js';
 import { KEY, serveOver } from '../support/transports.js';
 
 const serving = readFileSync(new URL('../../docs/serving.md', import.meta.url), 'utf8');
-
-/** The cells of the table between the served-routes markers, row by row (header rows dropped). */
-function documentedRows(): string[][] {
-  const block = /<!-- served-routes:start -->([\s\S]*?)<!-- served-routes:end -->/.exec(serving);
-  return (block?.[1] ?? '')
-    .split('\n')
-    .filter((line) => line.startsWith('|'))
-    .slice(2)
-    .map((line) =>
-      line
-        .split('|')
-        .slice(1, -1)
-        .map((cell) => cell.trim()),
-    );
-}
 
 /** Sends an upgrade request to `path` over a raw socket; resolves to the whole answer. */
 function upgrade(base: string, path: string): Promise<string> {
@@ -44,7 +30,7 @@ function upgrade(base: string, path: string): Promise<string> {
 
 describe('the served routes', () => {
   it('are shown in docs/serving.md row for row', () => {
-    expect(documentedRows()).toEqual(
+    expect(markedTable(serving, 'served-routes')).toEqual(
       SERVED_ROUTES.map((route) => [`\`${route.path}\``, route.reached, route.methods, route.what]),
     );
   });

@@ -5,28 +5,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/index.js';
+import { markedTable } from '../support/markedTable.js';
 import type { Connection } from '../../src/simulation/connection.js';
 
 const doc = readFileSync(new URL('../../docs/state-machine.md', import.meta.url), 'utf8');
-const table = /<!-- state-table:start -->\n([\s\S]*?)<!-- state-table:end -->/.exec(doc)?.[1] ?? '';
-const rows = table
-  .trim()
-  .split('\n')
-  .slice(2)
-  .map((line) =>
-    line
-      .split('|')
-      .slice(1, -1)
-      .map((cell) => cell.trim()),
-  )
-  .map(([from, trigger, operations, rightAfter, settles, connections]) => ({
+const rows = markedTable(doc, 'state-table').map(
+  ([from, trigger, operations, rightAfter, settles, connections]) => ({
     from: from as string,
     trigger: trigger as string,
     operations: operations as string,
     rightAfter: rightAfter as string,
     settles: settles as string,
     connections: connections as string,
-  }));
+  }),
+);
 
 interface World {
   sim: Simulation;

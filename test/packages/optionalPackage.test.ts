@@ -16,6 +16,7 @@ import {
   requireFeature,
   type OptionalFeature,
 } from '../../src/packages/optionalPackage.js';
+import { markedTable } from '../support/markedTable.js';
 
 const ABSENT = 'computesim-absent-package';
 const feature: OptionalFeature = { name: 'the test feature', packages: [ABSENT, 'zod'] };
@@ -81,18 +82,11 @@ describe('the optional features', () => {
 
   it('are the rows of the table in docs/install.md, in order, each with its install command', () => {
     const doc = readFileSync(new URL('../../docs/install.md', import.meta.url), 'utf8');
-    const table =
-      /<!-- optional-features:start -->([\s\S]*?)<!-- optional-features:end -->/.exec(doc)?.[1] ??
-      '';
-    const rows = table
-      .split('\n')
-      .filter((line) => line.startsWith('|'))
-      .slice(2) // the header and its rule
-      .map((line) => line.split('|').map((cell) => cell.trim()));
+    const rows = markedTable(doc, 'optional-features');
     expect(rows).toHaveLength(OPTIONAL_FEATURES.length);
     OPTIONAL_FEATURES.forEach((feature, i) => {
-      expect(rows[i]?.[1]?.startsWith(feature.name), feature.name).toBe(true);
-      expect(rows[i]?.[3]).toBe(`\`npm install ${feature.packages.join(' ')}\``);
+      expect(rows[i]?.[0]?.startsWith(feature.name), feature.name).toBe(true);
+      expect(rows[i]?.[2]).toBe(`\`npm install ${feature.packages.join(' ')}\``);
     });
   });
 
