@@ -1,8 +1,9 @@
 /**
  * `computesim/model`: the model's vocabulary, for code that names it. The parts of the profile, the
  * rules' tables (operation actions and statuses, compute states and types), every state and event
- * type, settings changes, workload inputs, and the options of the simulation's calls. Most of these
- * types are met through a value of the root entry; import them from here to write them down.
+ * type, settings changes, workload inputs, the options of the simulation's calls, and a scenario's
+ * script, run and timeline. Most of these types are met through a value of the root entry;
+ * import them from here to write them down.
  */
 export {
   resolveProfile,
@@ -54,3 +55,19 @@ export type {
 export type { DistributionInput } from '../workload/distribution.js';
 export type { DailyRates, RatesInput } from '../workload/dailyRates.js';
 export { parseTrace } from '../workload/traceFile.js';
+export type {
+  ScenarioScript,
+  When,
+  EveryOptions,
+  OperationRef,
+  PolledOperation,
+  ConnectionsOptions,
+  LifecycleWindow,
+} from '../scenario/scenarioScript.js';
+export type { RunScenarioOptions, ScenarioRun, RunInfo } from '../scenario/runScenario.js';
+export {
+  TIMELINE_KINDS,
+  type TimelineEntry,
+  type TimelineKind,
+} from '../scenario/timelineEntry.js';
+export type { RunOptions } from '../engine/engineOptions.js';

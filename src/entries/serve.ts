@@ -5,6 +5,9 @@
  * the same HTTP core, with no socket.
  */
 export { fetchHandler } from '../service/fetchHandler.js';
+export type { AnsweredRequest } from '../service/httpCore.js';
+export type { HttpContext } from '../service/httpContext.js';
+export type { SliceStop } from '../service/slicedRun.js';
 export { parseClockMode, type ClockMode } from '../service/clockMode.js';
 export { API_RATE_LIMITS, type RateLimits } from '../api/rateLimiter.js';
 export {

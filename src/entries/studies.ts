@@ -2,7 +2,7 @@
  * `computesim/studies`: capacity studies and reports. Compare configurations (side by side, as a
  * fork, paired), define and sweep studies over grids of settings and seeds (worker threads, shards,
  * merged parts), split fleets by project range, read a log's metrics as it runs, its time series and
- * lifecycles, and render a run as text. The root's `metricsOf` and scenarios are the way in.
+ * lifecycles, and render a run as text. The root's `metricsOf` is the way in.
  */
 export { compare, comparisonTable, type Comparison, type ComparisonRow } from '../study/compare.js';
 export {
@@ -50,20 +50,5 @@ export {
 export type { Percentiles } from '../projection/percentiles.js';
 export { timeSeriesOf, type TimeSample, type TimeSeriesOptions } from '../projection/timeSeries.js';
 export { lifecycleOf, matchesLifecycle, type LifecycleOptions } from '../projection/lifecycle.js';
-export type {
-  ScenarioScript,
-  When,
-  EveryOptions,
-  OperationRef,
-  PolledOperation,
-  ConnectionsOptions,
-  LifecycleWindow,
-} from '../scenario/scenarioScript.js';
-export type { RunScenarioOptions, ScenarioRun, RunInfo } from '../scenario/runScenario.js';
-export {
-  TIMELINE_KINDS,
-  type TimelineEntry,
-  type TimelineKind,
-} from '../scenario/timelineEntry.js';
 export { runText } from '../report/runText.js';
 export { metricsSummary } from '../report/metricsSummary.js';

@@ -5,6 +5,7 @@
  * nothing else; docs/serving.md shows it, and a test keeps the two the same.
  */
 import { API_PREFIX } from '../api/apiPrefix.js';
+import { pathOf } from '../service/requestLike.js';
 import { CONTROL_PREFIX } from '../service/simControl.js';
 
 /** The dashboard's answers, one per route of the table. */
@@ -100,11 +101,12 @@ export function servedRouteOf(
   );
 }
 
-/** The path of a request target (`/sql?x=1` → `/sql`), or `undefined` when it has none. */
-export function pathnameOf(target: string): string | undefined {
-  try {
-    return new URL(target, 'http://localhost').pathname;
-  } catch {
-    return undefined;
-  }
+/**
+ * The path of a request's absolute URL as the HTTP core reads it (`http://h/sql?x=1#f` → `/sql`):
+ * raw, no dot segments resolved, so a row and the core never disagree on which path was asked.
+ */
+export function pathnameOf(url: string): string {
+  const path = pathOf(url);
+  const query = path.indexOf('?');
+  return query === -1 ? path : path.slice(0, query);
 }

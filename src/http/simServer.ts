@@ -73,10 +73,17 @@ export interface SimServerOptions {
 
 /** A served simulation. */
 export class SimServer {
+  /** The node:http server the socket is served by. */
   readonly server: Server;
-  /** The HTTP core: `core.fetch` answers a `Request` exactly as the socket does. */
+  /**
+   * The HTTP core: `core.fetch` answers a `Request` as the socket does, the dashboard's rows
+   * aside. @internal Not part of `computesim/serve`'s contract: use `fetch`.
+   */
   readonly core: HttpCore;
-  /** The live dashboard: its page at `/`, its event streams and figures under `/api/v2/_sim/`. */
+  /**
+   * The live dashboard's answers: its page at `/`, its event stream and figures under
+   * `/api/v2/_sim/`. @internal Not part of `computesim/serve`'s contract.
+   */
   readonly dashboard: DashboardRoutes;
   readonly #feed: DashboardFeed;
   readonly #writer: StateFile | undefined;
@@ -130,7 +137,7 @@ export class SimServer {
     this.server.keepAliveTimeout = 5_000;
     this.server.on('clientError', this.#replies.clientError);
     this.server.on('upgrade', (incoming, socket, head) => {
-      const route = servedRouteOf(pathnameOf(urlOf(incoming)) ?? '', 'upgrade');
+      const route = servedRouteOf(pathnameOf(urlOf(incoming)), 'upgrade');
       if (route?.responder.by === 'websocket')
         this.#webSockets.upgrade(incoming, socket, head, this.#postgres?.front);
       else refuseUpgrade(socket, 'no such route');
@@ -226,7 +233,7 @@ export class SimServer {
     this.#replies.opened(incoming, outgoing);
     try {
       const url = urlOf(incoming);
-      const responder = servedRouteOf(pathnameOf(url) ?? '', 'request')?.responder;
+      const responder = servedRouteOf(pathnameOf(url), 'request')?.responder;
       if (responder?.by === 'sql') {
         answerSqlRequest(incoming, outgoing, this.#postgres?.front).catch((error: unknown) =>
           this.#crashed(outgoing, error),
@@ -252,7 +259,7 @@ export class SimServer {
    * the socket: in process, `computesim/msw` serves them.
    */
   async fetch(request: Request, context: HttpContext = {}): Promise<Response> {
-    const responder = servedRouteOf(pathnameOf(request.url) ?? '', 'request')?.responder;
+    const responder = servedRouteOf(pathnameOf(request.url), 'request')?.responder;
     if (responder?.by === 'dashboard') {
       const reply = this.dashboard.answer(request, responder);
       return new Response(reply.body, { status: reply.status, headers: reply.headers });

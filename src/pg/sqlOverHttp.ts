@@ -10,7 +10,7 @@
  *
  * The real proxy's limits hold: an answer whose JSON is past 10 MiB when another row comes is
  * refused with status 507 and the proxy's body (`response is too large (max is 10485760 bytes)`),
- * the statement abandoned and rolled back (see `sqlOverHttpRun.ts`: the result streams, so its size
+ * the statement abandoned and rolled back (see `sqlOverHttpReply.ts`: the result streams, so its size
  * costs neither memory nor main-thread time); a statement can have at most 32,767 parameters.
  */
 import type { SqlError } from '../domain/sqlState.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defineScenario, runScenario } from '../../src/index.js';
-import { type ScenarioScript } from '../../src/entries/studies.js';
+import { type ScenarioScript } from '../../src/entries/model.js';
 import { relativeClock } from '../../src/projection/timelineLine.js';
 
 const START = '2026-01-05T09:00:00Z';
