@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ts from 'typescript';
 import { OPTIONAL_FEATURES } from '../../src/packages/optionalFeatures.js';
+import { documentation } from '../support/documentation.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;
@@ -93,6 +95,36 @@ describe('the package installed from its tarball, without the optional packages'
     const packages = [...OPTIONAL_FEATURES.flatMap((feature) => feature.packages), 'esbuild'];
     expect(packages.filter((name) => existsSync(join(project, 'node_modules', name)))).toEqual([]);
   });
+
+  it.each([
+    ['fetch-example', '201 demo'],
+    ['serve-library-example', '201 demo'],
+    ['log-example', 'true true'],
+    ['fork-example', 'SettingsChanged'],
+  ])(
+    "runs the guides' %s as copied (its types stripped), from the subpaths it imports",
+    (name, first) => {
+      const code = new RegExp(`<!-- ${name}:start -->\\s*\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(
+        documentation(),
+      )?.[1];
+      expect(code, name).toBeDefined();
+      expect(code).toMatch(/from 'computesim\/(studies|serve)'/);
+      const file = join(project, `${name}.mjs`);
+      writeFileSync(
+        file,
+        ts.transpileModule(code as string, {
+          compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+        }).outputText,
+      );
+      const run = spawnSync(process.execPath, [file], {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, TMPDIR: project },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout.split('\n')[0]).toBe(first);
+    },
+  );
 
   it('runs the in-process API, computesim/testing and computesim/msw', () => {
     const script = `
