@@ -31,8 +31,8 @@ export interface EntryPoint {
 
 const root = new URL('../', import.meta.url);
 
-/** The entry points package.json declares, in its order, with their source files. */
-function declaredEntries(): { specifier: string; source: string }[] {
+/** The entry points package.json declares, in its order, with their source files (from the root). */
+export function declaredEntries(): { specifier: string; source: string }[] {
   const { exports } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
     exports: Record<string, string | { import?: string }>;
   };

@@ -13,7 +13,7 @@ import { errorAnswer, type Answer } from '../service/errorTable.js';
 import { API_PREFIX } from '../api/apiPrefix.js';
 import type { HttpCore } from '../service/httpCore.js';
 import { JSON_TYPE, type Reply } from '../service/httpReply.js';
-import type { DashboardAnswer, Responder } from './servedRoutes.js';
+import type { DashboardAnswer, DashboardRoute } from './servedRoutes.js';
 import type { RequestLike } from '../service/requestLike.js';
 import type { Simulation } from '../simulation/simulation.js';
 import type { DashboardFeed } from './dashboardFeed.js';
@@ -61,23 +61,24 @@ export class DashboardRoutes {
     readonly keys: ReadonlyMap<string, DashboardKey>,
   ) {}
 
-  /** The answer to `request`, which the served routes gave to the dashboard's `route`. */
-  answer(request: RequestLike, route: Extract<Responder, { by: 'dashboard' }>): Reply {
+  /** The answer to `request`, which the served routes gave to the dashboard's row `route`. */
+  answer(request: RequestLike, route: DashboardRoute): Reply {
     const url = new URL(request.url, 'http://localhost');
     const method = request.method.toUpperCase();
-    if (method !== 'GET' && method !== 'HEAD') {
+    if (!route.methods.split(', ').includes(method)) {
       discardBody(request);
       return json(
         errorAnswer('method_not_allowed', `method ${method} is not allowed on ${url.pathname}`, {
-          allow: 'GET, HEAD',
+          allow: route.methods,
         }),
       );
     }
-    if (route.keyed) {
+    const { responder } = route;
+    if (responder.keyed) {
       const denied = this.#access(request.headers.get('authorization'));
       if (denied !== undefined) return json(denied);
     }
-    const reply = this.#handlers[route.answer](request, url.searchParams);
+    const reply = this.#handlers[responder.answer](request, url.searchParams);
     return method === 'HEAD' && typeof reply.body === 'string' ? { ...reply, body: null } : reply;
   }
 

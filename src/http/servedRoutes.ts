@@ -5,6 +5,7 @@
  * nothing else; docs/serving.md shows it, and a test keeps the two the same.
  */
 import { API_PREFIX } from '../api/apiPrefix.js';
+import { SQL_ALLOW } from '../pg/sqlOverHttp.js';
 import { pathOf } from '../service/requestLike.js';
 import { CONTROL_PREFIX } from '../service/simControl.js';
 
@@ -12,7 +13,7 @@ import { CONTROL_PREFIX } from '../service/simControl.js';
 export type DashboardAnswer = 'page' | 'events' | 'view' | 'report';
 
 /** Who answers a route's requests. */
-export type Responder =
+type Responder =
   | { readonly by: 'sql' }
   | { readonly by: 'websocket' }
   /** `keyed`: only a key that may watch the whole simulation (as the control routes). */
@@ -24,6 +25,7 @@ export interface ServedRoute {
   readonly path: string;
   /** `upgrade`: a WebSocket upgrade; `request`: any other HTTP request. */
   readonly reached: 'request' | 'upgrade';
+  /** The methods it answers, as an `Allow` header lists them (`any`: the core says per route). */
   readonly methods: string;
   readonly responder: Responder;
   /** What the route is for, in a line (shown in docs/serving.md). */
@@ -37,7 +39,7 @@ export const SERVED_ROUTES: readonly ServedRoute[] = [
   {
     path: '/sql',
     reached: 'request',
-    methods: 'POST, OPTIONS',
+    methods: SQL_ALLOW,
     responder: { by: 'sql' },
     what: "SQL over HTTP, the serverless driver's `neon()` (needs `--pg-port`)",
   },
@@ -87,6 +89,11 @@ export const SERVED_ROUTES: readonly ServedRoute[] = [
   },
 ];
 
+/** A row the dashboard answers. */
+export type DashboardRoute = ServedRoute & {
+  readonly responder: Extract<Responder, { by: 'dashboard' }>;
+};
+
 /** The route of a request or an upgrade to `pathname`, or `undefined` (an upgrade no route takes). */
 export function servedRouteOf(
   pathname: string,
@@ -109,4 +116,9 @@ export function pathnameOf(url: string): string {
   const path = pathOf(url);
   const query = path.indexOf('?');
   return query === -1 ? path : path.slice(0, query);
+}
+
+/** Whether `route` is one of the dashboard's rows. */
+export function isDashboardRoute(route: ServedRoute | undefined): route is DashboardRoute {
+  return route?.responder.by === 'dashboard';
 }

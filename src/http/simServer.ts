@@ -21,7 +21,7 @@ import type { CollectableBody, CollectedBody, RequestLike } from '../service/req
 import type { PostgresAddress } from '../domain/connectionUri.js';
 import { PostgresFront, type PostgresFrontOptions } from '../pg/postgresFront.js';
 import { answerSqlRequest } from './sqlRoute.js';
-import { pathnameOf, servedRouteOf } from './servedRoutes.js';
+import { isDashboardRoute, pathnameOf, servedRouteOf } from './servedRoutes.js';
 import { refuseUpgrade, WebSocketRoute } from './webSocketRoute.js';
 import { OpenReplies } from './clientErrors.js';
 import { DashboardFeed } from './dashboardFeed.js';
@@ -233,16 +233,16 @@ export class SimServer {
     this.#replies.opened(incoming, outgoing);
     try {
       const url = urlOf(incoming);
-      const responder = servedRouteOf(pathnameOf(url), 'request')?.responder;
-      if (responder?.by === 'sql') {
+      const route = servedRouteOf(pathnameOf(url), 'request');
+      if (route?.responder.by === 'sql') {
         answerSqlRequest(incoming, outgoing, this.#postgres?.front).catch((error: unknown) =>
           this.#crashed(outgoing, error),
         );
         return;
       }
       const request = new NodeRequest(incoming, url);
-      if (responder?.by === 'dashboard') {
-        this.#write(outgoing, this.dashboard.answer(request, responder));
+      if (isDashboardRoute(route)) {
+        this.#write(outgoing, this.dashboard.answer(request, route));
         return;
       }
       void this.core
@@ -259,9 +259,9 @@ export class SimServer {
    * the socket: in process, `computesim/msw` serves them.
    */
   async fetch(request: Request, context: HttpContext = {}): Promise<Response> {
-    const responder = servedRouteOf(pathnameOf(request.url), 'request')?.responder;
-    if (responder?.by === 'dashboard') {
-      const reply = this.dashboard.answer(request, responder);
+    const route = servedRouteOf(pathnameOf(request.url), 'request');
+    if (isDashboardRoute(route)) {
+      const reply = this.dashboard.answer(request, route);
       return new Response(reply.body, { status: reply.status, headers: reply.headers });
     }
     return this.core.fetch(request, context);

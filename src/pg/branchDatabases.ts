@@ -31,7 +31,7 @@ import {
   type DatabaseRef,
   type DataPlace,
 } from './dataPaths.js';
-import { exists, templateDirectory } from './templateDirectory.js';
+import { exists, holdsDataDirectory, templateDirectory } from './templateDirectory.js';
 
 export type { BranchRef, DatabaseRef } from './dataPaths.js';
 
@@ -170,7 +170,7 @@ export class BranchDatabases implements BranchDataStore {
     const moves: { from: string; to: string }[] = [];
     for (const { ref, name } of databases) {
       const legacy = legacyDatabaseDir(this.#root, ref, name);
-      if (legacy !== undefined && (await exists(join(legacy, 'PG_VERSION'))))
+      if (legacy !== undefined && (await holdsDataDirectory(legacy)))
         moves.push({ from: legacy, to: dataDir(this.#root, ref) });
     }
     // Through a temporary name first: an old name may be another database's new folder name.

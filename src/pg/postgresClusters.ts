@@ -33,7 +33,7 @@ import {
   serverUser,
   type ServerUser,
 } from './postgresServer.js';
-import { exists, templateDirectory } from './templateDirectory.js';
+import { holdsDataDirectory, templateDirectory } from './templateDirectory.js';
 
 /** How to keep the clusters. */
 export interface PostgresClustersOptions {
@@ -227,7 +227,7 @@ export class PostgresClusters implements BranchDataStore {
     if (cluster.server !== undefined && !cluster.server.ended) return cluster.server;
     await this.#stop(cluster); // a server that ended on its own leaves its socket folder
     if (this.#closed) throw new Error('the databases are closed');
-    if (!(await exists(join(cluster.dir, 'PG_VERSION')))) {
+    if (!(await holdsDataDirectory(cluster.dir))) {
       const template = await this.#ensureTemplate();
       await rm(cluster.dir, { recursive: true, force: true });
       await this.#makeBranchFolder(cluster);
@@ -319,7 +319,7 @@ export class PostgresClusters implements BranchDataStore {
   ): Promise<void> {
     const cluster = this.#cluster(branch);
     await cluster.lock.holding(async () => {
-      if (!(await exists(join(cluster.dir, 'PG_VERSION')))) return;
+      if (!(await holdsDataDirectory(cluster.dir))) return;
       const wasRunning = cluster.server !== undefined && !cluster.server.ended;
       await work(cluster, await this.#start(cluster));
       if (!wasRunning) await this.#stop(cluster);
@@ -341,7 +341,7 @@ export class PostgresClusters implements BranchDataStore {
     try {
       await this.#stop(target);
       await rm(target.dir, { recursive: true, force: true });
-      if (source === undefined || !(await exists(join(source.dir, 'PG_VERSION')))) return;
+      if (source === undefined || !(await holdsDataDirectory(source.dir))) return;
       await this.#makeBranchFolder(target);
       const running =
         source.server !== undefined && !source.server.ended ? source.server : undefined;

@@ -11,7 +11,7 @@ export async function templateDirectory(
   dir: string,
   make: (building: string) => Promise<void>,
 ): Promise<string> {
-  if (await exists(join(dir, 'PG_VERSION'))) return dir;
+  if (await holdsDataDirectory(dir)) return dir;
   const building = `${dir}.${process.pid}.${Date.now()}`;
   await make(building);
   try {
@@ -21,6 +21,11 @@ export async function templateDirectory(
     await rm(building, { recursive: true, force: true });
   }
   return dir;
+}
+
+/** Whether `dir` holds a Postgres data directory (PGlite's or a server's: its `PG_VERSION`). */
+export async function holdsDataDirectory(dir: string): Promise<boolean> {
+  return exists(join(dir, 'PG_VERSION'));
 }
 
 /** Whether `path` exists. */

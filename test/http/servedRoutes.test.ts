@@ -72,6 +72,12 @@ describe('the served routes', () => {
     expect((await send(`${base}/_sim/view`)).status).toBe(401);
     const view = await send(`${base}/_sim/view`, { headers: auth });
     expect(await view.json()).toHaveProperty('mode', 'manual');
+    const posted = await send(`${base}/_sim/view`, { method: 'POST', headers: auth, body: '{}' });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get('allow')).toBe(
+      servedRouteOf('/api/v2/_sim/view', 'request')?.methods,
+    );
+    await posted.text();
     const report = await send(`${base}/_sim/report`, { method: 'HEAD', headers: auth });
     expect(report.headers.get('content-disposition')).toMatch(/attachment/);
     const abort = new AbortController();

@@ -9,6 +9,7 @@ import { connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientConfig, startPgServe, type PgServe } from '../support/pgServe.js';
+import { cancelRequest } from '../../src/pg/cancelKeys.js';
 
 type Project = Awaited<ReturnType<PgServe['project']>>;
 
@@ -26,11 +27,7 @@ function socketOf(client: pg.Client): Socket {
 
 /** Sends a CancelRequest for the session `processId`/`secret` on a connection of its own. */
 function sendCancel(port: number, processId: number, secret: number): void {
-  const request = Buffer.alloc(16);
-  request.writeInt32BE(16, 0);
-  request.writeInt32BE(80_877_102, 4);
-  request.writeInt32BE(processId, 8);
-  request.writeInt32BE(secret, 12);
+  const request = cancelRequest({ processId, secret });
   const socket = connect(port, '127.0.0.1', () => socket.end(request));
   socket.on('error', () => undefined);
 }

@@ -7,6 +7,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startPgServe, type PgServe } from '../support/pgServe.js';
+import { cancelRequest } from '../../src/pg/cancelKeys.js';
 
 let serve: PgServe;
 let project: Awaited<ReturnType<PgServe['project']>>;
@@ -42,9 +43,7 @@ it('keeps the compute up while a transaction is open, and lets it scale to zero 
 
 it('closes a CancelRequest connection without a reply or a server error, and keeps serving', async () => {
   const errors = vi.spyOn(console, 'error');
-  const request = Buffer.alloc(16);
-  request.writeInt32BE(16, 0);
-  request.writeInt32BE(80_877_102, 4);
+  const request = cancelRequest({ processId: 0, secret: 0 });
   const received: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect(serve.postgres.port, '127.0.0.1', () => socket.write(request));

@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { declaredEntries } from '../../scripts/exportsDoc.js';
 
 const root = new URL('../../', import.meta.url);
 
@@ -16,24 +17,14 @@ export function documentation(): string {
   return [readFileSync(new URL('README.md', root), 'utf8'), ...pages].join('\n');
 }
 
-/** The source file of each of the package's entry points, by specifier ('computesim/studies'). */
-function entrySources(): Map<string, string> {
-  const { exports } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
-    exports: Record<string, string | { import?: string }>;
-  };
-  const sources = new Map<string, string>();
-  for (const [subpath, target] of Object.entries(exports)) {
-    const built = typeof target === 'string' ? target : target.import;
-    if (built === undefined || !built.startsWith('./dist/')) continue;
-    const source = built.replace(/^\.\/dist\//, 'src/');
-    sources.set(`computesim${subpath.slice(1)}`, fileURLToPath(new URL(source, root)));
-  }
-  return sources;
-}
-
 /** `code` with its imports of the package (`'computesim'`, `'computesim/studies'`, …) read from src/. */
 export function importingSources(code: string): string {
-  const sources = entrySources();
+  const sources = new Map(
+    declaredEntries().map(({ specifier, source }) => [
+      specifier,
+      fileURLToPath(new URL(source.replace(/\.ts$/, '.js'), root)),
+    ]),
+  );
   return code.replace(/from '(computesim(?:\/[a-z]+)?)'/g, (whole, specifier: string) => {
     const source = sources.get(specifier);
     return source === undefined ? whole : `from ${JSON.stringify(source)}`;
