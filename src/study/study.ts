@@ -45,9 +45,9 @@ export type ParamValue = number | string | boolean;
 export type Params = Readonly<Record<string, ParamValue>>;
 
 /**
- * How a parameter reads in a sweep's outputs: its unit (`s`, `CU`), and names for values that
- * stand for something rather than a quantity (`{ '-1': 'never' }`): a sweep over values with
- * names is drawn as named points, not on one scale.
+ * How a parameter reads in a sweep report's figure: its unit on the axis (`s`, `CU`), and names
+ * for values that stand for something rather than a quantity (`{ '-1': 'never' }`), drawn as
+ * named points, not on one scale. Tables and CSV keep the values as they are.
  */
 export interface ParamLabel {
   readonly unit?: string;
@@ -72,7 +72,7 @@ export interface StudyDefinition<P = unknown> extends Study<P> {
    * configurations. Only for studies whose params are a flat record of numbers, strings, booleans.
    */
   readonly grid?: { readonly [K in keyof P]?: readonly P[K][] };
-  /** How parameters read in outputs: units, and names for values (`-1` → `never`). */
+  /** How parameters read in the sweep report's figure: units, and names for values (`-1` → `never`). */
   readonly paramLabels?: { readonly [K in keyof P]?: ParamLabel };
 }
 
